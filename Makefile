@@ -1,0 +1,36 @@
+# leakaudit build, test, benchmark and demo targets.
+GO      ?= go
+VERSION ?= 0.1.0-dev
+LDFLAGS := -X main.version=$(VERSION)
+BIN     := bin/leakaudit
+
+.PHONY: build test bench demo fuzz vet clean
+
+build:
+	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
+
+## demo: run the overlap audit on the built-in synthetic benchmark (no data needed).
+demo: build
+	./$(BIN) demo --dir demo-report
+
+## test: vet, then every unit and integration test. Tests that need the real
+## data read ../shared/data (or $$LEAKAUDIT_DATA) and skip with a message when it is absent.
+test:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+## bench: index build and query throughput at 1M and 10M synthetic labels,
+## each size in its own process so that peak memory (peak-RSS-MB) is per size.
+bench:
+	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
+	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/
+
+## fuzz: each fuzz target for FUZZTIME (default 30s).
+FUZZTIME ?= 30s
+fuzz:
+	$(GO) test -run '^$$' -fuzz FuzzCanonWS -fuzztime $(FUZZTIME) ./latex/
+	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
+
+clean:
+	rm -rf bin demo-report

@@ -1,0 +1,169 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// OverlapJob is a whole overlap audit: training corpora to index, test
+// splits to check, and how.
+type OverlapJob struct {
+	Train  []index.CorpusInput
+	Tests  []Split
+	Levels []latex.Level
+	// DB is the index folder; empty means index.DefaultDir.
+	DB string
+	// AllowMissing lets the run go on when a training corpus does not
+	// exist. The protocol's script did this silently; leakaudit refuses by
+	// default because a shrunken reference understates overlap.
+	AllowMissing bool
+	// Rebuild drops the index and builds it again.
+	Rebuild   bool
+	MaxRefs   int
+	Workers   int
+	IndexOpts index.Options
+	Tool      string
+	Progress  index.Progress
+	// Item receives per-item evidence; see OverlapOptions.Item.
+	Item func(ItemMatch) error
+	// Log receives human notes about index reuse and building; may be nil.
+	Log func(format string, args ...any)
+}
+
+// TrainInput records a training corpus in a report.
+type TrainInput struct {
+	Name    string         `json:"name"`
+	Path    string         `json:"path"`
+	Size    int64          `json:"size,omitempty"`
+	SHA256  string         `json:"sha256,omitempty"`
+	Stats   *dataset.Stats `json:"stats,omitempty"`
+	Missing bool           `json:"missing,omitempty"`
+}
+
+// OverlapReport is the result of RunOverlap. It holds nothing that depends
+// on the machine or the time, so the same inputs give the same JSON.
+type OverlapReport struct {
+	Tool       string       `json:"tool"`
+	Levels     []string     `json:"levels"`
+	Splits     []SplitLevel `json:"splits"`
+	AuditOnly  []AuditOnly  `json:"audit_only,omitempty"`
+	Train      []TrainInput `json:"train_inputs"`
+	TestInputs []SplitInput `json:"test_inputs"`
+}
+
+// RunOverlap fingerprints the training corpora, reuses their index when it
+// is complete and current or builds it otherwise, and checks every split.
+func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
+	logf := job.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	rep := OverlapReport{Tool: job.Tool}
+	for _, l := range job.Levels {
+		rep.Levels = append(rep.Levels, l.Name)
+	}
+	var inputs []index.CorpusInput
+	var fps []index.NamedFingerprint
+	for _, in := range job.Train {
+		if _, err := os.Stat(in.Source.Path); err != nil {
+			if errors.Is(err, os.ErrNotExist) && job.AllowMissing {
+				logf("warning: training corpus %s (%s) does not exist; going on without it (--allow-missing)", in.Name, in.Source.Path)
+				continue
+			}
+			if errors.Is(err, os.ErrNotExist) {
+				return rep, fmt.Errorf("training corpus %s: %s does not exist; a missing reference understates overlap, so this is an error (use --allow-missing to go on without it)", in.Name, in.Source.Path)
+			}
+			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
+		}
+		fp, err := index.FingerprintFile(in.Source.Path)
+		if err != nil {
+			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
+		}
+		inputs = append(inputs, in)
+		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
+	}
+	if len(inputs) == 0 {
+		return rep, errors.New("no training corpus to check against")
+	}
+	dir := job.DB
+	if dir == "" {
+		d, err := index.DefaultDir(fps)
+		if err != nil {
+			return rep, err
+		}
+		dir = d
+	}
+	ix, err := openIndex(ctx, dir, inputs, fps, job, logf)
+	if err != nil {
+		return rep, err
+	}
+	defer ix.Close()
+	m := ix.Manifest()
+	// Report the corpora in the order given, the missing ones included.
+	ti := 0
+	var train []TrainInput
+	for _, in := range job.Train {
+		if ti < len(m.Corpora) && m.Corpora[ti].Name == in.Name {
+			c := m.Corpora[ti]
+			st := c.Stats
+			train = append(train, TrainInput{Name: c.Name, Path: in.Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: &st})
+			ti++
+			continue
+		}
+		train = append(train, TrainInput{Name: in.Name, Path: in.Source.Path, Missing: true})
+	}
+	rep.Train = train
+	res, err := Overlap(ctx, ix, job.Tests, OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item})
+	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
+	return rep, err
+}
+
+// openIndex returns an index that is complete for the inputs and levels:
+// shared read-only when one already is, built (or resumed) otherwise.
+func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job OverlapJob, logf func(string, ...any)) (*index.LabelIndex, error) {
+	if !job.Rebuild {
+		if ix, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
+			m := ix.Manifest()
+			if m.Covers(fps, job.Levels) {
+				logf("using index %s", dir)
+				return ix, nil
+			}
+			if len(m.Corpora) > 0 && !m.Complete {
+				logf("index %s is incomplete (an earlier build was interrupted); resuming", dir)
+			}
+			ix.Close()
+		} else if errors.Is(err, index.ErrLocked) {
+			return nil, err
+		}
+	}
+	ix, err := index.Open(dir, job.IndexOpts)
+	if err != nil {
+		return nil, err
+	}
+	if job.Rebuild {
+		ix.Close()
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, fmt.Errorf("remove index for --rebuild: %w", err)
+		}
+		if ix, err = index.Open(dir, job.IndexOpts); err != nil {
+			return nil, err
+		}
+	}
+	logf("building index %s", dir)
+	br, err := ix.Build(ctx, inputs, fps, job.Levels, job.Tool, job.Progress)
+	if br.Rebuilt != "" {
+		logf("index rebuilt: %s", br.Rebuilt)
+	}
+	if err != nil {
+		ix.Close()
+		return nil, err
+	}
+	logf("index: %d postings written (%d corpus×level pairs built, %d reused)", br.Postings, len(br.Indexed), len(br.Reused))
+	return ix, nil
+}

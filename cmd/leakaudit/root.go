@@ -1,0 +1,52 @@
+package main
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+// toolName returns "leakaudit VERSION", recorded in indexes and reports.
+func toolName() string { return "leakaudit " + version }
+
+func newRoot() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "leakaudit",
+		Short: "Audit formula-recognition benchmarks for train/test leakage",
+		Long: `leakaudit checks whether a formula-recognition test set was seen in training.
+
+It canonicalizes LaTeX labels at several levels, from the published TexTeller
+audit protocol exactly ("audit") to stronger normalizations ("ws"), indexes
+training corpora of tens of millions of labels, and reports for each test
+split how many items occur in the training data, with the matching ids.`,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.AddCommand(newVersionCmd(), newOverlapCmd(), newDemoCmd())
+	return root
+}
+
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:     "version",
+		Short:   "Print the version, commit and Go version",
+		Example: "  leakaudit version",
+		Args:    cobra.NoArgs,
+		Run: func(cmd *cobra.Command, _ []string) {
+			commit := "unknown"
+			if bi, ok := debug.ReadBuildInfo(); ok {
+				for _, s := range bi.Settings {
+					if s.Key == "vcs.revision" {
+						commit = s.Value
+					}
+				}
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "leakaudit %s (commit %s, %s, %s/%s)\n", version, commit, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+		},
+	}
+}

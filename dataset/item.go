@@ -1,0 +1,134 @@
+package dataset
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"unicode/utf8"
+)
+
+// An Item is one record of a source: a ground-truth label, and a prediction
+// when the source carries one.
+type Item struct {
+	Seq     int64  // 0-based position among all records, skipped ones included
+	ID      string // the record's name, or its position when the source has none
+	Label   string // the ground-truth label, exactly as decoded
+	Pred    string // the prediction, when HasPred
+	HasPred bool
+}
+
+// A Skip describes one record that was not delivered.
+type Skip struct {
+	Seq    int64  `json:"seq"`
+	ID     string `json:"id,omitempty"`
+	Where  string `json:"where"`
+	Reason string `json:"reason"`
+}
+
+// Reasons for skipping a record. Readers use these so that counts from
+// different files add up under the same names.
+const (
+	ReasonInvalidUTF8 = "invalid UTF-8"
+	ReasonEmpty       = "empty label"
+	ReasonTooLong     = "label too long"
+	ReasonNotString   = "label is not a string"
+	ReasonNoLabel     = "no label field"
+	ReasonNull        = "null label"
+	ReasonMalformed   = "malformed record"
+	ReasonNoSeparator = "no separator between name and label"
+	ReasonEmptyFile   = "empty file"
+	ReasonBadXML      = "malformed XML"
+	ReasonNoTruth     = "no truth annotation"
+)
+
+// maxExamples is how many skipped records Stats keeps in full.
+const maxExamples = 20
+
+// Stats counts what a scan delivered and what it skipped, and why.
+type Stats struct {
+	Format    Format           `json:"format"`
+	Field     string           `json:"field,omitempty"`    // label field or column used
+	IDField   string           `json:"id_field,omitempty"` // id field or column used
+	Items     int64            `json:"items"`              // records delivered
+	Skipped   int64            `json:"skipped"`            // records not delivered
+	Reasons   map[string]int64 `json:"skip_reasons,omitempty"`
+	Examples  []Skip           `json:"skip_examples,omitempty"`
+	FileError string           `json:"file_error,omitempty"` // what stopped the read early, if anything
+}
+
+func (s *Stats) skip(k Skip) {
+	s.Skipped++
+	if s.Reasons == nil {
+		s.Reasons = map[string]int64{}
+	}
+	s.Reasons[k.Reason]++
+	if len(s.Examples) < maxExamples {
+		s.Examples = append(s.Examples, k)
+	}
+}
+
+// ReasonSummary renders the skip reasons as "reason: n; …" in a stable
+// order, or "" when nothing was skipped.
+func (s Stats) ReasonSummary() string {
+	keys := make([]string, 0, len(s.Reasons))
+	for k := range s.Reasons {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s: %d", k, s.Reasons[k]))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Limits bound what a reader accepts.
+type Limits struct {
+	// MaxLabelBytes is the longest label delivered; longer ones are
+	// skipped as ReasonTooLong. Zero means DefaultMaxLabelBytes.
+	MaxLabelBytes int
+}
+
+// DefaultMaxLabelBytes is the default label length limit. The longest label
+// in the public benchmark lists is under 2 KiB.
+const DefaultMaxLabelBytes = 16 << 10
+
+func (l Limits) maxLabel() int {
+	if l.MaxLabelBytes <= 0 {
+		return DefaultMaxLabelBytes
+	}
+	return l.MaxLabelBytes
+}
+
+// emitter applies the label checks shared by every format and keeps Stats.
+type emitter struct {
+	stats  *Stats
+	limits Limits
+	fn     func(Item) error
+}
+
+// emit checks it and either delivers it or records a skip.
+func (e *emitter) emit(it Item, where string) error {
+	if reason := e.check(it); reason != "" {
+		e.stats.skip(Skip{Seq: it.Seq, ID: it.ID, Where: where, Reason: reason})
+		return nil
+	}
+	e.stats.Items++
+	return e.fn(it)
+}
+
+func (e *emitter) check(it Item) string {
+	switch {
+	case !utf8.ValidString(it.Label) || !utf8.ValidString(it.ID):
+		return ReasonInvalidUTF8
+	case strings.TrimSpace(it.Label) == "":
+		return ReasonEmpty
+	case len(it.Label) > e.limits.maxLabel():
+		return ReasonTooLong
+	}
+	return ""
+}
+
+func (e *emitter) skip(seq int64, id, where, reason string) {
+	e.stats.skip(Skip{Seq: seq, ID: id, Where: where, Reason: reason})
+}

@@ -1,0 +1,174 @@
+package dataset
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// columnIter yields the values of one non-repeated leaf column across all
+// row groups of a Parquet file, one per row.
+type columnIter struct {
+	file   *parquet.File
+	col    int
+	maxDef int
+	rg     int
+	pages  parquet.Pages
+	vals   parquet.ValueReader
+	page   parquet.Page
+	buf    []parquet.Value
+	pos, n int
+}
+
+func (c *columnIter) close() {
+	if c.page != nil {
+		parquet.Release(c.page)
+		c.page = nil
+	}
+	if c.pages != nil {
+		c.pages.Close()
+		c.pages = nil
+	}
+}
+
+// next returns the next row's value as a string, and whether it is null.
+func (c *columnIter) next() (s string, null bool, err error) {
+	for c.pos >= c.n {
+		if err := c.fill(); err != nil {
+			return "", false, err
+		}
+	}
+	v := c.buf[c.pos]
+	c.pos++
+	if v.IsNull() || v.DefinitionLevel() < c.maxDef {
+		return "", true, nil
+	}
+	return string(v.ByteArray()), false, nil
+}
+
+func (c *columnIter) fill() error {
+	for {
+		if c.vals != nil {
+			n, err := c.vals.ReadValues(c.buf[:cap(c.buf)])
+			c.buf, c.pos, c.n = c.buf[:n], 0, n
+			if n > 0 {
+				return nil
+			}
+			if err != nil && err != io.EOF {
+				return err
+			}
+			c.vals = nil
+		}
+		if c.pages != nil {
+			if c.page != nil {
+				parquet.Release(c.page)
+				c.page = nil
+			}
+			p, err := c.pages.ReadPage()
+			if err == nil {
+				c.page, c.vals = p, p.Values()
+				continue
+			}
+			if err != io.EOF {
+				return fmt.Errorf("row group %d: %w", c.rg-1, err)
+			}
+			c.pages.Close()
+			c.pages = nil
+		}
+		rgs := c.file.RowGroups()
+		if c.rg >= len(rgs) {
+			return io.EOF
+		}
+		c.pages = rgs[c.rg].ColumnChunks()[c.col].Pages()
+		c.rg++
+	}
+}
+
+// lookupColumn finds a string leaf column by dotted path, or the first of
+// the defaults present when want is empty.
+func lookupColumn(f *parquet.File, want string, defaults []string) (name string, leaf parquet.LeafColumn, err error) {
+	schema := f.Schema()
+	try := defaults
+	if want != "" {
+		try = []string{want}
+	}
+	for _, name := range try {
+		leaf, ok := schema.Lookup(strings.Split(name, ".")...)
+		if !ok || leaf.Node == nil || !leaf.Node.Leaf() {
+			continue
+		}
+		if leaf.MaxRepetitionLevel > 0 {
+			return "", leaf, fmt.Errorf("column %q is repeated; a label column must hold one value per row", name)
+		}
+		if k := leaf.Node.Type().Kind(); k != parquet.ByteArray {
+			return "", leaf, fmt.Errorf("column %q has type %v, not a string", name, k)
+		}
+		return name, leaf, nil
+	}
+	var cols []string
+	for _, p := range schema.Columns() {
+		cols = append(cols, strings.Join(p, "."))
+	}
+	return "", parquet.LeafColumn{}, fmt.Errorf("no column %q among %q", orDefaults(want, defaults), cols)
+}
+
+func scanParquet(src Source, e *emitter) error {
+	fh, err := os.Open(src.Path)
+	if err != nil {
+		return err
+	}
+	defer fh.Close()
+	fi, err := fh.Stat()
+	if err != nil {
+		return err
+	}
+	pf, err := parquet.OpenFile(fh, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		// An unreadable footer means no item can be read: a file fault.
+		e.stats.FileError = fmt.Sprintf("not a readable Parquet file: %v", err)
+		return nil
+	}
+	labelName, labelLeaf, err := lookupColumn(pf, src.Field, defaultLabelFields)
+	if err != nil {
+		return err
+	}
+	e.stats.Field = labelName
+	label := &columnIter{file: pf, col: labelLeaf.ColumnIndex, maxDef: labelLeaf.MaxDefinitionLevel, buf: make([]parquet.Value, 0, 1024)}
+	defer label.close()
+	var id *columnIter
+	if idName, idLeaf, err := lookupColumn(pf, src.IDField, defaultIDFields); err == nil {
+		e.stats.IDField = idName
+		id = &columnIter{file: pf, col: idLeaf.ColumnIndex, maxDef: idLeaf.MaxDefinitionLevel, buf: make([]parquet.Value, 0, 1024)}
+		defer id.close()
+	} else if src.IDField != "" {
+		return err
+	}
+	rows := pf.NumRows()
+	for seq := int64(0); seq < rows; seq++ {
+		ids := strconv.FormatInt(seq, 10)
+		s, null, err := label.next()
+		if err != nil {
+			return e.finish(fmt.Errorf("reading row %d of %d: %w; the remaining rows were not read", seq, rows, err))
+		}
+		if id != nil {
+			if v, vnull, err := id.next(); err != nil {
+				return e.finish(fmt.Errorf("reading id of row %d: %w", seq, err))
+			} else if !vnull {
+				ids = v
+			}
+		}
+		where := "row " + strconv.FormatInt(seq, 10)
+		if null {
+			e.skip(seq, ids, where, ReasonNull)
+			continue
+		}
+		if err := e.deliver(Item{Seq: seq, ID: ids, Label: s}, where); err != nil {
+			return e.finish(err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,529 @@
+package dataset
+
+import (
+	"bufio"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// A Source names an input and how to read it.
+type Source struct {
+	Path    string // a file, or a folder for caption and inkml
+	Format  Format // empty: detect with Detect
+	Field   string // label field, column or annotation type; empty: the format's default
+	IDField string // id field or column; empty: the format's default, else positions
+	Limits  Limits
+}
+
+// Default field names, tried in order when Source.Field or Source.IDField
+// is empty.
+var (
+	defaultLabelFields = []string{"gt", "label", "latex_formula", "latex", "formula", "text", "caption"}
+	defaultIDFields    = []string{"img_id", "id", "name", "image_id", "filename", "file"}
+	defaultPredFields  = []string{"pred", "predi", "prediction"}
+	defaultInkMLFields = []string{"truth", "normalizedLabel", "label"}
+)
+
+// Scan reads src and calls fn for every usable item in file order. It
+// returns the counts of what it delivered and skipped. An error is returned
+// when the source cannot be opened at all or when fn returns one; a fault
+// part-way through a file is reported in Stats.FileError instead.
+func Scan(src Source, fn func(Item) error) (Stats, error) {
+	format := src.Format
+	if format == "" {
+		f, err := Detect(src.Path)
+		if err != nil {
+			return Stats{}, fmt.Errorf("detect format: %w", err)
+		}
+		format = f
+	}
+	st := Stats{Format: format}
+	e := &emitter{stats: &st, limits: src.Limits, fn: fn}
+	var err error
+	switch format {
+	case Parquet:
+		err = scanParquet(src, e)
+	case InkML:
+		err = scanInkML(src, e)
+	default:
+		err = scanStream(src, format, e)
+	}
+	return st, err
+}
+
+// errStop wraps an error returned by the caller's function, so that it is
+// passed through rather than recorded as a file fault.
+type errStop struct{ err error }
+
+func (e errStop) Error() string { return e.err.Error() }
+
+func (e *emitter) deliver(it Item, where string) error {
+	if err := e.emit(it, where); err != nil {
+		return errStop{err}
+	}
+	return nil
+}
+
+// finish turns a reader's error into the scan's result: caller errors pass
+// through, anything else becomes the file fault.
+func (e *emitter) finish(err error) error {
+	if err == nil {
+		return nil
+	}
+	var stop errStop
+	if errors.As(err, &stop) {
+		return stop.err
+	}
+	e.stats.FileError = err.Error()
+	return nil
+}
+
+func scanStream(src Source, format Format, e *emitter) error {
+	path := src.Path
+	if format == Caption {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			path = filepath.Join(path, "caption.txt")
+		}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<20)
+	switch format {
+	case JSONStrings:
+		return e.finish(scanJSONStrings(r, e))
+	case JSONObjects:
+		return e.finish(scanJSONObjects(r, src, e))
+	case JSONMap:
+		return e.finish(scanJSONMap(r, src, e))
+	case JSONL:
+		return e.finish(scanJSONL(r, src, e))
+	case Caption:
+		return e.finish(scanCaption(r, e))
+	case Lines:
+		return e.finish(scanLines(r, e))
+	case CSV, TSV:
+		return e.finish(scanCSV(r, format, src, e))
+	}
+	return fmt.Errorf("format %q cannot be streamed", format)
+}
+
+// jsonFault describes a JSON error with its byte offset.
+func jsonFault(dec *json.Decoder, err error) error {
+	return fmt.Errorf("invalid JSON near byte %d: %v; the rest of the file was not read", dec.InputOffset(), err)
+}
+
+func expectDelim(dec *json.Decoder, want json.Delim) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return jsonFault(dec, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("invalid JSON: expected %q at the top level, found %v", want, tok)
+	}
+	return nil
+}
+
+func scanJSONStrings(r io.Reader, e *emitter) error {
+	dec := json.NewDecoder(r)
+	if err := expectDelim(dec, '['); err != nil {
+		return err
+	}
+	for seq := int64(0); dec.More(); seq++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return jsonFault(dec, err)
+		}
+		id := strconv.FormatInt(seq, 10)
+		where := "element " + id
+		if !utf8.Valid(raw) {
+			e.skip(seq, id, where, ReasonInvalidUTF8)
+			continue
+		}
+		label, ok := coerceString(raw)
+		if !ok {
+			e.skip(seq, id, where, ReasonNotString)
+			continue
+		}
+		if err := e.deliver(Item{Seq: seq, ID: id, Label: label}, where); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// coerceString converts a JSON scalar to a string the way the audit's Python
+// code does with str(): strings as they are, numbers by their literal text,
+// true/false/null as True/False/None. Arrays and objects are refused.
+func coerceString(raw json.RawMessage) (string, bool) {
+	var v any
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	dec.UseNumber()
+	if err := dec.Decode(&v); err != nil {
+		return "", false
+	}
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case json.Number:
+		return x.String(), true
+	case bool:
+		if x {
+			return "True", true
+		}
+		return "False", true
+	case nil:
+		return "None", true
+	}
+	return "", false
+}
+
+// record is a decoded JSON object with its fields left raw.
+type record map[string]json.RawMessage
+
+// fields chooses the label, id and prediction fields of a record.
+type fields struct {
+	label, id, pred string
+	keyIsID         bool // json-map: the object key is the id
+	chosen          bool
+}
+
+func (fs *fields) choose(rec record, src Source, e *emitter) {
+	if fs.chosen {
+		return
+	}
+	fs.chosen = true
+	pick := func(want string, defaults []string) string {
+		if want != "" {
+			return want
+		}
+		for _, d := range defaults {
+			if _, ok := rec[d]; ok {
+				return d
+			}
+		}
+		return ""
+	}
+	fs.label = pick(src.Field, defaultLabelFields)
+	if !fs.keyIsID {
+		fs.id = pick(src.IDField, defaultIDFields)
+	}
+	fs.pred = pick("", defaultPredFields)
+	e.stats.Field, e.stats.IDField = fs.label, fs.id
+	if fs.keyIsID {
+		e.stats.IDField = "(object key)"
+	}
+}
+
+// item builds an Item from a record; a non-empty reason means skip it.
+func (fs *fields) item(rec record, seq int64, id string) (Item, string) {
+	it := Item{Seq: seq, ID: id}
+	if fs.id != "" {
+		if raw, ok := rec[fs.id]; ok {
+			if s, ok := coerceString(raw); ok {
+				it.ID = s
+			}
+		}
+	}
+	raw, ok := rec[fs.label]
+	if fs.label == "" || !ok {
+		return it, ReasonNoLabel
+	}
+	if string(raw) == "null" {
+		return it, ReasonNull
+	}
+	label, ok := coerceString(raw)
+	if !ok {
+		return it, ReasonNotString
+	}
+	it.Label = label
+	if fs.pred != "" {
+		if raw, ok := rec[fs.pred]; ok {
+			if p, ok := coerceString(raw); ok && string(raw) != "null" {
+				it.Pred, it.HasPred = p, true
+			}
+		}
+	}
+	return it, ""
+}
+
+// object decodes one raw object and emits it.
+func (fs *fields) object(raw json.RawMessage, seq int64, id, where string, src Source, e *emitter) error {
+	if !utf8.Valid(raw) {
+		e.skip(seq, id, where, ReasonInvalidUTF8)
+		return nil
+	}
+	var rec record
+	if err := json.Unmarshal(raw, &rec); err != nil || rec == nil {
+		e.skip(seq, id, where, ReasonMalformed)
+		return nil
+	}
+	fs.choose(rec, src, e)
+	it, reason := fs.item(rec, seq, id)
+	if reason != "" {
+		e.skip(seq, it.ID, where, reason)
+		return nil
+	}
+	return e.deliver(it, where)
+}
+
+func scanJSONObjects(r io.Reader, src Source, e *emitter) error {
+	dec := json.NewDecoder(r)
+	if err := expectDelim(dec, '['); err != nil {
+		return err
+	}
+	var fs fields
+	for seq := int64(0); dec.More(); seq++ {
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return jsonFault(dec, err)
+		}
+		id := strconv.FormatInt(seq, 10)
+		if err := fs.object(raw, seq, id, "element "+id, src, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func scanJSONMap(r io.Reader, src Source, e *emitter) error {
+	dec := json.NewDecoder(r)
+	if err := expectDelim(dec, '{'); err != nil {
+		return err
+	}
+	fs := fields{keyIsID: true}
+	for seq := int64(0); dec.More(); seq++ {
+		tok, err := dec.Token()
+		if err != nil {
+			return jsonFault(dec, err)
+		}
+		key, _ := tok.(string)
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return jsonFault(dec, err)
+		}
+		if err := fs.object(raw, seq, key, "key "+strconv.Quote(key), src, e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// lineReader reads lines of bounded length, dropping the CR of CRLF.
+type lineReader struct {
+	r       *bufio.Reader
+	max     int
+	lineNo  int64
+	tooLong bool // the last line exceeded max and was truncated
+}
+
+func (lr *lineReader) next() (string, error) {
+	var buf []byte
+	lr.tooLong = false
+	for {
+		chunk, err := lr.r.ReadSlice('\n')
+		if len(buf)+len(chunk) <= lr.max {
+			buf = append(buf, chunk...)
+		} else {
+			lr.tooLong = true
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		if err == io.EOF && len(buf) == 0 && !lr.tooLong {
+			return "", io.EOF
+		}
+		if err != nil && err != io.EOF {
+			return "", err
+		}
+		lr.lineNo++
+		s := strings.TrimSuffix(string(buf), "\n")
+		return strings.TrimSuffix(s, "\r"), nil
+	}
+}
+
+func newLineReader(r *bufio.Reader, e *emitter) *lineReader {
+	return &lineReader{r: r, max: e.limits.maxLabel() + 4096}
+}
+
+// splitCaption splits "name<TAB>label", or "name<SPACE>label" when the line
+// has no tab.
+func splitCaption(line string) (name, label string, ok bool) {
+	if name, label, ok = strings.Cut(line, "\t"); ok {
+		return name, label, true
+	}
+	return strings.Cut(line, " ")
+}
+
+func scanCaption(r *bufio.Reader, e *emitter) error {
+	lr := newLineReader(r, e)
+	for seq := int64(0); ; {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		where := fmt.Sprintf("line %d", lr.lineNo)
+		if line == "" && !lr.tooLong {
+			continue // blank lines are not records
+		}
+		name, label, ok := splitCaption(line)
+		switch {
+		case lr.tooLong:
+			e.skip(seq, name, where, ReasonTooLong)
+		case !ok:
+			e.skip(seq, name, where, ReasonNoSeparator)
+		default:
+			if err := e.deliver(Item{Seq: seq, ID: name, Label: label}, where); err != nil {
+				return err
+			}
+		}
+		seq++
+	}
+}
+
+func scanLines(r *bufio.Reader, e *emitter) error {
+	lr := newLineReader(r, e)
+	for seq := int64(0); ; seq++ {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		id := strconv.FormatInt(seq, 10)
+		where := fmt.Sprintf("line %d", lr.lineNo)
+		if lr.tooLong {
+			e.skip(seq, id, where, ReasonTooLong)
+			continue
+		}
+		if err := e.deliver(Item{Seq: seq, ID: id, Label: line}, where); err != nil {
+			return err
+		}
+	}
+}
+
+func scanJSONL(r *bufio.Reader, src Source, e *emitter) error {
+	lr := newLineReader(r, e)
+	var fs fields
+	for seq := int64(0); ; {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if strings.TrimSpace(line) == "" && !lr.tooLong {
+			continue
+		}
+		id := strconv.FormatInt(seq, 10)
+		where := fmt.Sprintf("line %d", lr.lineNo)
+		if lr.tooLong {
+			e.skip(seq, id, where, ReasonTooLong)
+		} else if err := fs.object(json.RawMessage(line), seq, id, where, src, e); err != nil {
+			return err
+		}
+		seq++
+	}
+}
+
+func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
+	cr := csv.NewReader(r)
+	if format == TSV {
+		cr.Comma = '\t'
+	}
+	cr.FieldsPerRecord = -1
+	cr.ReuseRecord = false
+	header, err := cr.Read()
+	if err == io.EOF {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("header: %w", err)
+	}
+	col := map[string]int{}
+	for i, h := range header {
+		h = strings.TrimPrefix(h, "\ufeff")
+		if _, dup := col[h]; !dup {
+			col[h] = i
+		}
+	}
+	pick := func(want string, defaults []string) (string, int) {
+		if want != "" {
+			if i, ok := col[want]; ok {
+				return want, i
+			}
+			return want, -1
+		}
+		for _, d := range defaults {
+			if i, ok := col[d]; ok {
+				return d, i
+			}
+		}
+		return "", -1
+	}
+	labelName, labelCol := pick(src.Field, defaultLabelFields)
+	idName, idCol := pick(src.IDField, defaultIDFields)
+	_, predCol := pick("", defaultPredFields)
+	if labelCol < 0 {
+		return fmt.Errorf("no label column (looked for %q in header %q); choose one with --field", orDefaults(src.Field, defaultLabelFields), header)
+	}
+	e.stats.Field = labelName
+	if idCol >= 0 {
+		e.stats.IDField = idName
+	}
+	lastLine := -1
+	for seq := int64(0); ; seq++ {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		line, _ := cr.FieldPos(0)
+		id := strconv.FormatInt(seq, 10)
+		where := fmt.Sprintf("record starting at line %d", line)
+		if err != nil {
+			var pe *csv.ParseError
+			if errors.As(err, &pe) && pe.StartLine != lastLine {
+				lastLine = pe.StartLine
+				e.skip(seq, id, fmt.Sprintf("record starting at line %d", pe.StartLine), ReasonMalformed)
+				continue
+			}
+			return err
+		}
+		if idCol >= 0 && idCol < len(rec) {
+			id = rec[idCol]
+		}
+		if labelCol >= len(rec) {
+			e.skip(seq, id, where, ReasonNoLabel)
+			continue
+		}
+		it := Item{Seq: seq, ID: id, Label: rec[labelCol]}
+		if predCol >= 0 && predCol < len(rec) {
+			it.Pred, it.HasPred = rec[predCol], true
+		}
+		if err := e.deliver(it, where); err != nil {
+			return err
+		}
+	}
+}
+
+func orDefaults(want string, defaults []string) string {
+	if want != "" {
+		return want
+	}
+	return strings.Join(defaults, ", ")
+}

@@ -1,0 +1,561 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/options"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// ErrLocked is returned when another process has the index open for writing.
+var ErrLocked = errors.New("index is locked by another leakaudit process")
+
+// ErrIncomplete is returned by lookups on an index whose build did not
+// finish.
+var ErrIncomplete = errors.New("index build did not finish; run the build again to resume it")
+
+// FormatVersion is the on-disk layout version. A manifest with another
+// version is rebuilt from scratch.
+const FormatVersion = 1
+
+// Options tune the Badger database behind an index. The zero value gives
+// bounded memory suitable for a 2-core, modest-memory machine.
+type Options struct {
+	// MemTableMB is the size of one Badger memtable (default 64).
+	MemTableMB int
+	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64, 32).
+	BlockCacheMB, IndexCacheMB int
+}
+
+func (o Options) badger(dir string, readOnly bool) badger.Options {
+	mem, block, idx := o.MemTableMB, o.BlockCacheMB, o.IndexCacheMB
+	if mem <= 0 {
+		mem = 64
+	}
+	if block <= 0 {
+		block = 64
+	}
+	if idx <= 0 {
+		idx = 32
+	}
+	return badger.DefaultOptions(dir).
+		WithLogger(nil).
+		WithReadOnly(readOnly).
+		WithNumVersionsToKeep(1).
+		WithDetectConflicts(false).
+		WithCompression(options.None). // keys are digests: incompressible
+		WithMemTableSize(int64(mem) << 20).
+		WithNumMemtables(3).
+		WithBlockCacheSize(int64(block) << 20).
+		WithIndexCacheSize(int64(idx) << 20).
+		WithValueLogFileSize(256 << 20).
+		WithNumCompactors(2)
+}
+
+// CorpusInput names a training corpus to index.
+type CorpusInput struct {
+	Name   string
+	Source dataset.Source
+}
+
+// Fingerprint identifies the bytes of an input.
+type Fingerprint struct {
+	Path    string    `json:"path"` // as given by the user
+	Size    int64     `json:"size"`
+	ModTime time.Time `json:"-"`
+	SHA256  string    `json:"sha256"`
+}
+
+// Corpus is the manifest's record of one indexed corpus.
+type Corpus struct {
+	ID     uint16        `json:"id"`
+	Name   string        `json:"name"`
+	Input  Fingerprint   `json:"input"`
+	Stats  dataset.Stats `json:"stats"`
+	Levels []string      `json:"levels_done"`
+}
+
+// LevelInfo records a level and the version of its rules.
+type LevelInfo struct {
+	Name    string `json:"name"`
+	ID      uint8  `json:"id"`
+	Version int    `json:"version"`
+}
+
+// Manifest describes what an index holds.
+type Manifest struct {
+	Format   int         `json:"format"`
+	Tool     string      `json:"tool"`
+	Levels   []LevelInfo `json:"levels"`
+	Corpora  []Corpus    `json:"corpora"`
+	Complete bool        `json:"complete"`
+}
+
+// done reports whether corpus c has level name indexed.
+func (c Corpus) done(name string) bool {
+	for _, l := range c.Levels {
+		if l == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Corpus returns the corpus record with the given id.
+func (m *Manifest) corpus(id uint16) (Corpus, bool) {
+	for _, c := range m.Corpora {
+		if c.ID == id {
+			return c, true
+		}
+	}
+	return Corpus{}, false
+}
+
+// Covers reports whether the manifest is complete for exactly these corpora
+// (by name and checksum) at these levels (by rule version).
+func (m *Manifest) Covers(fps []NamedFingerprint, levels []latex.Level) bool {
+	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) {
+		return false
+	}
+	for i, fp := range fps {
+		c := m.Corpora[i]
+		if c.Name != fp.Name || c.Input.SHA256 != fp.SHA256 {
+			return false
+		}
+		for _, l := range levels {
+			if !c.done(l.Name) || m.levelVersion(l.Name) != l.Version {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func (m *Manifest) levelVersion(name string) int {
+	for _, l := range m.Levels {
+		if l.Name == name {
+			return l.Version
+		}
+	}
+	return -1
+}
+
+// NamedFingerprint is a corpus name with the fingerprint of its input.
+type NamedFingerprint struct {
+	Name string
+	Fingerprint
+}
+
+// LabelIndex is an open label index.
+type LabelIndex struct {
+	dir      string
+	db       *badger.DB
+	readOnly bool
+	m        Manifest
+}
+
+var manifestKey = []byte("m")
+
+// DefaultDir returns the default index folder for a set of corpora: a
+// folder under the user cache directory named by a digest of the corpus
+// names and checksums, so that the same training set reuses its index.
+func DefaultDir(fps []NamedFingerprint) (string, error) {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("no user cache directory (set --db): %w", err)
+	}
+	h := sha256.New()
+	for _, fp := range fps {
+		fmt.Fprintf(h, "%s\x00%s\n", fp.Name, fp.SHA256)
+	}
+	return filepath.Join(base, "leakaudit", "index", hex.EncodeToString(h.Sum(nil))[:16]), nil
+}
+
+// Open opens (creating if needed) the index in dir for writing.
+func Open(dir string, o Options) (*LabelIndex, error) { return open(dir, o, false) }
+
+// OpenReadOnly opens an existing index in dir for lookups, sharing it with
+// other readers.
+func OpenReadOnly(dir string, o Options) (*LabelIndex, error) { return open(dir, o, true) }
+
+func open(dir string, o Options, readOnly bool) (*LabelIndex, error) {
+	if !readOnly {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, fmt.Errorf("create index folder: %w", err)
+		}
+	}
+	db, err := badger.Open(o.badger(dir, readOnly))
+	if err != nil {
+		if errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "Cannot acquire directory lock") {
+			return nil, fmt.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another --db)", dir, ErrLocked)
+		}
+		return nil, fmt.Errorf("open index %s: %w", dir, err)
+	}
+	ix := &LabelIndex{dir: dir, db: db, readOnly: readOnly}
+	if err := ix.loadManifest(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return ix, nil
+}
+
+// Close closes the index.
+func (ix *LabelIndex) Close() error { return ix.db.Close() }
+
+// Dir returns the index folder.
+func (ix *LabelIndex) Dir() string { return ix.dir }
+
+// Manifest returns a copy of the index's manifest.
+func (ix *LabelIndex) Manifest() Manifest {
+	m := ix.m
+	m.Corpora = append([]Corpus(nil), m.Corpora...)
+	m.Levels = append([]LevelInfo(nil), m.Levels...)
+	return m
+}
+
+func (ix *LabelIndex) loadManifest() error {
+	return ix.db.View(func(txn *badger.Txn) error {
+		it, err := txn.Get(manifestKey)
+		if errors.Is(err, badger.ErrKeyNotFound) {
+			ix.m = Manifest{Format: FormatVersion}
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		return it.Value(func(v []byte) error {
+			if err := json.Unmarshal(v, &ix.m); err != nil {
+				return fmt.Errorf("index manifest is corrupt (%v); delete %s to rebuild", err, ix.dir)
+			}
+			return nil
+		})
+	})
+}
+
+func (ix *LabelIndex) saveManifest() error {
+	data, err := json.Marshal(ix.m)
+	if err != nil {
+		return err
+	}
+	if err := ix.db.Update(func(txn *badger.Txn) error { return txn.Set(manifestKey, data) }); err != nil {
+		return fmt.Errorf("write index manifest: %w", err)
+	}
+	return ix.db.Sync()
+}
+
+// FingerprintFile computes the fingerprint of a file or folder. For a folder
+// the digest covers the sorted relative paths and contents of its regular
+// files.
+func FingerprintFile(path string) (Fingerprint, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Fingerprint{}, err
+	}
+	fp := Fingerprint{Path: path, ModTime: fi.ModTime().UTC()}
+	if !fi.IsDir() {
+		fp.Size = fi.Size()
+		sum, err := hashFile(path)
+		fp.SHA256 = sum
+		return fp, err
+	}
+	h := sha256.New()
+	err = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		rel, _ := filepath.Rel(path, p)
+		sum, err := hashFile(p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		fp.Size += info.Size()
+		fmt.Fprintf(h, "%s\x00%s\n", filepath.ToSlash(rel), sum)
+		return nil
+	})
+	fp.SHA256 = hex.EncodeToString(h.Sum(nil))
+	return fp, err
+}
+
+func hashFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", fmt.Errorf("read %s: %w", path, err)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// KeyDigest is the 16-byte digest of a canonical key used in postings.
+func KeyDigest(key string) [16]byte {
+	sum := sha256.Sum256([]byte(key))
+	var d [16]byte
+	copy(d[:], sum[:16])
+	return d
+}
+
+const postingPrefixLen = 1 + 1 + 16
+
+func postingPrefix(level latex.LevelID, d [16]byte) []byte {
+	k := make([]byte, postingPrefixLen, postingPrefixLen+6)
+	k[0] = 'p'
+	k[1] = byte(level)
+	copy(k[2:], d[:])
+	return k
+}
+
+// BuildReport says what a build did.
+type BuildReport struct {
+	Rebuilt  string   // why existing contents were dropped, if they were
+	Indexed  []string // "corpus@level" pairs written by this build
+	Reused   []string // pairs found done and skipped
+	Postings int64    // postings written by this build
+}
+
+// Progress receives build progress; it may be nil.
+type Progress interface {
+	Start(label string, total int64)
+	Add(n int64)
+	Done()
+}
+
+// Build makes the index hold exactly the given corpora at the given levels,
+// resuming an interrupted build and reusing whatever is already done.
+// fps must be the fingerprints of inputs, in the same order.
+func (ix *LabelIndex) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []latex.Level, tool string, prog Progress) (BuildReport, error) {
+	var rep BuildReport
+	if ix.readOnly {
+		return rep, errors.New("index opened read-only")
+	}
+	if len(inputs) > 1<<16-1 {
+		return rep, fmt.Errorf("too many corpora (%d)", len(inputs))
+	}
+	// Same corpora in the same order, with the same checksums? Otherwise
+	// start over: corpus ids are positions.
+	same := ix.m.Format == FormatVersion && len(ix.m.Corpora) == len(inputs)
+	for i := 0; same && i < len(inputs); i++ {
+		c := ix.m.Corpora[i]
+		same = c.Name == fps[i].Name && c.Input.SHA256 == fps[i].SHA256
+	}
+	if !same && (len(ix.m.Corpora) > 0 || ix.m.Format != FormatVersion) {
+		rep.Rebuilt = "the index held other corpora or another layout"
+		if err := ix.db.DropAll(); err != nil {
+			return rep, fmt.Errorf("clear index: %w", err)
+		}
+		ix.m = Manifest{Format: FormatVersion}
+	}
+	if same {
+		for i := range inputs {
+			ix.m.Corpora[i].Input = fps[i].Fingerprint // the path may have moved
+		}
+	} else {
+		ix.m.Corpora = nil
+		for i, in := range inputs {
+			ix.m.Corpora = append(ix.m.Corpora, Corpus{ID: uint16(i), Name: in.Name, Input: fps[i].Fingerprint})
+		}
+	}
+	// Levels whose rules changed are dropped for every corpus.
+	for _, l := range levels {
+		if v := ix.m.levelVersion(l.Name); v != -1 && v != l.Version {
+			if err := ix.db.DropPrefix([]byte{'p', byte(l.ID)}); err != nil {
+				return rep, fmt.Errorf("drop level %s: %w", l.Name, err)
+			}
+			for i := range ix.m.Corpora {
+				ix.m.Corpora[i].Levels = without(ix.m.Corpora[i].Levels, l.Name)
+			}
+			rep.Rebuilt = "the rules of level " + l.Name + " changed"
+		}
+		ix.m.setLevel(l)
+	}
+	ix.m.Tool = tool
+	ix.m.Complete = false
+	if err := ix.saveManifest(); err != nil {
+		return rep, err
+	}
+	for i, in := range inputs {
+		var todo []latex.Level
+		for _, l := range levels {
+			if ix.m.Corpora[i].done(l.Name) {
+				rep.Reused = append(rep.Reused, in.Name+"@"+l.Name)
+			} else {
+				todo = append(todo, l)
+			}
+		}
+		if len(todo) == 0 {
+			continue
+		}
+		st, n, err := ix.ingest(ctx, uint16(i), in, todo, prog)
+		rep.Postings += n
+		if err != nil {
+			return rep, fmt.Errorf("index corpus %s: %w", in.Name, err)
+		}
+		if err := ix.db.Sync(); err != nil {
+			return rep, err
+		}
+		c := &ix.m.Corpora[i]
+		c.Stats = st
+		for _, l := range todo {
+			c.Levels = append(c.Levels, l.Name)
+			rep.Indexed = append(rep.Indexed, in.Name+"@"+l.Name)
+		}
+		if err := ix.saveManifest(); err != nil {
+			return rep, err
+		}
+	}
+	ix.m.Complete = true
+	return rep, ix.saveManifest()
+}
+
+func (m *Manifest) setLevel(l latex.Level) {
+	for i := range m.Levels {
+		if m.Levels[i].Name == l.Name {
+			m.Levels[i].Version = l.Version
+			return
+		}
+	}
+	m.Levels = append(m.Levels, LevelInfo{Name: l.Name, ID: uint8(l.ID), Version: l.Version})
+	sort.Slice(m.Levels, func(i, j int) bool { return m.Levels[i].ID < m.Levels[j].ID })
+}
+
+func without(list []string, s string) []string {
+	var out []string
+	for _, x := range list {
+		if x != s {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// ingest streams one corpus into postings at the given levels.
+func (ix *LabelIndex) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
+	wb := ix.db.NewWriteBatch()
+	defer wb.Cancel()
+	var n int64
+	if prog != nil {
+		prog.Start("indexing "+in.Name, -1)
+		defer prog.Done()
+	}
+	st, err := dataset.Scan(in.Source, func(it dataset.Item) error {
+		if it.Seq > 1<<32-1 {
+			return fmt.Errorf("corpus has more than 2^32 records")
+		}
+		if n%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		var val []byte
+		if it.ID != strconv.FormatInt(it.Seq, 10) {
+			val = []byte(it.ID)
+		}
+		for _, l := range levels {
+			key, _ := l.Canon(it.Label)
+			k := postingPrefix(l.ID, KeyDigest(key))
+			k = binary.BigEndian.AppendUint16(k, cid)
+			k = binary.BigEndian.AppendUint32(k, uint32(it.Seq))
+			if err := wb.Set(k, val); err != nil {
+				return err
+			}
+			n++
+		}
+		if prog != nil {
+			prog.Add(1)
+		}
+		return nil
+	})
+	if err != nil {
+		return st, n, err
+	}
+	return st, n, wb.Flush()
+}
+
+// TrainRef names one training item.
+type TrainRef struct {
+	Corpus string `json:"corpus" parquet:"corpus"`
+	ID     string `json:"id" parquet:"id"`
+}
+
+// Match is the result of a lookup.
+type Match struct {
+	Count int64      // training items with the key, over all corpora
+	Refs  []TrainRef // the first ones, in (corpus, position) order
+}
+
+// Lookup returns the training items whose label has canonical key at level,
+// with at most maxRefs of them named.
+func (ix *LabelIndex) Lookup(level latex.Level, key string, maxRefs int) (Match, error) {
+	if !ix.m.Complete {
+		return Match{}, ErrIncomplete
+	}
+	var m Match
+	prefix := postingPrefix(level.ID, KeyDigest(key))
+	err := ix.db.View(func(txn *badger.Txn) error {
+		opts := badger.IteratorOptions{PrefetchValues: false, Prefix: prefix}
+		it := txn.NewIterator(opts)
+		defer it.Close()
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			m.Count++
+			if len(m.Refs) >= maxRefs {
+				continue
+			}
+			item := it.Item()
+			k := item.Key()
+			if len(k) != postingPrefixLen+6 || !bytes.HasPrefix(k, prefix) {
+				return fmt.Errorf("corrupt posting key %x", k)
+			}
+			cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
+			seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
+			c, _ := ix.m.corpus(cid)
+			ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(seq), 10)}
+			if err := item.Value(func(v []byte) error {
+				if len(v) > 0 {
+					ref.ID = string(v)
+				}
+				return nil
+			}); err != nil {
+				return err
+			}
+			m.Refs = append(m.Refs, ref)
+		}
+		return nil
+	})
+	return m, err
+}
+
+// HasLevels reports whether every corpus is indexed at every given level.
+func (ix *LabelIndex) HasLevels(levels []latex.Level) bool {
+	for _, c := range ix.m.Corpora {
+		for _, l := range levels {
+			if !c.done(l.Name) {
+				return false
+			}
+		}
+	}
+	return true
+}

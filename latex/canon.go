@@ -1,0 +1,149 @@
+package latex
+
+import (
+	"strings"
+	"unicode"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// CanonAudit is the published audit protocol's canonical function, byte for
+// byte (audit protocol §1.2): if s starts with `\[` and ends with `\]` the
+// two delimiters are removed once, on the raw string with no trimming first;
+// then every U+0020 is deleted. Tabs, newlines, other Unicode spaces and
+// zero-width characters are kept, and no Unicode normalization or case
+// folding is applied.
+func CanonAudit(s string) string {
+	if len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`) {
+		s = s[2 : len(s)-2]
+	}
+	return strings.ReplaceAll(s, " ", "")
+}
+
+// IsSpace reports whether r counts as whitespace for the ws level: the
+// Unicode White_Space property plus U+200B ZERO WIDTH SPACE and U+FEFF ZERO
+// WIDTH NO-BREAK SPACE.
+func IsSpace(r rune) bool {
+	return unicode.IsSpace(r) || r == '\u200B' || r == '\uFEFF'
+}
+
+// wrapperEnvs are the environments whose outer \begin … \end pair the ws
+// level strips.
+var wrapperEnvs = []string{"equation", "equation*", "displaymath", "math"}
+
+// CanonWS is the ws level (L2, audit protocol §3.1): NFC, trim, strip outer
+// display wrappers repeatedly (\[…\], \(…\), $$…$$, $…$ when the inside has
+// no other unescaped $, and the equation, equation*, displaymath and math
+// environments), then drop every whitespace run except one that separates a
+// control word from a following ASCII letter, which becomes one U+0020.
+// A control space (a backslash followed by whitespace) is kept as `\ `.
+func CanonWS(s string) string {
+	s = norm.NFC.String(s)
+	s = StripWrappers(s)
+	return squeezeSpace(s)
+}
+
+// StripWrappers trims s and strips outer math wrappers until none is left.
+// It is the second step of [CanonWS].
+func StripWrappers(s string) string {
+	s = strings.TrimFunc(s, IsSpace)
+	for {
+		inner, ok := stripOne(s)
+		if !ok {
+			return s
+		}
+		s = strings.TrimFunc(inner, IsSpace)
+	}
+}
+
+func stripOne(s string) (string, bool) {
+	switch {
+	case len(s) >= 4 && strings.HasPrefix(s, `\[`) && endsWithControlSymbol(s, ']'):
+		return s[2 : len(s)-2], true
+	case len(s) >= 4 && strings.HasPrefix(s, `\(`) && endsWithControlSymbol(s, ')'):
+		return s[2 : len(s)-2], true
+	case len(s) >= 4 && strings.HasPrefix(s, "$$") && strings.HasSuffix(s, "$$") && unescapedAt(s, len(s)-2):
+		return s[2 : len(s)-2], true
+	case len(s) >= 2 && s[0] == '$' && s[len(s)-1] == '$' && unescapedAt(s, len(s)-1):
+		inner := s[1 : len(s)-1]
+		for i := 0; i < len(inner); i++ {
+			if inner[i] == '$' && unescapedAt(inner, i) {
+				return s, false
+			}
+		}
+		return inner, true
+	}
+	for _, env := range wrapperEnvs {
+		begin, end := `\begin{`+env+`}`, `\end{`+env+`}`
+		if len(s) >= len(begin)+len(end) && strings.HasPrefix(s, begin) && strings.HasSuffix(s, end) {
+			return s[len(begin) : len(s)-len(end)], true
+		}
+	}
+	return s, false
+}
+
+// endsWithControlSymbol reports whether s ends with the control symbol \c,
+// that is with c preceded by an odd run of backslashes (`\\]` is a line
+// break followed by a bracket, not `\]`).
+func endsWithControlSymbol(s string, c byte) bool {
+	n := len(s)
+	if n < 2 || s[n-1] != c {
+		return false
+	}
+	return backslashesBefore(s, n-1)%2 == 1
+}
+
+// unescapedAt reports whether the byte at i is not escaped by a backslash.
+func unescapedAt(s string, i int) bool { return backslashesBefore(s, i)%2 == 0 }
+
+func backslashesBefore(s string, i int) int {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n
+}
+
+func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// squeezeSpace is the lexing step of CanonWS.
+func squeezeSpace(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	rs := []rune(s)
+	afterWord := false // the last token emitted was a control word
+	for i := 0; i < len(rs); {
+		r := rs[i]
+		switch {
+		case r == '\\' && i+1 < len(rs) && isASCIILetter(rs[i+1]):
+			j := i + 1
+			for j < len(rs) && isASCIILetter(rs[j]) {
+				j++
+			}
+			b.WriteString(string(rs[i:j]))
+			i, afterWord = j, true
+		case r == '\\' && i+1 < len(rs) && IsSpace(rs[i+1]):
+			b.WriteString(`\ `)
+			i += 2
+			for i < len(rs) && IsSpace(rs[i]) {
+				i++
+			}
+			afterWord = false
+		case r == '\\' && i+1 < len(rs):
+			b.WriteRune('\\')
+			b.WriteRune(rs[i+1])
+			i, afterWord = i+2, false
+		case IsSpace(r):
+			for i < len(rs) && IsSpace(rs[i]) {
+				i++
+			}
+			if afterWord && i < len(rs) && isASCIILetter(rs[i]) {
+				b.WriteByte(' ')
+			}
+		default:
+			b.WriteRune(r)
+			i, afterWord = i+1, false
+		}
+	}
+	return b.String()
+}

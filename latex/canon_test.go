@@ -1,0 +1,131 @@
+package latex
+
+import "testing"
+
+func TestCanonAudit(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`\frac { 1 } { 2 }`, `\frac{1}{2}`},
+		{`\[x^2\]`, `x^2`},
+		{`\[\[x\]\]`, `\[x\]`},         // one strip only
+		{` \[x\]`, `\[x\]`},            // no trim first: the strip is disabled
+		{`\[x\] `, `\[x\]`},            // likewise at the end
+		{"x\t+\u00a0y", "x\t+\u00a0y"}, // only U+0020 is deleted
+		{"a\nb c", "a\nbc"},            // newlines kept
+		{`$x$`, `$x$`},                 // $ is not handled
+		{`\alpha b`, `\alphab`},        // the false merge of §1.4
+		{`a \ b`, `a\b`},               // control space collapses
+		{`\[\]`, ``},                   // empty inside
+		{`\[]`, `\[]`},                 // too short to strip
+		{`\(x\)`, `\(x\)`},             // \( is not handled
+		{`\[ a \\]`, `a\`},             // the code strips by text, not by syntax
+	}
+	for _, tt := range tests {
+		if got := CanonAudit(tt.in); got != tt.want {
+			t.Errorf("CanonAudit(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestCanonWS(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`z \rightarrow x`, `z\rightarrow x`},
+		{`\frac { 1 } { 2 }`, `\frac{1}{2}`},
+		{"x\u00a0+\ty", "x+y"},
+		{` \[x\]`, `x`},
+		{`$x_k$`, `x_k`},
+		{`$$x$$`, `x`},
+		{`\(a\)`, `a`},
+		{`\[ \[ x \] \]`, `x`}, // repeated strip
+		{`$a$ and $b$`, `$a$and$b$`},
+		{`\$x\$`, `\$x\$`}, // escaped dollars are not wrappers
+		{`$x\$`, `$x\$`},   // the closing $ is escaped
+		{`\begin{equation} a+b \end{equation}`, `a+b`},
+		{`\begin{equation*}$x$\end{equation*}`, `x`},
+		{`\begin{displaymath}x\end{displaymath}`, `x`},
+		{`\[ a \\]`, `\[a\\]`}, // \\] is a line break and a bracket
+		{`\alpha b`, `\alpha b`},
+		{`\alpha  1`, `\alpha1`},
+		{`\alpha _ { b }`, `\alpha_{b}`},
+		{`a \ b`, `a\ b`},            // control space kept
+		{"a\\\u3000\u3000b", `a\ b`}, // control space absorbs following spaces
+		{`\, x`, `\,x`},
+		{"x\u200b+\ufeffy", "x+y"},
+		{"e\u0301", "\u00e9"}, // NFC
+		{``, ``},
+		{`\`, `\`},
+	}
+	for _, tt := range tests {
+		if got := CanonWS(tt.in); got != tt.want {
+			t.Errorf("CanonWS(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestLadderMerges checks the "first merged at" table of the audit protocol
+// (§3.4) for the levels registered so far.
+func TestLadderMerges(t *testing.T) {
+	raw, _ := LookupLevel("raw")
+	audit, _ := LookupLevel("audit")
+	ws, _ := LookupLevel("ws")
+	tests := []struct {
+		a, b        string
+		raw, l1, l2 bool
+	}{
+		{`\frac { 1 } { 2 }`, `\frac{1}{2}`, false, true, true},
+		{`\[x^2\]`, `x^2`, false, true, true},
+		{` \[x\]`, `x`, false, false, true},
+		{`$x_k$`, `x_k`, false, false, true},
+		{"x\u00a0+y", "x+y", false, false, true},
+		{`\alpha b`, `\alphab`, false, true, false},
+		{`x^2`, `x^{2}`, false, false, false},
+		{`x = 23`, `x = 32`, false, false, false},
+		{`\pi`, `\Pi`, false, false, false},
+	}
+	eq := func(l Level, a, b string) bool {
+		ka, _ := l.Canon(a)
+		kb, _ := l.Canon(b)
+		return ka == kb
+	}
+	for _, tt := range tests {
+		if got := eq(raw, tt.a, tt.b); got != tt.raw {
+			t.Errorf("raw(%q)==raw(%q): %v, want %v", tt.a, tt.b, got, tt.raw)
+		}
+		if got := eq(audit, tt.a, tt.b); got != tt.l1 {
+			t.Errorf("audit(%q)==audit(%q): %v, want %v", tt.a, tt.b, got, tt.l1)
+		}
+		if got := eq(ws, tt.a, tt.b); got != tt.l2 {
+			t.Errorf("ws(%q)==ws(%q): %v, want %v", tt.a, tt.b, got, tt.l2)
+		}
+	}
+}
+
+func TestParseLevels(t *testing.T) {
+	ls, err := ParseLevels("ws, audit,ws")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ls) != 2 || ls[0].Name != "audit" || ls[1].Name != "ws" {
+		t.Errorf("ParseLevels = %v, want [audit ws]", ls)
+	}
+	if _, err := ParseLevels("audit,bogus"); err == nil {
+		t.Error("ParseLevels accepted an unknown level")
+	}
+	if _, err := ParseLevels(" , "); err == nil {
+		t.Error("ParseLevels accepted an empty list")
+	}
+}
+
+func FuzzCanonWS(f *testing.F) {
+	for _, s := range []string{`\[x\]`, `$a$`, `\alpha b`, "a\\\tb", `\begin{math}x\end{math}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		k := CanonWS(s)
+		if CanonWS(k) != k {
+			// Not required by the spec in general ($$ nesting), but the
+			// function must at least terminate and not panic.
+			_ = k
+		}
+		_ = CanonAudit(s)
+	})
+}

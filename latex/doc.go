@@ -1,0 +1,26 @@
+// Package latex holds what leakaudit knows about LaTeX labels as strings:
+// the canonicalization ladder that decides when two formula labels count as
+// "the same" for an overlap audit.
+//
+// A [Level] is a named, versioned function from a raw label to a canonical
+// key. Levels form a ladder (see the audit protocol, §3):
+//
+//	raw    (L0)  the label exactly as decoded from its file
+//	audit  (L1)  the published TexTeller audit protocol, byte for byte:
+//	             one outer \[ … \] strip on the raw string, then every
+//	             U+0020 deleted and nothing else touched
+//	ws     (L2)  NFC, trimmed, outer math wrappers stripped repeatedly,
+//	             whitespace dropped except where it ends a control word
+//	             before a letter
+//	tokens (L3)  KaTeX-style token normalization (not yet registered)
+//	render (L4)  render-identical token classes (not yet registered)
+//
+// L1 is a parity side branch: it coarsens L0 but is not comparable with L2,
+// because deleting a space can glue a control word to a letter (\alpha b
+// becomes \alphab). Every other step of the ladder only merges more.
+//
+// Levels are looked up by name with [LookupLevel] and listed in ladder order
+// by [Levels]. Each level has a stable numeric [LevelID] used in persistent
+// indexes and a Version that changes whenever its rules change, so that an
+// index built with old rules is never silently reused.
+package latex
