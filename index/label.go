@@ -119,8 +119,8 @@ func (c Corpus) done(name string) bool {
 	return false
 }
 
-// Corpus returns the corpus record with the given id.
-func (m *Manifest) corpus(id uint16) (Corpus, bool) {
+// corpus returns the corpus record with the given id.
+func (m Manifest) corpus(id uint16) (Corpus, bool) {
 	for _, c := range m.Corpora {
 		if c.ID == id {
 			return c, true
@@ -131,7 +131,7 @@ func (m *Manifest) corpus(id uint16) (Corpus, bool) {
 
 // Covers reports whether the manifest is complete for exactly these corpora
 // (by name and checksum) at these levels (by rule version).
-func (m *Manifest) Covers(fps []NamedFingerprint, levels []latex.Level) bool {
+func (m Manifest) Covers(fps []NamedFingerprint, levels []latex.Level) bool {
 	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) {
 		return false
 	}
@@ -149,7 +149,7 @@ func (m *Manifest) Covers(fps []NamedFingerprint, levels []latex.Level) bool {
 	return true
 }
 
-func (m *Manifest) levelVersion(name string) int {
+func (m Manifest) levelVersion(name string) int {
 	for _, l := range m.Levels {
 		if l.Name == name {
 			return l.Version

@@ -1,6 +1,9 @@
 package latex
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestCanonAudit(t *testing.T) {
 	tests := []struct{ in, want string }{
@@ -115,17 +118,51 @@ func TestParseLevels(t *testing.T) {
 	}
 }
 
+// FuzzCanonWS checks the invariants of the ws key on any input: the only
+// whitespace left is U+0020, and each one either belongs to a control space
+// or separates a control word from an ASCII letter. It also checks that the
+// audit key has no U+0020 at all.
 func FuzzCanonWS(f *testing.F) {
-	for _, s := range []string{`\[x\]`, `$a$`, `\alpha b`, "a\\\tb", `\begin{math}x\end{math}`} {
+	for _, s := range []string{`\[x\]`, `$a$`, `\alpha b`, "a\\\tb", `\begin{math}x\end{math}`, "\\\u00a0x", `\\ a`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		k := CanonWS(s)
-		if CanonWS(k) != k {
-			// Not required by the spec in general ($$ nesting), but the
-			// function must at least terminate and not panic.
-			_ = k
+		if strings.Contains(CanonAudit(s), " ") {
+			t.Fatalf("audit key of %q keeps a space", s)
 		}
-		_ = CanonAudit(s)
+		k := []rune(CanonWS(s))
+		for i, r := range k {
+			if !IsSpace(r) {
+				continue
+			}
+			if r != ' ' {
+				t.Fatalf("ws key of %q keeps %U", s, r)
+			}
+			if i > 0 && k[i-1] == '\\' && backslashRun(k, i-1)%2 == 1 {
+				continue // control space
+			}
+			if i == 0 || i+1 >= len(k) || !isASCIILetter(k[i-1]) || !isASCIILetter(k[i+1]) || !endsControlWord(k, i) {
+				t.Fatalf("ws key %q of %q has a stray space at %d", string(k), s, i)
+			}
+		}
 	})
+}
+
+// backslashRun counts the backslashes ending at k[i].
+func backslashRun(k []rune, i int) int {
+	n := 0
+	for ; i >= 0 && k[i] == '\\'; i-- {
+		n++
+	}
+	return n
+}
+
+// endsControlWord reports whether the letters before k[i] are a control
+// word: preceded by an odd run of backslashes.
+func endsControlWord(k []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && isASCIILetter(k[j]) {
+		j--
+	}
+	return j >= 0 && k[j] == '\\' && backslashRun(k, j)%2 == 1
 }

@@ -126,7 +126,7 @@ func Compact(f string) string {
 func Glued(f string) string { return strings.ReplaceAll(f, " ", "") }
 
 func isControlWord(t string) bool { return len(t) > 1 && t[0] == '\\' && isLetter(t[len(t)-1]) }
-func isLetter(c byte) bool       { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+func isLetter(c byte) bool        { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // Intn returns a random int in [0, n) from the generator's stream.
 func (g *Generator) Intn(n int) int { return g.r.IntN(n) }

@@ -111,7 +111,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			}
 			job := audit.OverlapJob{Levels: lv, DB: db, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(),
-				Log: func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) }}
+				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			for _, t := range train {
 				name, path := splitNamed(t)
 				src, err := in.source(path)

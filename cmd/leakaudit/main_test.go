@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/parquet-go/parquet-go"
+
+	"github.com/leakaudit/leakaudit/audit"
+)
+
+// run executes the CLI with args and returns stdout.
+func run(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	root := newRoot()
+	var out, errOut bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&errOut)
+	root.SetArgs(args)
+	err := root.Execute()
+	return out.String(), err
+}
+
+func fixtures(t *testing.T) (train, test string) {
+	dir := t.TempDir()
+	train = filepath.Join(dir, "train.json")
+	test = filepath.Join(dir, "test.json")
+	os.WriteFile(train, []byte(`["x ^ { 2 }", "\\alphab", "y"]`), 0o644)
+	os.WriteFile(test, []byte(`["x ^ { 2 }", "x^{2}", "x ^ { 2 }", "$y$", "\\alpha b", "z", ""]`), 0o644)
+	return train, test
+}
+
+func TestOverlapJSON(t *testing.T) {
+	train, test := fixtures(t)
+	args := []string{"overlap", "--train", train, "--test", "mine=" + test, "--level", "audit,ws", "--json"}
+	out1, err := run(t, append(args, "--db", filepath.Join(t.TempDir(), "a"))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Splits []struct {
+			Name  string          `json:"name"`
+			Level string          `json:"level"`
+			Total int64           `json:"total"`
+			Found int64           `json:"found"`
+			Rate  json.RawMessage `json:"rate"`
+		} `json:"splits"`
+		AuditOnly []audit.AuditOnly `json:"audit_only"`
+	}
+	if err := json.Unmarshal([]byte(out1), &got); err != nil {
+		t.Fatalf("%v in %s", err, out1)
+	}
+	want := []string{"mine audit 6 4 66.67", "mine ws 6 4 66.67"}
+	for i, s := range got.Splits {
+		line := strings.Join([]string{s.Name, s.Level, itoa(s.Total), itoa(s.Found), string(s.Rate)}, " ")
+		if i >= len(want) || line != want[i] {
+			t.Errorf("split row %d = %q, want %q", i, line, want[i])
+		}
+	}
+	if len(got.AuditOnly) != 1 {
+		t.Errorf("audit_only: %+v", got.AuditOnly)
+	}
+	// Same inputs, another index folder and a reused index: same bytes.
+	dbb := filepath.Join(t.TempDir(), "b")
+	run(t, append(args, "--db", dbb)...)
+	out2, err := run(t, append(args, "--db", dbb)...)
+	if err != nil || out2 != out1 {
+		t.Errorf("second run differs (err %v):\n%s\n---\n%s", err, out1, out2)
+	}
+}
+
+func itoa(n int64) string { return strings.TrimSpace(strings.ReplaceAll(string(must(json.Marshal(n))), `"`, "")) }
+
+func must(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+func TestOverlapText(t *testing.T) {
+	train, test := fixtures(t)
+	out, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"test   audit", "66.67", "1 record(s) skipped (empty label: 1)", "match at audit but not at ws"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("text output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestOverlapMissingTrain(t *testing.T) {
+	train, test := fixtures(t)
+	missing := filepath.Join(t.TempDir(), "nope.json")
+	_, err := run(t, "overlap", "--train", train, "--train", missing, "--test", test, "--db", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "--allow-missing") {
+		t.Fatalf("missing training corpus: %v", err)
+	}
+	out, err := run(t, "overlap", "--train", train, "--train", missing, "--test", test, "--db", t.TempDir(), "--allow-missing", "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `"missing": true`) {
+		t.Errorf("the missing corpus is not reported:\n%s", out)
+	}
+}
+
+func TestOverlapUnreadableSplit(t *testing.T) {
+	train, test := fixtures(t)
+	out, err := run(t, "overlap", "--train", train, "--test", test, "--test", "gone=/nonexistent/x.json", "--db", t.TempDir())
+	if err == nil || !strings.Contains(err.Error(), "1 test split(s) could not be read") {
+		t.Errorf("unreadable split: %v", err)
+	}
+	if !strings.Contains(out, "test   audit") {
+		t.Errorf("the readable split was not reported:\n%s", out)
+	}
+}
+
+func TestOverlapItemsParquet(t *testing.T) {
+	train, test := fixtures(t)
+	items := filepath.Join(t.TempDir(), "items.parquet")
+	if _, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir(), "--items", items); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := parquet.ReadFile[audit.ItemMatch](items)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 12 || !rows[1].Found || rows[1].Level != "ws" || len(rows[1].TrainIDs) != 1 || rows[1].TrainIDs[0].ID != "0" {
+		t.Errorf("%d rows; second %+v", len(rows), rows[1])
+	}
+}
+
+func TestHelpAndVersion(t *testing.T) {
+	out, err := run(t, "overlap", "--help")
+	if err != nil || !strings.Contains(out, "Examples:") || !strings.Contains(out, "audit   (L1)") {
+		t.Errorf("overlap --help: %v\n%s", err, out)
+	}
+	out, err = run(t, "version")
+	if err != nil || !strings.HasPrefix(out, "leakaudit ") {
+		t.Errorf("version: %v %q", err, out)
+	}
+	if _, err := run(t, "completion", "bash"); err != nil {
+		t.Errorf("completion: %v", err)
+	}
+}
+
+func TestSplitNamed(t *testing.T) {
+	for arg, want := range map[string]string{
+		"a=b.json":            "a b.json",
+		"dir/test.json":       "test dir/test.json",
+		"x/2014/caption.txt":  "2014 x/2014/caption.txt",
+		"./weird=name/x.json": "x ./weird=name/x.json",
+	} {
+		n, p := splitNamed(arg)
+		if n+" "+p != want {
+			t.Errorf("splitNamed(%q) = %q %q, want %q", arg, n, p, want)
+		}
+	}
+}

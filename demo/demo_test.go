@@ -1,0 +1,39 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestDemo runs the demo twice in the same folder: it must find exactly the
+// planted copies, and its JSON must be byte-identical across runs (the
+// second run regenerates the data and rebuilds the index).
+func TestDemo(t *testing.T) {
+	var outs [][]byte
+	dir := t.TempDir()
+	for i := 0; i < 2; i++ {
+		var w bytes.Buffer
+		res, err := Run(context.Background(), dir, "test", &w)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, w.String())
+		}
+		if !strings.Contains(w.String(), "all planted copies found") {
+			t.Errorf("summary:\n%s", w.String())
+		}
+		if len(res.Report.AuditOnly) != res.Bench.Tests[0].Planted.Glued {
+			t.Errorf("%d audit-only, planted %d", len(res.Report.AuditOnly), res.Bench.Tests[0].Planted.Glued)
+		}
+		data, err := os.ReadFile(filepath.Join(dir, "overlap.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, data)
+	}
+	if !bytes.Equal(outs[0], outs[1]) {
+		t.Error("overlap.json differs between two demo runs")
+	}
+}

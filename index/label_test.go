@@ -1,0 +1,242 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+func levels(t testing.TB, names string) []latex.Level {
+	ls, err := latex.ParseLevels(names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ls
+}
+
+// corpus writes a caption-style corpus and returns its input and fingerprint.
+func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, NamedFingerprint) {
+	t.Helper()
+	path := filepath.Join(dir, name+".txt")
+	var b strings.Builder
+	for i, l := range lines {
+		fmt.Fprintf(&b, "%s_%d\t%s\n", name, i, l)
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fp, err := FingerprintFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}}, NamedFingerprint{Name: name, Fingerprint: fp}
+}
+
+func build(t testing.TB, ix *LabelIndex, ins []CorpusInput, fps []NamedFingerprint, ls []latex.Level) BuildReport {
+	t.Helper()
+	rep, err := ix.Build(context.Background(), ins, fps, ls, "test", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func lookup(t testing.TB, ix *LabelIndex, level, label string) Match {
+	t.Helper()
+	l, _ := latex.LookupLevel(level)
+	key, _ := l.Canon(label)
+	m, err := ix.Lookup(l, key, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestBuildAndLookup(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x ^ { 2 }", `\alphab`, "x ^ { 2 }", "y"})
+	b, fb := corpus(t, dir, "b", []string{"x^{2}", "z"})
+	ix, err := Open(filepath.Join(dir, "ix"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	rep := build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "raw,audit,ws"))
+	if rep.Postings != 18 || len(rep.Indexed) != 6 {
+		t.Errorf("build wrote %d postings, %d pairs", rep.Postings, len(rep.Indexed))
+	}
+	tests := []struct {
+		level, label string
+		count        int64
+		refs         string
+	}{
+		{"raw", "x ^ { 2 }", 2, "a:a_0 a:a_2"},
+		{"audit", "x ^ { 2 }", 3, "a:a_0 a:a_2 b:b_0"},
+		{"ws", "x ^ {2}", 3, "a:a_0 a:a_2 b:b_0"},
+		{"audit", `\alpha b`, 1, "a:a_1"},
+		{"ws", `\alpha b`, 0, ""},
+		{"raw", "w", 0, ""},
+	}
+	for _, tt := range tests {
+		m := lookup(t, ix, tt.level, tt.label)
+		var refs []string
+		for _, r := range m.Refs {
+			refs = append(refs, r.Corpus+":"+r.ID)
+		}
+		if m.Count != tt.count || strings.Join(refs, " ") != tt.refs {
+			t.Errorf("%s %q: count %d refs %q; want %d %q", tt.level, tt.label, m.Count, refs, tt.count, tt.refs)
+		}
+	}
+	// maxRefs bounds the names, never the count.
+	l, _ := latex.LookupLevel("audit")
+	m, _ := ix.Lookup(l, "x^{2}", 1)
+	if m.Count != 3 || len(m.Refs) != 1 {
+		t.Errorf("maxRefs 1: %d refs, count %d", len(m.Refs), m.Count)
+	}
+}
+
+func TestSecondWriterLocked(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "ix")
+	ix, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if _, err := Open(dir, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("second writer: %v, want ErrLocked", err)
+	}
+	if _, err := OpenReadOnly(dir, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("reader during a write: %v, want ErrLocked", err)
+	}
+}
+
+func TestReadersShare(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	ix.Close()
+	r1, err := OpenReadOnly(ixdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r1.Close()
+	r2, err := OpenReadOnly(ixdir, Options{})
+	if err != nil {
+		t.Fatalf("second reader: %v", err)
+	}
+	defer r2.Close()
+	if m := lookup(t, r2, "audit", "x"); m.Count != 1 {
+		t.Errorf("reader lookup count %d", m.Count)
+	}
+	if _, err := Open(ixdir, Options{}); !errors.Is(err, ErrLocked) {
+		t.Errorf("writer during reads: %v, want ErrLocked", err)
+	}
+}
+
+// cancelAfter cancels a build after n items.
+type cancelAfter struct {
+	n      int64
+	cancel context.CancelFunc
+}
+
+func (c *cancelAfter) Start(string, int64) {}
+func (c *cancelAfter) Done()               {}
+func (c *cancelAfter) Add(n int64) {
+	if c.n -= n; c.n <= 0 {
+		c.cancel()
+	}
+}
+
+func TestInterruptedBuildResumes(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 20000; i++ {
+		lines = append(lines, fmt.Sprintf("x _ { %d }", i%7000))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	b, fb := corpus(t, dir, "b", []string{"y", "x _ { 3 }"})
+	ins, fps := []CorpusInput{b, a}, []NamedFingerprint{fb, fa}
+	ls := levels(t, "audit,ws")
+	ixdir := filepath.Join(dir, "ix")
+
+	ix, _ := Open(ixdir, Options{})
+	ctx, cancel := context.WithCancel(context.Background())
+	if _, err := ix.Build(ctx, ins, fps, ls, "test", &cancelAfter{n: 9000, cancel: cancel}); err == nil {
+		t.Fatal("cancelled build reported success")
+	}
+	ix.Close()
+
+	ix, _ = Open(ixdir, Options{})
+	m := ix.Manifest()
+	if m.Complete || !m.Corpora[0].done("audit") || m.Corpora[1].done("audit") {
+		t.Fatalf("after the interruption: complete=%v, corpora %+v", m.Complete, m.Corpora)
+	}
+	l, _ := latex.LookupLevel("audit")
+	if _, err := ix.Lookup(l, "y", 1); !errors.Is(err, ErrIncomplete) {
+		t.Errorf("lookup on an incomplete index: %v, want ErrIncomplete", err)
+	}
+	rep := build(t, ix, ins, fps, ls)
+	if len(rep.Reused) != 2 || len(rep.Indexed) != 2 || rep.Rebuilt != "" {
+		t.Errorf("resume: %+v", rep)
+	}
+	if got := lookup(t, ix, "audit", "x_{3}"); got.Count != 4 { // 3 in a, 1 in b
+		t.Errorf("after resume, x_{3} found %d times, want 4", got.Count)
+	}
+	if !ix.Manifest().Covers(fps, ls) {
+		t.Error("resumed index does not cover its inputs")
+	}
+	ix.Close()
+}
+
+func TestChangedInputRebuilds(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	defer ix.Close()
+	ls := levels(t, "audit")
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	a2, fa2 := corpus(t, dir, "a", []string{"y"})
+	if ix.Manifest().Covers([]NamedFingerprint{fa2}, ls) {
+		t.Fatal("manifest covers a changed input")
+	}
+	rep := build(t, ix, []CorpusInput{a2}, []NamedFingerprint{fa2}, ls)
+	if rep.Rebuilt == "" {
+		t.Error("changed input did not rebuild")
+	}
+	if lookup(t, ix, "audit", "x").Count != 0 || lookup(t, ix, "audit", "y").Count != 1 {
+		t.Error("rebuilt index still holds the old corpus")
+	}
+	// Adding a level keeps what is done.
+	rep = build(t, ix, []CorpusInput{a2}, []NamedFingerprint{fa2}, levels(t, "audit,ws"))
+	if len(rep.Reused) != 1 || len(rep.Indexed) != 1 {
+		t.Errorf("adding a level: %+v", rep)
+	}
+}
+
+func TestLevelVersionChangeDropsLevel(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x"})
+	ix, _ := Open(filepath.Join(dir, "ix"), Options{})
+	defer ix.Close()
+	ls := levels(t, "audit,ws")
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	changed := append([]latex.Level(nil), ls...)
+	changed[1].Version++
+	if ix.Manifest().Covers([]NamedFingerprint{fa}, changed) {
+		t.Fatal("manifest covers a level whose rules changed")
+	}
+	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, changed)
+	if !strings.Contains(rep.Rebuilt, "ws") || len(rep.Indexed) != 1 || len(rep.Reused) != 1 {
+		t.Errorf("after a rule change: %+v", rep)
+	}
+}
