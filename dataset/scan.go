@@ -2,6 +2,7 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -134,32 +135,13 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 	return nil
 }
 
-func scanJSONStrings(r io.Reader, e *emitter) error {
-	dec := json.NewDecoder(r)
-	if err := expectDelim(dec, '['); err != nil {
-		return err
+// jsonString decodes a raw JSON value the decoder has already validated,
+// taking a fast path for strings without escapes.
+func jsonString(raw json.RawMessage) (string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
+		return string(raw[1 : n-1]), true
 	}
-	for seq := int64(0); dec.More(); seq++ {
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return jsonFault(dec, err)
-		}
-		id := strconv.FormatInt(seq, 10)
-		where := "element " + id
-		if !utf8.Valid(raw) {
-			e.skip(seq, id, where, ReasonInvalidUTF8)
-			continue
-		}
-		label, ok := coerceString(raw)
-		if !ok {
-			e.skip(seq, id, where, ReasonNotString)
-			continue
-		}
-		if err := e.deliver(Item{Seq: seq, ID: id, Label: label}, where); err != nil {
-			return err
-		}
-	}
-	return nil
+	return coerceString(raw)
 }
 
 // coerceString converts a JSON scalar to a string the way the audit's Python

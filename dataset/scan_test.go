@@ -248,3 +248,28 @@ func FuzzScan(f *testing.F) {
 }
 
 func must[T any](v T, _ error) T { return v }
+
+// TestJSONStringsEscapes checks the JSON label-list scanner against
+// encoding/json on escapes, odd values and layout.
+func TestJSONStringsEscapes(t *testing.T) {
+	doc := "\xef\xbb\xbf [ \"a\\\\\\\"b\" ,\"\\u00e9\\ud83d\\ude00\\n\\/\",\"\\\\\",\n1.5e3, true ,{\"k\":\"]\"}, [\"x\",[]] , \"\\\\\\\\\"]"
+	path := filepath.Join(t.TempDir(), "esc.json")
+	os.WriteFile(path, []byte(doc), 0o644)
+	items, st := collect(t, Source{Path: path, Format: JSONStrings})
+	want := []string{"0=a\\\"b", "1=é😀\n/", "2=\\", "3=1.5e3", "4=True", `7=\\`}
+	if !reflect.DeepEqual(labels(items), want) || st.Reasons[ReasonNotString] != 2 || st.FileError != "" {
+		t.Errorf("items %q, stats %+v", labels(items), st)
+	}
+	for _, bad := range []string{`["a" "b"]`, `["a",`, `["a`, `{"a":1}`, `[nope]`} {
+		os.WriteFile(path, []byte(bad), 0o644)
+		_, st := collect(t, Source{Path: path, Format: JSONStrings})
+		if st.FileError == "" {
+			t.Errorf("%s: no file error", bad)
+		}
+	}
+	os.WriteFile(path, []byte("[\"tab\there\", \"bad \\q escape\", \"ok\"]"), 0o644)
+	items, st = collect(t, Source{Path: path, Format: JSONStrings})
+	if len(items) != 1 || st.Reasons[ReasonMalformed] != 2 {
+		t.Errorf("malformed strings: items %q, stats %+v", labels(items), st.Reasons)
+	}
+}

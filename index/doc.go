@@ -16,26 +16,35 @@
 // and reads values (item ids) only for the first few matches it reports.
 // With 80M labels the chance that any test key collides with a different
 // training key is below 10^-22 per lookup. seq is the item's position in its
-// corpus, which makes every posting unique and every build idempotent: the
-// value is omitted when the id is just that position.
+// corpus, which makes every posting unique and every build idempotent; the
+// value is empty when the id is just that position.
 //
-// Builds stream each corpus once, canonicalize at every requested level and
-// write through a Badger write batch, so memory is bounded by Badger's
-// tables and caches (set in [Options]) and not by the corpus size.
+// # Building
+//
+// A build streams each corpus once and never sorts it in memory: postings
+// are collected in runs of a fixed size, each run is sorted (on a second
+// goroutine while the next fills) and spilled to a temporary file, and the
+// sorted runs are merged into Badger's incremental StreamWriter, which
+// writes tables directly without memtables or compactions. Memory is
+// bounded by two runs and Badger's caches (see [Options]), not by the
+// corpus.
 //
 // # Manifest and crash safety
 //
-// The key "m" holds a JSON [Manifest]: the tool version, the levels with
-// their rule versions, and each corpus with its path, size, sha256, read
-// statistics and the levels already indexed for it. A (corpus, level) pair
-// is recorded as done only after all its postings are written and synced;
-// the manifest is marked Complete only when every requested pair is done.
-// An index whose build was killed therefore opens as incomplete and the next
-// build resumes: pairs already done are skipped, and re-writing a partly
-// written pair produces the same keys. Inputs whose checksum changed, or a
-// level whose rules changed, are dropped and rebuilt.
+// manifest.json in the index folder is the [Manifest]: the tool version,
+// the levels with their rule versions, and each corpus with its path, size,
+// sha256, read statistics and the levels already indexed for it. It is
+// replaced atomically (write, fsync, rename). A (corpus, level) pair is
+// recorded as done only after its postings are flushed, and the manifest is
+// marked Complete only when every requested pair is done. An index whose
+// build was killed therefore opens as incomplete, lookups refuse it with
+// [ErrIncomplete], and the next build resumes: pairs already done are
+// skipped, and a pair that was written but not yet recorded is written
+// again, yielding the same keys, so counts stay exact. Inputs whose
+// checksum changed, or a level whose rules changed, are dropped and
+// rebuilt.
 //
-// Badger holds an exclusive lock on the directory while it is open for
+// Badger holds an exclusive lock on the folder while it is open for
 // writing; a second writer gets [ErrLocked]. Readers open the index
 // read-only with a shared lock, so audits can run side by side.
 package index

@@ -67,6 +67,10 @@ func (o Options) badger(dir string, readOnly bool) badger.Options {
 		WithBlockCacheSize(int64(block) << 20).
 		WithIndexCacheSize(int64(idx) << 20).
 		WithValueLogFileSize(256 << 20).
+		// Stream writes build tables of BaseTableSize·2^(MaxLevels-2) bytes
+		// in memory, up to 16 at a time: 512 KiB gives 16 MiB tables and
+		// caps that at about 256 MiB whatever the corpus size.
+		WithBaseTableSize(512 << 10).
 		WithNumCompactors(2)
 }
 
@@ -172,8 +176,6 @@ type LabelIndex struct {
 	m        Manifest
 }
 
-var manifestKey = []byte("m")
-
 // DefaultDir returns the default index folder for a set of corpora: a
 // folder under the user cache directory named by a digest of the corpus
 // names and checksums, so that the same training set reuses its index.
@@ -231,34 +233,56 @@ func (ix *LabelIndex) Manifest() Manifest {
 	return m
 }
 
+// manifestFile is the name of the manifest in the index folder.
+const manifestFile = "manifest.json"
+
 func (ix *LabelIndex) loadManifest() error {
-	return ix.db.View(func(txn *badger.Txn) error {
-		it, err := txn.Get(manifestKey)
-		if errors.Is(err, badger.ErrKeyNotFound) {
-			ix.m = Manifest{Format: FormatVersion}
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		return it.Value(func(v []byte) error {
-			if err := json.Unmarshal(v, &ix.m); err != nil {
-				return fmt.Errorf("index manifest is corrupt (%v); delete %s to rebuild", err, ix.dir)
-			}
-			return nil
-		})
-	})
+	data, err := os.ReadFile(filepath.Join(ix.dir, manifestFile))
+	if errors.Is(err, os.ErrNotExist) {
+		ix.m = Manifest{Format: FormatVersion}
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read index manifest: %w", err)
+	}
+	if err := json.Unmarshal(data, &ix.m); err != nil {
+		return fmt.Errorf("index manifest %s is corrupt (%v); delete the folder to rebuild", filepath.Join(ix.dir, manifestFile), err)
+	}
+	return nil
 }
 
+// saveManifest replaces the manifest atomically: a reader or a crash sees
+// the old one or the new one, never a mix. It is called only after the
+// postings it describes are durable.
 func (ix *LabelIndex) saveManifest() error {
-	data, err := json.Marshal(ix.m)
+	data, err := json.MarshalIndent(ix.m, "", "  ")
 	if err != nil {
 		return err
 	}
-	if err := ix.db.Update(func(txn *badger.Txn) error { return txn.Set(manifestKey, data) }); err != nil {
+	tmp := filepath.Join(ix.dir, manifestFile+".tmp")
+	f, err := os.Create(tmp)
+	if err != nil {
 		return fmt.Errorf("write index manifest: %w", err)
 	}
-	return ix.db.Sync()
+	if _, err := f.Write(append(data, '\n')); err != nil {
+		f.Close()
+		return fmt.Errorf("write index manifest: %w", err)
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(ix.dir, manifestFile)); err != nil {
+		return fmt.Errorf("write index manifest: %w", err)
+	}
+	if d, err := os.Open(ix.dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	return nil
 }
 
 // FingerprintFile computes the fingerprint of a file or folder. For a folder
@@ -450,49 +474,6 @@ func without(list []string, s string) []string {
 		}
 	}
 	return out
-}
-
-// ingest streams one corpus into postings at the given levels.
-func (ix *LabelIndex) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
-	wb := ix.db.NewWriteBatch()
-	defer wb.Cancel()
-	var n int64
-	if prog != nil {
-		prog.Start("indexing "+in.Name, -1)
-		defer prog.Done()
-	}
-	st, err := dataset.Scan(in.Source, func(it dataset.Item) error {
-		if it.Seq > 1<<32-1 {
-			return fmt.Errorf("corpus has more than 2^32 records")
-		}
-		if n%4096 == 0 {
-			if err := ctx.Err(); err != nil {
-				return err
-			}
-		}
-		var val []byte
-		if it.ID != strconv.FormatInt(it.Seq, 10) {
-			val = []byte(it.ID)
-		}
-		for _, l := range levels {
-			key, _ := l.Canon(it.Label)
-			k := postingPrefix(l.ID, KeyDigest(key))
-			k = binary.BigEndian.AppendUint16(k, cid)
-			k = binary.BigEndian.AppendUint32(k, uint32(it.Seq))
-			if err := wb.Set(k, val); err != nil {
-				return err
-			}
-			n++
-		}
-		if prog != nil {
-			prog.Add(1)
-		}
-		return nil
-	})
-	if err != nil {
-		return st, n, err
-	}
-	return st, n, wb.Flush()
 }
 
 // TrainRef names one training item.

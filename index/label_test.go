@@ -240,3 +240,60 @@ func TestLevelVersionChangeDropsLevel(t *testing.T) {
 		t.Errorf("after a rule change: %+v", rep)
 	}
 }
+
+// TestReingestCountsOnce covers a crash after a corpus's postings were
+// written but before the manifest recorded them: the next build writes the
+// same postings again, and every count must stay exact.
+func TestReingestCountsOnce(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "x", "y"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	ls := levels(t, "audit")
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	// Forget that the corpus was done, as a crash before saveManifest would.
+	ix.m.Corpora[0].Levels = nil
+	ix.m.Complete = false
+	if err := ix.saveManifest(); err != nil {
+		t.Fatal(err)
+	}
+	ix.Close()
+	ix, _ = Open(ixdir, Options{})
+	defer ix.Close()
+	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	if len(rep.Indexed) != 1 {
+		t.Fatalf("corpus not re-ingested: %+v", rep)
+	}
+	if m := lookup(t, ix, "audit", "x"); m.Count != 2 || len(m.Refs) != 2 {
+		t.Errorf("after re-ingest x counts %d (%d refs), want 2", m.Count, len(m.Refs))
+	}
+}
+
+// TestManyRuns forces several sorted runs and checks the merge.
+func TestManyRuns(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 600k postings")
+	}
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 600000; i++ {
+		lines = append(lines, fmt.Sprintf("x_{%d}", i%250000))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	ix, _ := Open(filepath.Join(dir, "ix"), Options{})
+	defer ix.Close()
+	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "raw,audit,ws"))
+	if rep.Postings != 1800000 {
+		t.Errorf("%d postings", rep.Postings)
+	}
+	for _, k := range []int{0, 99999, 249999} {
+		m := lookup(t, ix, "ws", fmt.Sprintf("x_{%d}", k))
+		want := int64(2)
+		if k < 100000 {
+			want = 3
+		}
+		if m.Count != want {
+			t.Errorf("x_{%d}: %d, want %d", k, m.Count, want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package latex
 import (
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 )
@@ -38,9 +39,20 @@ var wrapperEnvs = []string{"equation", "equation*", "displaymath", "math"}
 // control word from a following ASCII letter, which becomes one U+0020.
 // A control space (a backslash followed by whitespace) is kept as `\ `.
 func CanonWS(s string) string {
-	s = norm.NFC.String(s)
+	if !isASCII(s) { // ASCII is already in NFC
+		s = norm.NFC.String(s)
+	}
 	s = StripWrappers(s)
 	return squeezeSpace(s)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // StripWrappers trims s and strips outer math wrappers until none is left.
@@ -110,40 +122,49 @@ func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <
 func squeezeSpace(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	rs := []rune(s)
 	afterWord := false // the last token emitted was a control word
-	for i := 0; i < len(rs); {
-		r := rs[i]
+	for i := 0; i < len(s); {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		next, nn := rune(-1), 0
+		if i+n < len(s) {
+			next, nn = utf8.DecodeRuneInString(s[i+n:])
+		}
 		switch {
-		case r == '\\' && i+1 < len(rs) && isASCIILetter(rs[i+1]):
+		case r == '\\' && isASCIILetter(next):
 			j := i + 1
-			for j < len(rs) && isASCIILetter(rs[j]) {
+			for j < len(s) && isASCIILetter(rune(s[j])) {
 				j++
 			}
-			b.WriteString(string(rs[i:j]))
+			b.WriteString(s[i:j])
 			i, afterWord = j, true
-		case r == '\\' && i+1 < len(rs) && IsSpace(rs[i+1]):
+		case r == '\\' && nn > 0 && IsSpace(next):
 			b.WriteString(`\ `)
-			i += 2
-			for i < len(rs) && IsSpace(rs[i]) {
-				i++
-			}
+			i = skipSpace(s, i+1+nn)
 			afterWord = false
-		case r == '\\' && i+1 < len(rs):
-			b.WriteRune('\\')
-			b.WriteRune(rs[i+1])
-			i, afterWord = i+2, false
+		case r == '\\' && nn > 0:
+			b.WriteString(s[i : i+1+nn])
+			i, afterWord = i+1+nn, false
 		case IsSpace(r):
-			for i < len(rs) && IsSpace(rs[i]) {
-				i++
-			}
-			if afterWord && i < len(rs) && isASCIILetter(rs[i]) {
+			i = skipSpace(s, i)
+			if afterWord && i < len(s) && isASCIILetter(rune(s[i])) {
 				b.WriteByte(' ')
 			}
 		default:
-			b.WriteRune(r)
-			i, afterWord = i+1, false
+			b.WriteString(s[i : i+n])
+			i, afterWord = i+n, false
 		}
 	}
 	return b.String()
+}
+
+// skipSpace returns the index of the first non-space rune at or after i.
+func skipSpace(s string, i int) int {
+	for i < len(s) {
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if !IsSpace(r) {
+			break
+		}
+		i += n
+	}
+	return i
 }

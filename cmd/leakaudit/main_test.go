@@ -73,7 +73,9 @@ func TestOverlapJSON(t *testing.T) {
 	}
 }
 
-func itoa(n int64) string { return strings.TrimSpace(strings.ReplaceAll(string(must(json.Marshal(n))), `"`, "")) }
+func itoa(n int64) string {
+	return strings.TrimSpace(strings.ReplaceAll(string(must(json.Marshal(n))), `"`, ""))
+}
 
 func must(b []byte, err error) []byte {
 	if err != nil {

@@ -1,0 +1,309 @@
+package index
+
+import (
+	"bufio"
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+
+	"github.com/dgraph-io/badger/v4"
+	"github.com/dgraph-io/badger/v4/pb"
+	"github.com/dgraph-io/ristretto/v2/z"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// A build turns a corpus into postings in three bounded-memory steps: the
+// corpus is streamed and canonicalized into runs of at most runPostings
+// postings, each run is sorted (on a second goroutine while the next one
+// fills) and written to a temporary file, and the sorted runs are merged
+// into Badger's StreamWriter, which writes tables directly without a
+// memtable or compactions. Memory is bounded by two runs plus the merge's
+// read buffers, whatever the corpus size.
+
+// keyLen is the length of a posting key.
+const keyLen = postingPrefixLen + 2 + 4
+
+// runPostings is the number of postings sorted in memory at once (about
+// 32 MB of keys and offsets per run).
+const runPostings = 1 << 20
+
+type posting struct {
+	key  [keyLen]byte
+	voff uint32 // offset of the value in the run's arena
+	vlen uint32
+}
+
+type run struct {
+	ps    []posting
+	arena []byte
+}
+
+func (r *run) reset() { r.ps, r.arena = r.ps[:0], r.arena[:0] }
+
+func comparePostings(a, b *posting) int {
+	for i := 0; i < keyLen; i += 8 {
+		end := min(i+8, keyLen)
+		x, y := beUint(a.key[i:end]), beUint(b.key[i:end])
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func beUint(b []byte) uint64 {
+	var v uint64
+	for _, c := range b {
+		v = v<<8 | uint64(c)
+	}
+	return v
+}
+
+// writeRun sorts r and writes it to path as records of key, value length
+// (uvarint) and value. Postings with equal keys keep one copy.
+func writeRun(r *run, path string) error {
+	slices.SortFunc(r.ps, func(a, b posting) int { return comparePostings(&a, &b) })
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	var lenBuf [binary.MaxVarintLen32]byte
+	for i := range r.ps {
+		p := &r.ps[i]
+		if i > 0 && p.key == r.ps[i-1].key {
+			continue
+		}
+		w.Write(p.key[:])
+		n := binary.PutUvarint(lenBuf[:], uint64(p.vlen))
+		w.Write(lenBuf[:n])
+		w.Write(r.arena[p.voff : p.voff+p.vlen])
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// runReader reads one sorted run file.
+type runReader struct {
+	r   *bufio.Reader
+	f   *os.File
+	key [keyLen]byte
+	val []byte
+}
+
+func (rr *runReader) next() (bool, error) {
+	if _, err := io.ReadFull(rr.r, rr.key[:]); err != nil {
+		if err == io.EOF {
+			return false, nil
+		}
+		return false, fmt.Errorf("read run: %w", err)
+	}
+	n, err := binary.ReadUvarint(rr.r)
+	if err != nil {
+		return false, fmt.Errorf("read run: %w", err)
+	}
+	rr.val = rr.val[:0]
+	if n > 0 {
+		rr.val = append(rr.val, make([]byte, n)...)
+		if _, err := io.ReadFull(rr.r, rr.val); err != nil {
+			return false, fmt.Errorf("read run: %w", err)
+		}
+	}
+	return true, nil
+}
+
+type runHeap []*runReader
+
+func (h runHeap) Len() int { return len(h) }
+func (h runHeap) Less(i, j int) bool {
+	a, b := h[i].key, h[j].key
+	return string(a[:]) < string(b[:])
+}
+func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
+func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runReader)) }
+func (h *runHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}
+
+// ingest streams one corpus into postings at the given levels and writes
+// them into the database with an incremental stream write.
+func (ix *LabelIndex) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
+	tmp, err := os.MkdirTemp(ix.dir, "build-")
+	if err != nil {
+		return dataset.Stats{}, 0, err
+	}
+	defer os.RemoveAll(tmp)
+	if prog != nil {
+		prog.Start("indexing "+in.Name, -1)
+		defer prog.Done()
+	}
+
+	// Fill runs; sort and write each full run on another goroutine.
+	var files []string
+	sorted := make(chan error, 1)
+	sorting := false
+	cur, spare := &run{}, &run{}
+	flush := func() error {
+		if sorting {
+			if err := <-sorted; err != nil {
+				return err
+			}
+		}
+		path := filepath.Join(tmp, fmt.Sprintf("run-%05d", len(files)))
+		files = append(files, path)
+		full := cur
+		cur, spare = spare, cur
+		cur.reset()
+		sorting = true
+		go func() { sorted <- writeRun(full, path) }()
+		return nil
+	}
+	var n int64
+	st, err := dataset.Scan(in.Source, func(it dataset.Item) error {
+		if it.Seq > 1<<32-1 {
+			return fmt.Errorf("corpus has more than 2^32 records")
+		}
+		if n&0xfff == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		voff, vlen := uint32(len(cur.arena)), uint32(0)
+		if it.ID != strconv.FormatInt(it.Seq, 10) {
+			cur.arena = append(cur.arena, it.ID...)
+			vlen = uint32(len(it.ID))
+		}
+		for _, l := range levels {
+			key, _ := l.Canon(it.Label)
+			d := KeyDigest(key)
+			var p posting
+			p.key[0] = 'p'
+			p.key[1] = byte(l.ID)
+			copy(p.key[2:], d[:])
+			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
+			binary.BigEndian.PutUint32(p.key[postingPrefixLen+2:], uint32(it.Seq))
+			p.voff, p.vlen = voff, vlen
+			cur.ps = append(cur.ps, p)
+			n++
+		}
+		if prog != nil {
+			prog.Add(1)
+		}
+		if len(cur.ps) >= runPostings {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(cur.ps) > 0 {
+		err = flush()
+	}
+	if sorting {
+		if serr := <-sorted; err == nil {
+			err = serr
+		}
+	}
+	if err != nil {
+		return st, 0, err
+	}
+	if err := ix.streamRuns(ctx, files); err != nil {
+		return st, 0, err
+	}
+	return st, n, nil
+}
+
+// streamRuns merges sorted run files into the database.
+func (ix *LabelIndex) streamRuns(ctx context.Context, files []string) error {
+	if len(files) == 0 {
+		return nil
+	}
+	h := runHeap{}
+	defer func() {
+		for _, rr := range h {
+			rr.f.Close()
+		}
+	}()
+	for _, path := range files {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		rr := &runReader{r: bufio.NewReaderSize(f, 256<<10), f: f}
+		ok, err := rr.next()
+		if err != nil {
+			f.Close()
+			return err
+		}
+		if ok {
+			h = append(h, rr)
+		} else {
+			f.Close()
+		}
+	}
+	heap.Init(&h)
+	sw := ix.db.NewStreamWriter()
+	if err := sw.PrepareIncremental(); err != nil {
+		sw.Cancel()
+		return fmt.Errorf("prepare stream write: %w", err)
+	}
+	buf := z.NewBuffer(32<<20, "leakaudit.index")
+	defer buf.Release()
+	var last [keyLen]byte
+	first := true
+	kv := &pb.KV{Version: 1}
+	count := 0
+	for h.Len() > 0 {
+		rr := h[0]
+		if first || rr.key != last {
+			last, first = rr.key, false
+			kv.Key = append(kv.Key[:0], rr.key[:]...)
+			kv.Value = append(kv.Value[:0], rr.val...)
+			badger.KVToBuffer(kv, buf)
+			if count++; buf.LenNoPadding() >= 16<<20 {
+				if err := ctx.Err(); err != nil {
+					sw.Cancel()
+					return err
+				}
+				if err := sw.Write(buf); err != nil {
+					sw.Cancel()
+					return err
+				}
+				buf.Reset()
+			}
+		}
+		ok, err := rr.next()
+		if err != nil {
+			sw.Cancel()
+			return err
+		}
+		if ok {
+			heap.Fix(&h, 0)
+		} else {
+			rr.f.Close()
+			heap.Pop(&h)
+		}
+	}
+	if buf.LenNoPadding() > 0 {
+		if err := sw.Write(buf); err != nil {
+			sw.Cancel()
+			return err
+		}
+	}
+	return sw.Flush()
+}
