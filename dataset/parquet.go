@@ -140,7 +140,8 @@ func scanParquet(src Source, e *emitter) error {
 	label := &columnIter{file: pf, col: labelLeaf.ColumnIndex, maxDef: labelLeaf.MaxDefinitionLevel, buf: make([]parquet.Value, 0, 1024)}
 	defer label.close()
 	var id *columnIter
-	if idName, idLeaf, err := lookupColumn(pf, src.IDField, defaultIDFields); err == nil {
+	// Hugging Face image datasets name each row by its image's path.
+	if idName, idLeaf, err := lookupColumn(pf, src.IDField, append(defaultIDFields, "image.path")); err == nil {
 		e.stats.IDField = idName
 		id = &columnIter{file: pf, col: idLeaf.ColumnIndex, maxDef: idLeaf.MaxDefinitionLevel, buf: make([]parquet.Value, 0, 1024)}
 		defer id.close()

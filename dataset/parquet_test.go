@@ -32,3 +32,26 @@ func writeTestParquet(path string, labels []string) error {
 	}
 	return w.Close()
 }
+
+type hfImage struct {
+	Bytes []byte `parquet:"bytes"`
+	Path  string `parquet:"path"`
+}
+
+type hfRow struct {
+	Image        hfImage `parquet:"image"`
+	LatexFormula string  `parquet:"latex_formula"`
+}
+
+func writeHFParquet(path string, rows []hfRow) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := parquet.NewGenericWriter[hfRow](f)
+	if _, err := w.Write(rows); err != nil {
+		return err
+	}
+	return w.Close()
+}

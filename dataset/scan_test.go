@@ -160,6 +160,32 @@ func TestParquetRoundTrip(t *testing.T) {
 	}
 }
 
+// TestParquetImageStruct reads a Hugging Face image dataset layout: the
+// label column beside an image struct {bytes, path}, whose path names rows.
+func TestParquetImageStruct(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hf.parquet")
+	rows := []hfRow{
+		{hfImage{[]byte("\x89PNG..."), "train/0001.png"}, `\\frac{a}{b}`},
+		{hfImage{nil, "train/0002.png"}, `x^2`},
+	}
+	if err := writeHFParquet(path, rows); err != nil {
+		t.Fatal(err)
+	}
+	items, st := collect(t, Source{Path: path})
+	if got := labels(items); !reflect.DeepEqual(got, []string{`train/0001.png=\\frac{a}{b}`, "train/0002.png=x^2"}) {
+		t.Errorf("items %q", got)
+	}
+	if st.IDField != "image.path" {
+		t.Errorf("id field %q", st.IDField)
+	}
+	if _, err := Scan(Source{Path: path, Field: "image.bytes"}, func(Item) error { return nil }); err != nil {
+		t.Errorf("reading a nested column: %v", err)
+	}
+	if _, err := Scan(Source{Path: path, Field: "nope"}, func(Item) error { return nil }); err == nil || !strings.Contains(err.Error(), "latex_formula") {
+		t.Errorf("unknown column: %v (want the list of columns)", err)
+	}
+}
+
 // TestSharedData reads every format in the shared data and checks the counts
 // its README states.
 func TestSharedData(t *testing.T) {
