@@ -347,9 +347,11 @@ func splitCaption(line string) (name, label string, ok bool) {
 	return strings.Cut(line, " ")
 }
 
-func scanCaption(r *bufio.Reader, e *emitter) error {
+// eachLine calls fn for every line of r with its position ("line N") and
+// whether it was longer than the reader keeps.
+func eachLine(r *bufio.Reader, e *emitter, fn func(line, where string, tooLong bool) error) error {
 	lr := newLineReader(r, e)
-	for seq := int64(0); ; {
+	for {
 		line, err := lr.next()
 		if err == io.EOF {
 			return nil
@@ -357,70 +359,60 @@ func scanCaption(r *bufio.Reader, e *emitter) error {
 		if err != nil {
 			return err
 		}
-		where := fmt.Sprintf("line %d", lr.lineNo)
-		if line == "" && !lr.tooLong {
-			continue // blank lines are not records
+		if err := fn(line, fmt.Sprintf("line %d", lr.lineNo), lr.tooLong); err != nil {
+			return err
 		}
+	}
+}
+
+func scanCaption(r *bufio.Reader, e *emitter) error {
+	var seq int64
+	return eachLine(r, e, func(line, where string, tooLong bool) error {
+		if line == "" && !tooLong {
+			return nil // blank lines are not records
+		}
+		defer func() { seq++ }()
 		name, label, ok := splitCaption(line)
 		switch {
-		case lr.tooLong:
+		case tooLong:
 			e.skip(seq, name, where, ReasonTooLong)
 		case !ok:
 			e.skip(seq, name, where, ReasonNoSeparator)
 		default:
-			if err := e.deliver(Item{Seq: seq, ID: name, Label: label}, where); err != nil {
-				return err
-			}
+			return e.deliver(Item{Seq: seq, ID: name, Label: label}, where)
 		}
-		seq++
-	}
+		return nil
+	})
 }
 
 func scanLines(r *bufio.Reader, e *emitter) error {
-	lr := newLineReader(r, e)
-	for seq := int64(0); ; seq++ {
-		line, err := lr.next()
-		if err == io.EOF {
+	var seq int64
+	return eachLine(r, e, func(line, where string, tooLong bool) error {
+		defer func() { seq++ }()
+		id := strconv.FormatInt(seq, 10)
+		if tooLong {
+			e.skip(seq, id, where, ReasonTooLong)
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		id := strconv.FormatInt(seq, 10)
-		where := fmt.Sprintf("line %d", lr.lineNo)
-		if lr.tooLong {
-			e.skip(seq, id, where, ReasonTooLong)
-			continue
-		}
-		if err := e.deliver(Item{Seq: seq, ID: id, Label: line}, where); err != nil {
-			return err
-		}
-	}
+		return e.deliver(Item{Seq: seq, ID: id, Label: line}, where)
+	})
 }
 
 func scanJSONL(r *bufio.Reader, src Source, e *emitter) error {
-	lr := newLineReader(r, e)
 	var fs fields
-	for seq := int64(0); ; {
-		line, err := lr.next()
-		if err == io.EOF {
+	var seq int64
+	return eachLine(r, e, func(line, where string, tooLong bool) error {
+		if strings.TrimSpace(line) == "" && !tooLong {
 			return nil
 		}
-		if err != nil {
-			return err
-		}
-		if strings.TrimSpace(line) == "" && !lr.tooLong {
-			continue
-		}
+		defer func() { seq++ }()
 		id := strconv.FormatInt(seq, 10)
-		where := fmt.Sprintf("line %d", lr.lineNo)
-		if lr.tooLong {
+		if tooLong {
 			e.skip(seq, id, where, ReasonTooLong)
-		} else if err := fs.object(json.RawMessage(line), seq, id, where, src, e); err != nil {
-			return err
+			return nil
 		}
-		seq++
-	}
+		return fs.object(json.RawMessage(line), seq, id, where, src, e)
+	})
 }
 
 func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {

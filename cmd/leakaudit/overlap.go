@@ -50,6 +50,26 @@ func (f *inputFlags) source(path string) (dataset.Source, error) {
 		Limits: dataset.Limits{MaxLabelBytes: f.maxLabel}}, nil
 }
 
+// namedSource is an input given as [NAME=]PATH.
+type namedSource struct {
+	name string
+	dataset.Source
+}
+
+// sources parses [NAME=]PATH arguments into sources.
+func (f *inputFlags) sources(args []string) ([]namedSource, error) {
+	var out []namedSource
+	for _, a := range args {
+		name, path := splitNamed(a)
+		src, err := f.source(path)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, namedSource{name, src})
+	}
+	return out, nil
+}
+
 // splitNamed parses NAME=PATH, or PATH alone, whose name is then the file
 // name without extension (for caption.txt, its folder's name).
 func splitNamed(arg string) (name, path string) {
@@ -112,21 +132,19 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			job := audit.OverlapJob{Levels: lv, DB: db, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
-			for _, t := range train {
-				name, path := splitNamed(t)
-				src, err := in.source(path)
-				if err != nil {
-					return err
-				}
-				job.Train = append(job.Train, index.CorpusInput{Name: name, Source: src})
+			trainSrc, err := in.sources(train)
+			if err != nil {
+				return err
 			}
-			for _, t := range tests {
-				name, path := splitNamed(t)
-				src, err := in.source(path)
-				if err != nil {
-					return err
-				}
-				job.Tests = append(job.Tests, audit.Split{Name: name, Source: src})
+			for _, src := range trainSrc {
+				job.Train = append(job.Train, index.CorpusInput{Name: src.name, Source: src.Source})
+			}
+			testSrc, err := in.sources(tests)
+			if err != nil {
+				return err
+			}
+			for _, src := range testSrc {
+				job.Tests = append(job.Tests, audit.Split{Name: src.name, Source: src.Source})
 			}
 			var iw *report.ItemWriter[audit.ItemMatch]
 			if items != "" {
