@@ -7,7 +7,7 @@ BIN     := bin/leakaudit
 .PHONY: build test bench demo fuzz vet clean
 
 build:
-	$(GO) build -trimpath -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
+	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
 
 ## demo: run the overlap audit on the built-in synthetic benchmark (no data needed).
 demo: build
