@@ -126,7 +126,7 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 
 // openIndex returns an index that is complete for the inputs and levels:
 // shared read-only when one already is, built (or resumed) otherwise.
-func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job OverlapJob, logf func(string, ...any)) (*index.LabelIndex, error) {
+func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job OverlapJob, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
 		if ix, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
 			m := ix.Manifest()

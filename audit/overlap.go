@@ -122,7 +122,7 @@ type OverlapOptions struct {
 	Item func(ItemMatch) error
 }
 
-// Lookuper finds training items by canonical key; *index.LabelIndex is one.
+// Lookuper finds training items by canonical key; *index.DB is one.
 type Lookuper interface {
 	Lookup(level latex.Level, key string, maxRefs int) (index.Match, error)
 }

@@ -160,7 +160,7 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 	label := func(name string) string {
 		return filepath.Join(dir, "labels", name+"_captions.json")
 	}
-	indexes := map[string]*index.LabelIndex{}
+	indexes := map[string]*index.DB{}
 	defer func() {
 		for _, ix := range indexes {
 			ix.Close()

@@ -132,3 +132,7 @@ func (e *emitter) check(it Item) string {
 func (e *emitter) skip(seq int64, id, where, reason string) {
 	e.stats.skip(Skip{Seq: seq, ID: id, Where: where, Reason: reason})
 }
+
+// AddSkip records a skipped record found after the scan, such as an image
+// that could not be decoded.
+func (s *Stats) AddSkip(k Skip) { s.skip(k) }

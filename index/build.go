@@ -144,7 +144,7 @@ func (h *runHeap) Pop() any {
 
 // ingest streams one corpus into postings at the given levels and writes
 // them into the database with an incremental stream write.
-func (ix *LabelIndex) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
+func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
 	tmp, err := os.MkdirTemp(ix.dir, "build-")
 	if err != nil {
 		return dataset.Stats{}, 0, err
@@ -229,7 +229,7 @@ func (ix *LabelIndex) ingest(ctx context.Context, cid uint16, in CorpusInput, le
 }
 
 // streamRuns merges sorted run files into the database.
-func (ix *LabelIndex) streamRuns(ctx context.Context, files []string) error {
+func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	if len(files) == 0 {
 		return nil
 	}
@@ -257,6 +257,38 @@ func (ix *LabelIndex) streamRuns(ctx context.Context, files []string) error {
 		}
 	}
 	heap.Init(&h)
+	var last [keyLen]byte
+	var key, val []byte // reused: streamSorted copies them before the next call
+	first := true
+	return ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
+		for h.Len() > 0 {
+			rr := h[0]
+			dup := !first && rr.key == last
+			last, first = rr.key, false
+			key, val = append(key[:0], rr.key[:]...), append(val[:0], rr.val...)
+			ok, err := rr.next()
+			if err != nil {
+				return nil, nil, false, err
+			}
+			if ok {
+				heap.Fix(&h, 0)
+			} else {
+				rr.f.Close()
+				heap.Pop(&h)
+			}
+			if !dup {
+				return key, val, true, nil
+			}
+		}
+		return nil, nil, false, nil
+	})
+}
+
+// streamSorted writes the key-value pairs that next yields, in strictly
+// increasing key order, with an incremental stream write: tables are
+// written directly, below whatever the database already holds. The slices
+// next returns are copied before it is called again.
+func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok bool, err error)) error {
 	sw := ix.db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
@@ -264,39 +296,28 @@ func (ix *LabelIndex) streamRuns(ctx context.Context, files []string) error {
 	}
 	buf := z.NewBuffer(32<<20, "leakaudit.index")
 	defer buf.Release()
-	var last [keyLen]byte
-	first := true
 	kv := &pb.KV{Version: 1}
-	count := 0
-	for h.Len() > 0 {
-		rr := h[0]
-		if first || rr.key != last {
-			last, first = rr.key, false
-			kv.Key = append(kv.Key[:0], rr.key[:]...)
-			kv.Value = append(kv.Value[:0], rr.val...)
-			badger.KVToBuffer(kv, buf)
-			if count++; buf.LenNoPadding() >= 16<<20 {
-				if err := ctx.Err(); err != nil {
-					sw.Cancel()
-					return err
-				}
-				if err := sw.Write(buf); err != nil {
-					sw.Cancel()
-					return err
-				}
-				buf.Reset()
-			}
-		}
-		ok, err := rr.next()
+	for {
+		key, val, ok, err := next()
 		if err != nil {
 			sw.Cancel()
 			return err
 		}
-		if ok {
-			heap.Fix(&h, 0)
-		} else {
-			rr.f.Close()
-			heap.Pop(&h)
+		if !ok {
+			break
+		}
+		kv.Key, kv.Value = key, val
+		badger.KVToBuffer(kv, buf)
+		if buf.LenNoPadding() >= 16<<20 {
+			if err := ctx.Err(); err != nil {
+				sw.Cancel()
+				return err
+			}
+			if err := sw.Write(buf); err != nil {
+				sw.Cancel()
+				return err
+			}
+			buf.Reset()
 		}
 	}
 	if buf.LenNoPadding() > 0 {

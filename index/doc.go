@@ -5,7 +5,7 @@
 //
 // # Label index
 //
-// A [LabelIndex] maps (canonical level, canonical key) to the training items
+// A [DB] maps (canonical level, canonical key) to the training items
 // whose label has that key. Each posting is one Badger key with a small
 // value:
 //

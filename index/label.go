@@ -111,6 +111,11 @@ type Manifest struct {
 	Levels   []LevelInfo `json:"levels"`
 	Corpora  []Corpus    `json:"corpora"`
 	Complete bool        `json:"complete"`
+
+	// Image hashes, when image corpora were indexed.
+	ImageHash     *ImageSettings `json:"image_hash,omitempty"`
+	ImageCorpora  []ImageCorpus  `json:"image_corpora,omitempty"`
+	ImageComplete bool           `json:"image_complete,omitempty"`
 }
 
 // done reports whether corpus c has level name indexed.
@@ -168,8 +173,9 @@ type NamedFingerprint struct {
 	Fingerprint
 }
 
-// LabelIndex is an open label index.
-type LabelIndex struct {
+// DB is an open index database: label postings (prefix 'p') and image
+// hashes (prefix 'h') of training corpora, with their manifest.
+type DB struct {
 	dir      string
 	db       *badger.DB
 	readOnly bool
@@ -192,13 +198,13 @@ func DefaultDir(fps []NamedFingerprint) (string, error) {
 }
 
 // Open opens (creating if needed) the index in dir for writing.
-func Open(dir string, o Options) (*LabelIndex, error) { return open(dir, o, false) }
+func Open(dir string, o Options) (*DB, error) { return open(dir, o, false) }
 
 // OpenReadOnly opens an existing index in dir for lookups, sharing it with
 // other readers.
-func OpenReadOnly(dir string, o Options) (*LabelIndex, error) { return open(dir, o, true) }
+func OpenReadOnly(dir string, o Options) (*DB, error) { return open(dir, o, true) }
 
-func open(dir string, o Options, readOnly bool) (*LabelIndex, error) {
+func open(dir string, o Options, readOnly bool) (*DB, error) {
 	if !readOnly {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("create index folder: %w", err)
@@ -211,7 +217,7 @@ func open(dir string, o Options, readOnly bool) (*LabelIndex, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	ix := &LabelIndex{dir: dir, db: db, readOnly: readOnly}
+	ix := &DB{dir: dir, db: db, readOnly: readOnly}
 	if err := ix.loadManifest(); err != nil {
 		db.Close()
 		return nil, err
@@ -220,13 +226,13 @@ func open(dir string, o Options, readOnly bool) (*LabelIndex, error) {
 }
 
 // Close closes the index.
-func (ix *LabelIndex) Close() error { return ix.db.Close() }
+func (ix *DB) Close() error { return ix.db.Close() }
 
 // Dir returns the index folder.
-func (ix *LabelIndex) Dir() string { return ix.dir }
+func (ix *DB) Dir() string { return ix.dir }
 
 // Manifest returns a copy of the index's manifest.
-func (ix *LabelIndex) Manifest() Manifest {
+func (ix *DB) Manifest() Manifest {
 	m := ix.m
 	m.Corpora = append([]Corpus(nil), m.Corpora...)
 	m.Levels = append([]LevelInfo(nil), m.Levels...)
@@ -236,7 +242,7 @@ func (ix *LabelIndex) Manifest() Manifest {
 // manifestFile is the name of the manifest in the index folder.
 const manifestFile = "manifest.json"
 
-func (ix *LabelIndex) loadManifest() error {
+func (ix *DB) loadManifest() error {
 	data, err := os.ReadFile(filepath.Join(ix.dir, manifestFile))
 	if errors.Is(err, os.ErrNotExist) {
 		ix.m = Manifest{Format: FormatVersion}
@@ -254,7 +260,7 @@ func (ix *LabelIndex) loadManifest() error {
 // saveManifest replaces the manifest atomically: a reader or a crash sees
 // the old one or the new one, never a mix. It is called only after the
 // postings it describes are durable.
-func (ix *LabelIndex) saveManifest() error {
+func (ix *DB) saveManifest() error {
 	data, err := json.MarshalIndent(ix.m, "", "  ")
 	if err != nil {
 		return err
@@ -371,7 +377,7 @@ type Progress interface {
 // Build makes the index hold exactly the given corpora at the given levels,
 // resuming an interrupted build and reusing whatever is already done.
 // fps must be the fingerprints of inputs, in the same order.
-func (ix *LabelIndex) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []latex.Level, tool string, prog Progress) (BuildReport, error) {
+func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []latex.Level, tool string, prog Progress) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")
@@ -386,12 +392,18 @@ func (ix *LabelIndex) Build(ctx context.Context, inputs []CorpusInput, fps []Nam
 		c := ix.m.Corpora[i]
 		same = c.Name == fps[i].Name && c.Input.SHA256 == fps[i].SHA256
 	}
-	if !same && (len(ix.m.Corpora) > 0 || ix.m.Format != FormatVersion) {
-		rep.Rebuilt = "the index held other corpora or another layout"
+	if ix.m.Format != FormatVersion {
+		rep.Rebuilt = "the index had another layout"
 		if err := ix.db.DropAll(); err != nil {
 			return rep, fmt.Errorf("clear index: %w", err)
 		}
 		ix.m = Manifest{Format: FormatVersion}
+	} else if !same && len(ix.m.Corpora) > 0 {
+		rep.Rebuilt = "the index held other corpora"
+		if err := ix.db.DropPrefix([]byte{'p'}); err != nil {
+			return rep, fmt.Errorf("clear label postings: %w", err)
+		}
+		ix.m.Levels = nil
 	}
 	if same {
 		for i := range inputs {
@@ -490,7 +502,7 @@ type Match struct {
 
 // Lookup returns the training items whose label has canonical key at level,
 // with at most maxRefs of them named.
-func (ix *LabelIndex) Lookup(level latex.Level, key string, maxRefs int) (Match, error) {
+func (ix *DB) Lookup(level latex.Level, key string, maxRefs int) (Match, error) {
 	if !ix.m.Complete {
 		return Match{}, ErrIncomplete
 	}
@@ -530,7 +542,7 @@ func (ix *LabelIndex) Lookup(level latex.Level, key string, maxRefs int) (Match,
 }
 
 // HasLevels reports whether every corpus is indexed at every given level.
-func (ix *LabelIndex) HasLevels(levels []latex.Level) bool {
+func (ix *DB) HasLevels(levels []latex.Level) bool {
 	for _, c := range ix.m.Corpora {
 		for _, l := range levels {
 			if !c.done(l.Name) {

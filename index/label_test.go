@@ -39,7 +39,7 @@ func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, NamedF
 	return CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}}, NamedFingerprint{Name: name, Fingerprint: fp}
 }
 
-func build(t testing.TB, ix *LabelIndex, ins []CorpusInput, fps []NamedFingerprint, ls []latex.Level) BuildReport {
+func build(t testing.TB, ix *DB, ins []CorpusInput, fps []NamedFingerprint, ls []latex.Level) BuildReport {
 	t.Helper()
 	rep, err := ix.Build(context.Background(), ins, fps, ls, "test", nil)
 	if err != nil {
@@ -48,7 +48,7 @@ func build(t testing.TB, ix *LabelIndex, ins []CorpusInput, fps []NamedFingerpri
 	return rep
 }
 
-func lookup(t testing.TB, ix *LabelIndex, level, label string) Match {
+func lookup(t testing.TB, ix *DB, level, label string) Match {
 	t.Helper()
 	l, _ := latex.LookupLevel(level)
 	key, _ := l.Canon(label)

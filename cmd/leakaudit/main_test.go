@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -163,6 +165,47 @@ func TestSplitNamed(t *testing.T) {
 		n, p := splitNamed(arg)
 		if n+" "+p != want {
 			t.Errorf("splitNamed(%q) = %q %q, want %q", arg, n, p, want)
+		}
+	}
+}
+
+func TestNearDupJSON(t *testing.T) {
+	// Two identical images in one folder, given as both train and test:
+	// one pair, never an image with itself.
+	dir := t.TempDir()
+	g := image.NewGray(image.Rect(0, 0, 60, 20))
+	for i := range g.Pix {
+		if i%7 < 2 {
+			g.Pix[i] = 255
+		}
+	}
+	for _, name := range []string{"a.png", "b.png"} {
+		f, _ := os.Create(filepath.Join(dir, name))
+		png.Encode(f, g)
+		f.Close()
+	}
+	out, err := run(t, "neardup", "--train", "tr="+dir, "--test", "te="+dir, "--db", t.TempDir(), "--json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Pairs   []map[string]any `json:"pairs"`
+		Summary []map[string]any `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Pairs) != 1 || len(rep.Summary) != 1 || rep.Pairs[0]["test_id"] != "a" || rep.Pairs[0]["train_id"] != "b" {
+		t.Fatalf("%s", out)
+	}
+	for _, k := range []string{"test_split", "test_id", "train_split", "train_id", "distance", "identical", "test_label", "train_label"} {
+		if _, ok := rep.Pairs[0][k]; !ok {
+			t.Errorf("pair lacks %q", k)
+		}
+	}
+	for _, k := range []string{"test_split", "items", "with_near_duplicate", "identical"} {
+		if _, ok := rep.Summary[0][k]; !ok {
+			t.Errorf("summary lacks %q", k)
 		}
 	}
 }

@@ -1,0 +1,307 @@
+package audit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// DefaultMaxDistance is the default pHash radius for a near-duplicate.
+// Measured on CROHME (pHash, stretch canvas): no CROHME 2014/16/19 test
+// image is within 6 bits of any CROHME train image (the closest unrelated
+// pairs are at 8), while InkML strokes re-rendered by leakaudit find their
+// own scan as nearest neighbour for 984 of 986 items.
+const DefaultMaxDistance = 6
+
+// ImageSplit is a named set of test images.
+type ImageSplit struct {
+	Name   string
+	Source dataset.ImageSource
+}
+
+// NearDupJob is a near-duplicate search of test images in training images.
+type NearDupJob struct {
+	Train       []index.ImageCorpusInput
+	Tests       []ImageSplit
+	MaxDistance int
+	Hash        imagehash.Options
+	DB          string
+	Rebuild     bool
+	Workers     int
+	IndexOpts   index.Options
+	Tool        string
+	Progress    index.Progress
+	Log         func(format string, args ...any)
+	// Pair, when set, receives each reported pair with both items, for
+	// side-by-side evidence.
+	Pair func(p NearDupPair, test dataset.ImageItem, train index.ImageRecord) error
+}
+
+// NearDupPair is one test image with a training image within the radius.
+type NearDupPair struct {
+	TestSplit  string `json:"test_split"`
+	TestID     string `json:"test_id"`
+	TrainSplit string `json:"train_split"`
+	TrainID    string `json:"train_id"`
+	Distance   int    `json:"distance"`
+	Identical  bool   `json:"identical"` // same normalized pixels
+	// FineDistance is the 256-bit difference-hash distance of the pair;
+	// Verified says it is within imagehash.VerifyDistance (or the pixels
+	// are identical): a copy, not merely the same formula written alike.
+	FineDistance int    `json:"fine_distance"`
+	Verified     bool   `json:"verified"`
+	TestLabel    string `json:"test_label"`
+	TrainLabel   string `json:"train_label"`
+	// LabelMismatch flags a pair whose labels differ at the ws level: a
+	// label error or a relabelled copy, evidence for memorization checks.
+	LabelMismatch bool `json:"label_mismatch"`
+}
+
+// NearDupSummary counts one test split.
+type NearDupSummary struct {
+	TestSplit         string `json:"test_split"`
+	Items             int64  `json:"items"`
+	WithNearDuplicate int64  `json:"with_near_duplicate"`
+	Verified          int64  `json:"verified"`
+	Identical         int64  `json:"identical"`
+	LabelMismatch     int64  `json:"label_mismatch"`
+	Blank             int64  `json:"blank"`   // no ink: never matched
+	Skipped           int64  `json:"skipped"` // not read or not decodable
+}
+
+// ImageInput records an image input in a report.
+type ImageInput struct {
+	Role   string        `json:"role"` // train or test
+	Name   string        `json:"name"`
+	Path   string        `json:"path"`
+	Size   int64         `json:"size,omitempty"`
+	SHA256 string        `json:"sha256,omitempty"`
+	Stats  dataset.Stats `json:"stats"`
+}
+
+// NearDupReport is the result of RunNearDup; like OverlapReport it holds
+// nothing that depends on the machine or the time.
+type NearDupReport struct {
+	Tool        string           `json:"tool"`
+	Hash        string           `json:"hash"`
+	MaxDistance int              `json:"max_distance"`
+	Pairs       []NearDupPair    `json:"pairs"`
+	Summary     []NearDupSummary `json:"summary"`
+	Inputs      []ImageInput     `json:"inputs"`
+}
+
+// RunNearDup hashes the training images (reusing their index when it is
+// current), hashes each test split, and reports every test image with a
+// training image within the radius.
+func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
+	logf := job.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	if job.Hash.Kind == "" {
+		job.Hash.Kind = imagehash.PHash
+	}
+	if job.Hash.Canvas == "" {
+		job.Hash.Canvas = imagehash.Stretch
+	}
+	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, Pairs: []NearDupPair{},
+		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas)}
+	var fps []index.NamedFingerprint
+	for _, in := range job.Train {
+		fp, err := index.FingerprintFile(in.Source.Path)
+		if err != nil {
+			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
+		}
+		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
+	}
+	if len(fps) == 0 {
+		return rep, errors.New("no training images to check against")
+	}
+	dir := job.DB
+	if dir == "" {
+		d, err := index.DefaultDir(fps)
+		if err != nil {
+			return rep, err
+		}
+		dir = d
+	}
+	set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
+	db, err := openImageIndex(ctx, dir, job, fps, set, logf)
+	if err != nil {
+		return rep, err
+	}
+	defer db.Close()
+	m := db.Manifest()
+	for i, c := range m.ImageCorpora {
+		rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: job.Train[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
+	}
+	var train []index.ImageRecord
+	var hashes []uint64
+	if err := db.Images(func(r index.ImageRecord) error {
+		if !r.Print.Blank {
+			train = append(train, r)
+			hashes = append(hashes, r.Print.Hash)
+		}
+		return nil
+	}); err != nil {
+		return rep, err
+	}
+	mih := index.NewHammingIndex(hashes)
+	ws, _ := latex.LookupLevel("ws")
+	for _, sp := range job.Tests {
+		sum := NearDupSummary{TestSplit: sp.Name}
+		tfp, err := index.FingerprintFile(sp.Source.Path)
+		if err != nil {
+			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
+		}
+		// A split that is itself a training corpus is compared with the
+		// others and with itself, each pair once and never an image with
+		// itself.
+		self := ""
+		for _, f := range fps {
+			if f.SHA256 == tfp.SHA256 {
+				self = f.Name
+			}
+		}
+		st, _, err := index.ScanHashed(ctx, sp.Source, job.Hash, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+			sum.Items++
+			if fp.Blank {
+				sum.Blank++
+				return nil
+			}
+			var hits []NearDupPair
+			var recs []index.ImageRecord
+			mih.Search(fp.Hash, job.MaxDistance, func(pos, d int) {
+				r := train[pos]
+				if self != "" && r.Corpus == self && r.Seq == it.Seq {
+					return // the image itself
+				}
+				p := NearDupPair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
+					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label,
+					FineDistance: imagehash.FineDistance(fp, r.Print)}
+				p.Verified = p.Identical || p.FineDistance <= imagehash.VerifyDistance
+				if it.HasLabel && r.HasLabel {
+					a, _ := ws.Canon(it.Label)
+					b, _ := ws.Canon(r.Label)
+					p.LabelMismatch = a != b
+				}
+				hits = append(hits, p)
+				recs = append(recs, r)
+			})
+			if len(hits) == 0 {
+				return nil
+			}
+			order := make([]int, len(hits))
+			for i := range order {
+				order[i] = i
+			}
+			sort.Slice(order, func(a, b int) bool {
+				x, y := hits[order[a]], hits[order[b]]
+				if x.Distance != y.Distance {
+					return x.Distance < y.Distance
+				}
+				if x.TrainSplit != y.TrainSplit {
+					return x.TrainSplit < y.TrainSplit
+				}
+				return x.TrainID < y.TrainID
+			})
+			sum.WithNearDuplicate++
+			identical, mismatch, verified := false, false, false
+			for _, i := range order {
+				identical = identical || hits[i].Identical
+				verified = verified || hits[i].Verified
+				mismatch = mismatch || hits[i].LabelMismatch
+				// Within one corpus, list each unordered pair once.
+				if self != "" && hits[i].TrainSplit == self && recs[i].Seq < it.Seq {
+					continue
+				}
+				rep.Pairs = append(rep.Pairs, hits[i])
+				if job.Pair != nil {
+					if err := job.Pair(hits[i], it, recs[i]); err != nil {
+						return err
+					}
+				}
+			}
+			if identical {
+				sum.Identical++
+			}
+			if verified {
+				sum.Verified++
+			}
+			if mismatch {
+				sum.LabelMismatch++
+			}
+			return nil
+		})
+		if err != nil {
+			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
+		}
+		sum.Skipped = st.Skipped
+		rep.Inputs = append(rep.Inputs, ImageInput{Role: "test", Name: sp.Name, Path: sp.Source.Path, Size: tfp.Size, SHA256: tfp.SHA256, Stats: st})
+		rep.Summary = append(rep.Summary, sum)
+	}
+	return rep, nil
+}
+
+func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
+	if !job.Rebuild {
+		if db, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
+			if db.Manifest().CoversImages(fps, set) {
+				logf("using index %s", dir)
+				return db, nil
+			}
+			db.Close()
+		} else if errors.Is(err, index.ErrLocked) {
+			return nil, err
+		}
+	}
+	if job.Rebuild {
+		if err := os.RemoveAll(dir); err != nil {
+			return nil, err
+		}
+	}
+	db, err := index.Open(dir, job.IndexOpts)
+	if err != nil {
+		return nil, err
+	}
+	logf("hashing training images into %s", dir)
+	br, err := db.BuildImages(ctx, job.Train, fps, set, job.Tool, job.Workers, job.Progress)
+	if br.Rebuilt != "" {
+		logf("image index rebuilt: %s", br.Rebuilt)
+	}
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	logf("image index: %d images hashed, %d corpora reused", br.Postings, len(br.Reused))
+	return db, nil
+}
+
+// TrainImages fetches the training images named by (corpus, seq), for
+// evidence, by scanning the corpora again.
+func TrainImages(train []index.ImageCorpusInput, want map[string]map[int64]bool) (map[string]map[int64]dataset.ImageItem, error) {
+	out := map[string]map[int64]dataset.ImageItem{}
+	for _, in := range train {
+		seqs := want[in.Name]
+		if len(seqs) == 0 {
+			continue
+		}
+		out[in.Name] = map[int64]dataset.ImageItem{}
+		if _, err := dataset.ScanImages(in.Source, func(it dataset.ImageItem) error {
+			if seqs[it.Seq] {
+				out[in.Name][it.Seq] = it
+			}
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("training images %s: %w", in.Name, err)
+		}
+	}
+	return out, nil
+}

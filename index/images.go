@@ -1,0 +1,328 @@
+package index
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+
+	"github.com/dgraph-io/badger/v4"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+)
+
+// Image hashes live in the same database as label postings, one record per
+// image:
+//
+//	'h' kind(1) corpus(2, big endian) seq(4, big endian) →
+//	    hash(8) fine(32) digest(16) flags(1) width(4) height(4) id label
+//
+// with id and label each prefixed by their uvarint length. Records are
+// written in (corpus, seq) order by an incremental stream write, and read
+// back in that order to build an in-memory [HammingIndex].
+
+// ImageSettings are the hashing parameters an image index was built with;
+// records made with other settings are never mixed with them.
+type ImageSettings struct {
+	Kind    imagehash.Kind   `json:"kind"`
+	Canvas  imagehash.Canvas `json:"canvas"`
+	Size    int              `json:"size"`
+	Version int              `json:"version"` // of the normalization code
+}
+
+// ImageVersion is bumped whenever normalization or hashing changes.
+const ImageVersion = 2
+
+// ImageCorpus is the manifest's record of a hashed image corpus.
+type ImageCorpus struct {
+	ID     uint16        `json:"id"`
+	Name   string        `json:"name"`
+	Input  Fingerprint   `json:"input"`
+	Stats  dataset.Stats `json:"stats"`
+	Hashed int64         `json:"hashed"`
+	Done   bool          `json:"done"`
+}
+
+// ImageCorpusInput names an image corpus to hash.
+type ImageCorpusInput struct {
+	Name   string
+	Source dataset.ImageSource
+}
+
+// ImageRecord is one stored image.
+type ImageRecord struct {
+	Corpus   string
+	Seq      int64
+	ID       string
+	Label    string
+	HasLabel bool
+	Print    imagehash.Fingerprint
+}
+
+func kindByte(k imagehash.Kind) byte {
+	switch k {
+	case imagehash.DHash:
+		return 2
+	case imagehash.AHash:
+		return 3
+	}
+	return 1
+}
+
+// HashItems decodes and fingerprints items on all cores, returning results
+// in input order; failed[i] holds the reason item i could not be hashed.
+func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o imagehash.Options, workers int) (prints []imagehash.Fingerprint, failed []string) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	prints = make([]imagehash.Fingerprint, len(items))
+	failed = make([]string, len(items))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				img, err := items[i].Decode(lim)
+				if err == nil {
+					prints[i], err = imagehash.Compute(img, o)
+				}
+				if err != nil {
+					failed[i] = err.Error()
+				}
+			}
+		}()
+	}
+	for i := range items {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	return prints, failed
+}
+
+// ScanHashed scans an image source and fingerprints every image, calling fn
+// in source order with batches processed on all cores. Images that cannot
+// be decoded are counted in the returned stats.
+func ScanHashed(ctx context.Context, src dataset.ImageSource, o imagehash.Options, workers int, prog Progress, fn func(dataset.ImageItem, imagehash.Fingerprint) error) (dataset.Stats, int64, error) {
+	var batch []dataset.ImageItem
+	var hashed int64
+	var undecodable []dataset.Skip
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		prints, failed := HashItems(batch, src.Limits, o, workers)
+		for i, it := range batch {
+			if failed[i] != "" {
+				undecodable = append(undecodable, dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]})
+				continue
+			}
+			hashed++
+			if err := fn(it, prints[i]); err != nil {
+				return err
+			}
+		}
+		if prog != nil {
+			prog.Add(int64(len(batch)))
+		}
+		batch = batch[:0]
+		return nil
+	}
+	st, err := dataset.ScanImages(src, func(it dataset.ImageItem) error {
+		batch = append(batch, it)
+		if len(batch) >= 256 {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	for _, k := range undecodable {
+		st.AddSkip(k)
+	}
+	st.Items -= int64(len(undecodable))
+	return st, hashed, err
+}
+
+func encodeImage(it dataset.ImageItem, fp imagehash.Fingerprint) []byte {
+	v := make([]byte, 0, 8+32+16+1+8+len(it.ID)+len(it.Label)+4)
+	v = binary.BigEndian.AppendUint64(v, fp.Hash)
+	for _, f := range fp.Fine {
+		v = binary.BigEndian.AppendUint64(v, f)
+	}
+	v = append(v, fp.Digest[:]...)
+	var flags byte
+	if fp.Blank {
+		flags |= 1
+	}
+	if it.HasLabel {
+		flags |= 2
+	}
+	v = append(v, flags)
+	v = binary.BigEndian.AppendUint32(v, uint32(fp.Width))
+	v = binary.BigEndian.AppendUint32(v, uint32(fp.Height))
+	v = binary.AppendUvarint(v, uint64(len(it.ID)))
+	v = append(v, it.ID...)
+	v = binary.AppendUvarint(v, uint64(len(it.Label)))
+	return append(v, it.Label...)
+}
+
+var errCorruptImage = errors.New("corrupt image record")
+
+func decodeImage(v []byte, r *ImageRecord) error {
+	if len(v) < 8+32+16+1+8 {
+		return errCorruptImage
+	}
+	r.Print.Hash = binary.BigEndian.Uint64(v)
+	for i := range r.Print.Fine {
+		r.Print.Fine[i] = binary.BigEndian.Uint64(v[8+8*i:])
+	}
+	v = v[40:]
+	copy(r.Print.Digest[:], v[:16])
+	flags := v[16]
+	r.Print.Blank, r.HasLabel = flags&1 != 0, flags&2 != 0
+	r.Print.Width = int(binary.BigEndian.Uint32(v[17:]))
+	r.Print.Height = int(binary.BigEndian.Uint32(v[21:]))
+	rest := v[25:]
+	for _, dst := range []*string{&r.ID, &r.Label} {
+		n, k := binary.Uvarint(rest)
+		if k <= 0 || uint64(len(rest)-k) < n {
+			return errCorruptImage
+		}
+		*dst = string(rest[k : k+int(n)])
+		rest = rest[k+int(n):]
+	}
+	return nil
+}
+
+// BuildImages makes the database hold exactly these image corpora hashed
+// with these settings, resuming an interrupted build.
+func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []NamedFingerprint, set ImageSettings, tool string, workers int, prog Progress) (BuildReport, error) {
+	var rep BuildReport
+	if ix.readOnly {
+		return rep, errors.New("index opened read-only")
+	}
+	set.Version = ImageVersion
+	same := ix.m.ImageHash != nil && *ix.m.ImageHash == set && len(ix.m.ImageCorpora) == len(inputs)
+	for i := 0; same && i < len(inputs); i++ {
+		same = ix.m.ImageCorpora[i].Name == fps[i].Name && ix.m.ImageCorpora[i].Input.SHA256 == fps[i].SHA256
+	}
+	if !same {
+		if len(ix.m.ImageCorpora) > 0 {
+			rep.Rebuilt = "the index held other image corpora or other hash settings"
+			if err := ix.db.DropPrefix([]byte{'h'}); err != nil {
+				return rep, fmt.Errorf("clear image hashes: %w", err)
+			}
+		}
+		ix.m.ImageCorpora = nil
+		for i, in := range inputs {
+			ix.m.ImageCorpora = append(ix.m.ImageCorpora, ImageCorpus{ID: uint16(i), Name: in.Name, Input: fps[i].Fingerprint})
+		}
+		s := set
+		ix.m.ImageHash = &s
+	}
+	ix.m.Format, ix.m.Tool, ix.m.ImageComplete = FormatVersion, tool, false
+	if err := ix.saveManifest(); err != nil {
+		return rep, err
+	}
+	o := imagehash.Options{Kind: set.Kind, Canvas: set.Canvas, Size: set.Size}
+	for i, in := range inputs {
+		c := &ix.m.ImageCorpora[i]
+		if c.Done {
+			rep.Reused = append(rep.Reused, in.Name)
+			continue
+		}
+		if prog != nil {
+			prog.Start("hashing "+in.Name, -1)
+		}
+		type rec struct{ key, val []byte }
+		out := make(chan rec, 1024)
+		errc := make(chan error, 1)
+		go func() { // the stream write consumes records as they are hashed
+			errc <- ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
+				r, ok := <-out
+				return r.key, r.val, ok, nil
+			})
+			for range out { // drain if the writer stopped early
+			}
+		}()
+		st, n, err := ScanHashed(ctx, in.Source, o, workers, prog, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+			key := []byte{'h', kindByte(set.Kind), 0, 0, 0, 0, 0, 0}
+			binary.BigEndian.PutUint16(key[2:], c.ID)
+			binary.BigEndian.PutUint32(key[4:], uint32(it.Seq))
+			out <- rec{key, encodeImage(it, fp)}
+			return nil
+		})
+		close(out)
+		werr := <-errc
+		if prog != nil {
+			prog.Done()
+		}
+		if err == nil {
+			err = werr
+		}
+		if err != nil {
+			return rep, fmt.Errorf("hash image corpus %s: %w", in.Name, err)
+		}
+		c.Stats, c.Hashed, c.Done = st, n, true
+		rep.Indexed = append(rep.Indexed, in.Name)
+		rep.Postings += n
+		if err := ix.saveManifest(); err != nil {
+			return rep, err
+		}
+	}
+	ix.m.ImageComplete = true
+	return rep, ix.saveManifest()
+}
+
+// CoversImages reports whether the manifest holds exactly these image
+// corpora, complete, with these settings.
+func (m Manifest) CoversImages(fps []NamedFingerprint, set ImageSettings) bool {
+	set.Version = ImageVersion
+	if !m.ImageComplete || m.ImageHash == nil || *m.ImageHash != set || len(m.ImageCorpora) != len(fps) {
+		return false
+	}
+	for i, fp := range fps {
+		if c := m.ImageCorpora[i]; c.Name != fp.Name || c.Input.SHA256 != fp.SHA256 || !c.Done {
+			return false
+		}
+	}
+	return true
+}
+
+// Images calls fn for every stored image record in (corpus, seq) order.
+func (ix *DB) Images(fn func(ImageRecord) error) error {
+	if !ix.m.ImageComplete || ix.m.ImageHash == nil {
+		return ErrIncomplete
+	}
+	prefix := []byte{'h', kindByte(ix.m.ImageHash.Kind)}
+	names := map[uint16]string{}
+	for _, c := range ix.m.ImageCorpora {
+		names[c.ID] = c.Name
+	}
+	return ix.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 256, Prefix: prefix})
+		defer it.Close()
+		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
+			item := it.Item()
+			k := item.Key()
+			if len(k) != 8 {
+				return errCorruptImage
+			}
+			r := ImageRecord{Corpus: names[binary.BigEndian.Uint16(k[2:])], Seq: int64(binary.BigEndian.Uint32(k[4:]))}
+			if err := item.Value(func(v []byte) error { return decodeImage(v, &r) }); err != nil {
+				return err
+			}
+			if err := fn(r); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}

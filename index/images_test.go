@@ -1,0 +1,88 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+)
+
+func imageFolder(t *testing.T, n int) string {
+	dir := filepath.Join(t.TempDir(), "imgs")
+	os.MkdirAll(dir, 0o755)
+	for i := 0; i < n; i++ {
+		g := image.NewGray(image.Rect(0, 0, 40, 20))
+		for p := range g.Pix {
+			g.Pix[p] = 255
+			if (p*7+i*3)%11 < 3 {
+				g.Pix[p] = 0
+			}
+		}
+		var b bytes.Buffer
+		png.Encode(&b, g)
+		os.WriteFile(filepath.Join(dir, string(rune('a'+i))+".png"), b.Bytes(), 0o644)
+	}
+	os.WriteFile(filepath.Join(dir, "broken.png"), []byte("not a png"), 0o644)
+	return dir
+}
+
+func TestImageIndexRoundTrip(t *testing.T) {
+	folder := imageFolder(t, 5)
+	fp, err := FingerprintFile(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}}
+	fps := []NamedFingerprint{{Name: "imgs", Fingerprint: fp}}
+	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+	dir := filepath.Join(t.TempDir(), "db")
+	db, err := Open(dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := db.BuildImages(context.Background(), in, fps, set, "test", 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Postings != 5 {
+		t.Errorf("%d images hashed", rep.Postings)
+	}
+	m := db.Manifest()
+	if !m.CoversImages(fps, set) || m.ImageCorpora[0].Stats.Skipped != 1 || m.ImageCorpora[0].Stats.Examples[0].ID != "broken" {
+		t.Errorf("manifest %+v", m.ImageCorpora)
+	}
+	other := set
+	other.Canvas = imagehash.Aspect
+	if m.CoversImages(fps, other) {
+		t.Error("manifest covers other settings")
+	}
+	var got []ImageRecord
+	db.Images(func(r ImageRecord) error { got = append(got, r); return nil })
+	if len(got) != 5 || got[0].ID != "a" || got[4].ID != "e" || got[0].Corpus != "imgs" {
+		t.Fatalf("records %+v", got)
+	}
+	// The stored fingerprint equals a fresh one.
+	data, _ := os.ReadFile(filepath.Join(folder, "a.png"))
+	img, _ := dataset.ImageItem{Data: data}.Decode(dataset.ImageLimits{})
+	fresh, _ := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
+	if got[0].Print != fresh {
+		t.Errorf("stored %+v, fresh %+v", got[0].Print, fresh)
+	}
+	// Other settings rebuild the hashes, and label postings survive.
+	rep, err = db.BuildImages(context.Background(), in, fps, other, "test", 2, nil)
+	if err != nil || rep.Rebuilt == "" {
+		t.Errorf("settings change: %+v, %v", rep, err)
+	}
+	n := 0
+	db.Images(func(ImageRecord) error { n++; return nil })
+	if n != 5 {
+		t.Errorf("%d records after the rebuild", n)
+	}
+	db.Close()
+}
