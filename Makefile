@@ -19,12 +19,15 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 
-## bench: index build and query throughput at 1M and 10M synthetic labels,
-## each size in its own process so that peak memory (peak-RSS-MB) is per size.
+## bench: label index build and query throughput at 1M and 10M synthetic
+## labels (each size in its own process, so that peak memory is per size);
+## image hashing throughput and Hamming radius search at 1M and 10M hashes;
+## the canonicalizer, reader and image normalizer micro-benchmarks.
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
-	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/
+	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
+	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/ ./imagehash/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

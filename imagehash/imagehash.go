@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"math/bits"
 
 	"github.com/corona10/goimagehash"
@@ -201,9 +202,9 @@ func inkBox(g Gray, t uint8, minNeighbours int) (x0, y0, x1, y1, isolated int) {
 			if p > t {
 				continue
 			}
-			n := 0
-			for dy := -1; dy <= 1 && n < 2; dy++ {
-				for dx := -1; dx <= 1 && n < 2; dx++ {
+			n, enough := 0, max(1, minNeighbours)
+			for dy := -1; dy <= 1 && n < enough; dy++ {
+				for dx := -1; dx <= 1 && n < enough; dx++ {
 					if (dx != 0 || dy != 0) && ink(x+dx, y+dy) {
 						n++
 					}
@@ -245,24 +246,29 @@ func borderMedian(g Gray) uint8 {
 // otsu returns the threshold that best separates ink from ground, and false
 // when the image is (nearly) uniform.
 func otsu(pix []uint8) (uint8, bool) {
-	var hist [256]float64
-	lo, hi := 255, 0
+	var hist [256]int
 	for _, p := range pix {
 		hist[p]++
-		lo, hi = min(lo, int(p)), max(hi, int(p))
+	}
+	lo, hi := 0, 255
+	for lo < 255 && hist[lo] == 0 {
+		lo++
+	}
+	for hi > 0 && hist[hi] == 0 {
+		hi--
 	}
 	if hi-lo < 32 {
 		return 0, false
 	}
 	total := float64(len(pix))
 	var sum float64
-	for v := 0; v < 256; v++ {
-		sum += float64(v) * hist[v]
+	for v := lo; v <= hi; v++ {
+		sum += float64(v * hist[v])
 	}
 	var sumB, wB, best float64
-	t := 0
-	for v := 0; v < 256; v++ {
-		wB += hist[v]
+	t := lo
+	for v := lo; v <= hi; v++ {
+		wB += float64(hist[v])
 		if wB == 0 {
 			continue
 		}
@@ -270,7 +276,7 @@ func otsu(pix []uint8) (uint8, bool) {
 		if wF == 0 {
 			break
 		}
-		sumB += float64(v) * hist[v]
+		sumB += float64(v * hist[v])
 		mB, mF := sumB/wB, (sum-sumB)/wF
 		if between := wB * wF * (mB - mF) * (mB - mF); between > best {
 			best, t = between, v
@@ -299,27 +305,54 @@ func Fit(c Gray, size int, canvas Canvas) *image.Gray {
 			ox = (size - dw) / 2
 		}
 	}
-	// Area averaging: each target pixel is the mean of the source pixels
-	// it covers (with fractional coverage at the edges).
-	sx, sy := float64(c.W)/float64(dw), float64(c.H)/float64(dh)
-	for ty := 0; ty < dh; ty++ {
-		y0, y1 := float64(ty)*sy, float64(ty+1)*sy
-		for tx := 0; tx < dw; tx++ {
-			x0, x1 := float64(tx)*sx, float64(tx+1)*sx
-			var acc, area float64
-			for y := int(y0); y < c.H && float64(y) < y1; y++ {
-				wy := min(float64(y+1), y1) - max(float64(y), y0)
-				row := c.Pix[y*c.W:]
-				for x := int(x0); x < c.W && float64(x) < x1; x++ {
-					wx := min(float64(x+1), x1) - max(float64(x), x0)
-					acc += wx * wy * float64(row[x])
-					area += wx * wy
-				}
+	// Area averaging, separably: each target pixel is the mean of the
+	// source pixels it covers, with fractional coverage at the edges.
+	xs, ys := spans(c.W, dw), spans(c.H, dh)
+	rows := make([]float32, c.H*dw) // horizontally averaged source rows
+	for y := 0; y < c.H; y++ {
+		src := c.Pix[y*c.W : (y+1)*c.W]
+		dst := rows[y*dw : (y+1)*dw]
+		for tx, sp := range xs {
+			var acc float32
+			for k, w := range sp.w {
+				acc += w * float32(src[sp.first+k])
 			}
-			if area > 0 {
-				out.Pix[(oy+ty)*size+ox+tx] = uint8(acc/area + 0.5)
-			}
+			dst[tx] = acc
 		}
+	}
+	for ty, sp := range ys {
+		line := out.Pix[(oy+ty)*size+ox : (oy+ty)*size+ox+dw]
+		for tx := range line {
+			var acc float32
+			for k, w := range sp.w {
+				acc += w * rows[(sp.first+k)*dw+tx]
+			}
+			line[tx] = uint8(min(255, acc+0.5))
+		}
+	}
+	return out
+}
+
+// span lists the source pixels one target pixel covers, from first on, and
+// their weights (summing to 1).
+type span struct {
+	first int
+	w     []float32
+}
+
+// spans maps n source pixels onto m target pixels by area.
+func spans(n, m int) []span {
+	out := make([]span, m)
+	step := float64(n) / float64(m)
+	for t := range out {
+		a, b := float64(t)*step, float64(t+1)*step
+		first := int(a)
+		sp := span{first: first}
+		for x := first; x < n && float64(x) < b; x++ {
+			w := (math.Min(float64(x+1), b) - math.Max(float64(x), a)) / step
+			sp.w = append(sp.w, float32(w))
+		}
+		out[t] = sp
 	}
 	return out
 }

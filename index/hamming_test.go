@@ -10,8 +10,14 @@ import (
 // TestHammingIndexMatchesLinear compares multi-index search with a linear
 // scan on random hashes and on planted near neighbours, at every radius.
 func TestHammingIndexMatchesLinear(t *testing.T) {
+	for _, n := range []int{20000, 1 << 20} { // four chunks, then three
+		testMatchesLinear(t, n)
+	}
+}
+
+func testMatchesLinear(t *testing.T, n int) {
 	r := rand.New(rand.NewPCG(1, 2))
-	hashes := make([]uint64, 20000)
+	hashes := make([]uint64, n)
 	for i := range hashes {
 		hashes[i] = r.Uint64()
 	}
@@ -25,9 +31,9 @@ func TestHammingIndexMatchesLinear(t *testing.T) {
 	}
 	ix := NewHammingIndex(hashes)
 	for _, radius := range []int{0, 1, 3, 4, 7, 8, 11, 12, 15, 20} {
-		for qi := 0; qi < 60; qi++ {
+		for qi := 0; qi < 30; qi++ {
 			q := base[qi%50]
-			if qi >= 50 {
+			if qi >= 20 {
 				q = r.Uint64()
 			}
 			var got, want []int

@@ -34,7 +34,7 @@ type ImageSettings struct {
 }
 
 // ImageVersion is bumped whenever normalization or hashing changes.
-const ImageVersion = 2
+const ImageVersion = 3
 
 // ImageCorpus is the manifest's record of a hashed image corpus.
 type ImageCorpus struct {
