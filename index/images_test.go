@@ -86,3 +86,40 @@ func TestImageIndexRoundTrip(t *testing.T) {
 	}
 	db.Close()
 }
+
+// TestLabelsAndImagesShareADB builds label postings and image hashes in one
+// folder, then rebuilds each kind: the other must survive.
+func TestLabelsAndImagesShareADB(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y"})
+	folder := imageFolder(t, 3)
+	ffp, _ := FingerprintFile(folder)
+	imgs := []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}}
+	ifps := []NamedFingerprint{{Name: "imgs", Fingerprint: ffp}}
+	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+	dbdir := filepath.Join(dir, "db")
+	db, _ := Open(dbdir, Options{})
+	build(t, db, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	if _, err := db.BuildImages(context.Background(), imgs, ifps, set, "test", 1, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A different label corpus rebuilds the postings only.
+	b, fb := corpus(t, dir, "b", []string{"z"})
+	build(t, db, []CorpusInput{b}, []NamedFingerprint{fb}, levels(t, "audit"))
+	db.Close()
+	db, err := OpenReadOnly(dbdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if lookup(t, db, "audit", "z").Count != 1 || lookup(t, db, "audit", "x").Count != 0 {
+		t.Error("label postings wrong after the rebuild")
+	}
+	n := 0
+	if err := db.Images(func(ImageRecord) error { n++; return nil }); err != nil || n != 3 {
+		t.Errorf("%d image records after the label rebuild (%v)", n, err)
+	}
+	if !db.Manifest().CoversImages(ifps, set) {
+		t.Error("image manifest lost")
+	}
+}
