@@ -1,0 +1,635 @@
+package latex
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// This file reproduces the reference CDM's string passes that follow its
+// KaTeX normalizer (cdm-spec §3.4–5, §5 and §6): the CJK and percent
+// fix-ups, normalize_latex, and the token selection that decides which
+// tokens get a colour (and so a box). The reference does these with Python
+// string operations and regular expressions over a space-separated token
+// list; the functions here work on the same representation and reproduce
+// its quirks, including the ones that come from Python itself (negative
+// indices, stale loop bounds after insertions, errors on unbalanced braces).
+
+// ErrCDMPass is wrapped by errors from the reference's passes: the
+// reference then writes no output and the formula counts as a render
+// failure.
+var ErrCDMPass = errors.New("reference normalization fails")
+
+// Token lists of the reference's colouring pass (cdm-spec §6).
+var (
+	skipTokens = set(`\`, `\\`, `\index`, `\a`, `&`, `$`, `\multirow`, `\def`, `\edef`, `\raggedright`, `\url`, `\cr`, `\ensuremath`,
+		`\left`, `\right`, `\mathchoice`, `\scriptstyle`, `\displaystyle`, `\qquad`, `\quad`, `\,`, `\!`, `~`, `\boldmath`, `\gdef`, `\today`, `\the`)
+	phantomTokens   = set(`\fontfamily`, `\vphantom`, `\phantom`, `\rowcolor`, `\ref`, `\thesubequation`, `\global`, `\theboldgroup`)
+	twoTailTokens   = set(`\frac`, `\binom`)
+	abTailTokens    = set(`\xrightarrow`, `\xleftarrow`, `\sqrt`)
+	twoTailInvisb   = set(`\overset`, `\underset`, `\stackrel`)
+	oneTailTokens   = set(`\widetilde`, `\overline`, `\hat`, `\widehat`, `\tilde`, `\Tilde`, `\dot`, `\bar`, `\vec`, `\underline`, `\underbrace`, `\check`, `\breve`, `\Bar`, `\Vec`, `\mathring`, `\ddot`, `\Ddot`, `\dddot`, `\ddddot`)
+	oneTailInvisb   = set(`\boldsymbol`, `\pmb`, `\textbf`, `\mathrm`, `\mathbf`, `\mathbb`, `\mathcal`, `\textmd`, `\texttt`, `\textnormal`, `\text`, `\textit`, `\textup`, `\mathop`, `\mathbin`, `\smash`, `\operatorname`, `\textrm`, `\mathfrak`, `\emph`, `\textsf`, `\textsc`)
+	skipPatterns    = compileAll(`\{`, `\}`, `[\[\]]`, `\\begin\{.*?\}`, `\\end\{.*?\}`, `\^`, `\_`, `\\.*rule.*`, `\\.*line.*`, `\[[\-.0-9]+[epm][xtm]\]`)
+	dotsTokens      = []string{"…", `\ldots`, `\hdots`, `\cdots`, `\dddot`, `\dots`, `\dotsc`, `\dotsi`, `\dotsm`, `\dotso`, `\dotsb`, `\mathellipsis`}
+	operatorLetters = []string{`\ex`, `\ln`, `\lg`, `\cot`, `\mod`, `\bmod`, `\pmod`, `\min`, `\max`, `\ker`, `\hom`, `\sec`, `\scs`, `\csc`, `\deg`, `\arg`, `\log`, `\dim`, `\exp`, `\sin`, `\cos`, `\tan`, `\tanh`, `\cosh`, `\sinh`, `\coth`, `\arcsin`, `\arccos`, `\arctan`}
+)
+
+func set(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, s := range items {
+		m[s] = true
+	}
+	return m
+}
+
+// compileAll compiles patterns anchored at the start, as Python's re.match.
+func compileAll(patterns ...string) []*regexp.Regexp {
+	var out []*regexp.Regexp
+	for _, p := range patterns {
+		out = append(out, regexp.MustCompile(`^(?:`+p+`)`))
+	}
+	return out
+}
+
+// Patterns of normalize_latex, as the reference writes them (with the
+// braces Python reads literally escaped for RE2).
+var (
+	reHVSpace    = regexp.MustCompile(`(?s)\\[hv]space \{ [.0-9a-z ]+ \}`)
+	reArrayCols  = regexp.MustCompile(`(?s)\\begin\{array\} \{ [lrc ]+ \}`)
+	reString     = regexp.MustCompile(`(?s)\\string [^ ]+ `)
+	reBigDelim   = regexp.MustCompile(`(?s)\\[Bb]ig[g]?[glrm]? [(){}|\[\]] `)
+	reBigCommand = regexp.MustCompile(`(?s)\\[Bb]ig[g]?[glrm]? \\.*? `)
+	reOpStar     = regexp.MustCompile(`(?s)\\operatorname \*`)
+	reAccent     = regexp.MustCompile(`(?s)\\' [^{] `)
+	reTabSkip    = regexp.MustCompile(`(?s)\[ [\-.0-9 ]+[exptcm ]+ \]`)
+	reParbox     = regexp.MustCompile(`(?s)\\parbox \{[^{]+\}`)
+	reRaisebox   = regexp.MustCompile(`(?s)\\raisebox \{[^{]+\} [\[\]0-9 exptcm]+\{`)
+	reChar       = regexp.MustCompile(`(?s)\{ \\char[0-9' ]+\}`)
+	reRule       = regexp.MustCompile(`(?s)\\rule \{[ .0-9a-z]+\} \{[ .0-9a-z]+\}`)
+	reSpecial    = regexp.MustCompile(`(?s)\\specialrule \{[ .0-9a-z]+\} \{[ .0-9a-z]+\} \{[ .0-9a-z]+\}`)
+	reColor      = regexp.MustCompile(`(?s)\\colorbox[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\color[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\textcolor[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\cellcolor[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} `)
+	reCJK        = regexp.MustCompile(`[\x{4e00}-\x{9fff}]`)
+)
+
+// isPySpace reports whether Python's str.isspace (and regex \s) holds.
+func isPySpace(r rune) bool {
+	return unicode.IsSpace(r) || r >= 0x1c && r <= 0x1f
+}
+
+func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
+
+// replaceEach applies, for every match of re found in s (Python's findall,
+// left to right), s = s.replace(match, f(match)); later replacements see
+// the effect of earlier ones, as in the reference's loops.
+func replaceEach(s string, re *regexp.Regexp, f func(string) string) string {
+	for _, m := range re.FindAllString(s, -1) {
+		s = strings.ReplaceAll(s, m, f(m))
+	}
+	return s
+}
+
+func noSpaces(m string) string { return strings.ReplaceAll(m, " ", "") }
+
+// replaceSpacedToken is re.sub(r'(?<=\s)OLD(?=\s)', NEW, s): every
+// occurrence of old with whitespace on both sides.
+func replaceSpacedToken(s, old, new string) string {
+	var b strings.Builder
+	i := 0
+	for {
+		j := strings.Index(s[i:], old)
+		if j < 0 {
+			b.WriteString(s[i:])
+			return b.String()
+		}
+		j += i
+		end := j + len(old)
+		before, _ := utf8.DecodeLastRuneInString(s[:j])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if j > 0 && end < len(s) && isPySpace(before) && isPySpace(after) {
+			b.WriteString(s[i:j])
+			b.WriteString(new)
+			i = end
+		} else {
+			b.WriteString(s[i : j+1])
+			i = j + 1
+		}
+	}
+}
+
+// PrepareCDM applies the reference's fix-ups between its KaTeX normalizer
+// and normalize_latex (cdm-spec §3.4–5): when the string holds a CJK
+// ideograph every \mathrm becomes \text, and the protected percent sign is
+// restored.
+func PrepareCDM(s string) string {
+	if reCJK.MatchString(s) {
+		s = strings.ReplaceAll(s, `\mathrm`, `\text`)
+	}
+	return strings.ReplaceAll(s, "< P E R C E N T A G E T O K E N >", `\%`)
+}
+
+// NormalizeLatexCDM is the reference's normalize_latex (cdm-spec §5) on a
+// space-separated token string.
+func NormalizeLatexCDM(l string) (out string, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			out, err = "", fmt.Errorf("%w: %v", ErrCDMPass, r)
+		}
+	}()
+	tabular := strings.Contains(l, "tabular")
+	l = pyStrip(l)
+	l = strings.ReplaceAll(l, `\pmatrix`, `\mypmatrix`)
+	l = strings.ReplaceAll(l, `\matrix`, `\mymatrix`)
+	for _, item := range []string{`\raggedright`, `\arraybackslash`, `\lowercase`, `\uppercase`} {
+		l = strings.ReplaceAll(l, item, "")
+	}
+	l = replaceEach(l, reHVSpace, func(m string) string {
+		if tabular {
+			return ""
+		}
+		return noSpaces(m)
+	})
+	if tabular {
+		l = tabularTokens(l)
+	}
+	l = replaceEach(l, reArrayCols, func(m string) string {
+		return `\begin{array} ` + noSpaces(strings.TrimPrefix(m, `\begin{array} `))
+	})
+	l = " " + l + " "
+	l = replaceSpacedToken(l, "--", "- -")
+	l = replaceSpacedToken(l, "---", "- - -")
+	for _, d := range dotsTokens {
+		l = replaceSpacedToken(l, d, ". . .")
+	}
+	for _, op := range operatorLetters {
+		name := op[1:]
+		if op == `\bmod` || op == `\pmod` {
+			name = "mod"
+		}
+		l = replaceSpacedToken(l, op, `\mathrm { `+strings.Join(strings.Split(name, ""), " ")+` }`)
+	}
+	l = replaceEach(l, reString, func(m string) string { return noSpaces(m) + " " })
+	l = replaceEach(l, reBigDelim, func(m string) string { return noSpaces(m) + " " })
+	l = replaceEach(l, reBigCommand, func(m string) string { return noSpaces(m) + " " })
+	l = replaceEach(l, reOpStar, func(string) string { return `\operatorname` })
+	l = strings.ReplaceAll(l, `\lefteqn`, "")
+	l = strings.ReplaceAll(l, `\footnote `, "^ ")
+	l = replaceEach(l, reAccent, func(m string) string { return noSpaces(m) + " " })
+	if tabular {
+		l = replaceEach(l, reTabSkip, noSpaces)
+	}
+	l = replaceEach(l, reParbox, noSpaces)
+	l = replaceEach(l, reRaisebox, func(m string) string {
+		a := noSpaces(m)
+		return a[:len(a)-1] + " {"
+	})
+	l = replaceEach(l, reChar, func(m string) string {
+		a := noSpaces(m)
+		return "{ " + a[1:len(a)-1] + " }"
+	})
+	l = replaceEach(l, reRule, noSpaces)
+	l = replaceEach(l, reSpecial, noSpaces)
+	l = replaceEach(l, reColor, func(string) string { return "" })
+	return strings.Join(fillBraces(strings.Split(l, " ")), " "), nil
+}
+
+// tabularTokens joins \begin{tabular}{…} and \cmidrule/\cline arguments
+// into single tokens (the reference's tabular branch).
+func tabularTokens(l string) string {
+	for _, r := range [][2]string{{`\begin {tabular}`, `\begin{tabular}`}, {`\end {tabular}`, `\end{tabular}`}, {`\begin {array}`, `\begin{array}`}, {`\end {array}`, `\end{array}`}} {
+		l = strings.ReplaceAll(l, r[0], r[1])
+	}
+	t := pyList(strings.Split(l, " "))
+	for idx := 0; idx < len(t); idx++ {
+		if t[idx] == `\begin{tabular}` {
+			end := t.matchBrace(idx+1, "{", "}")
+			t = t.splice(idx, end+1, strings.Join(t.slice(idx, end+1), ""))
+			break
+		}
+	}
+	for idx := 0; idx < len(t); idx++ {
+		if t[idx] == `\cmidrule` || t[idx] == `\cline` {
+			sub := idx + 1
+			var end int
+			if t.at(sub) == "(" {
+				mid := t.matchBrace(sub, "(", ")")
+				end = t.matchBrace(mid+1, "{", "}")
+			} else {
+				end = t.matchBrace(sub, "{", "}")
+			}
+			t = t.splice(idx, end+1, strings.Join(t.slice(idx, end+1), ""))
+		}
+	}
+	return strings.Join(t, " ")
+}
+
+// fillBraces is the reference's last normalize_latex step: it adds the
+// braces that accents, font commands, \sqrt, \frac and friends omit.
+func fillBraces(list []string) []string {
+	t := pyList(list)
+	for idx := 0; idx < len(t); idx++ {
+		tok := t[idx]
+		switch {
+		case oneTailTokens[tok] || oneTailInvisb[tok]:
+			sub := idx + 1
+			for sub < len(t) && (oneTailTokens[t[sub]] || oneTailInvisb[t[sub]]) {
+				sub++
+			}
+			var head pyList
+			head = append(head, t.slice(0, idx)...)
+			for ii := idx; ii < sub; ii++ {
+				head = append(head, t[ii], "{")
+			}
+			closing := make(pyList, sub-idx)
+			for i := range closing {
+				closing[i] = "}"
+			}
+			if t.at(sub) != "{" {
+				head = append(head, t[sub])
+				head = append(head, closing...)
+				t = append(head, t.slice(sub+1, len(t))...)
+			} else {
+				end := t.matchBrace(sub, "{", "}")
+				head = append(head, t.slice(sub+1, end)...)
+				head = append(head, closing...)
+				t = append(head, t.slice(end+1, len(t))...)
+			}
+		case abTailTokens[tok]:
+			next := t.at(idx + 1)
+			if next != "[" && next != "{" {
+				t = t.wrap(idx + 1)
+			} else {
+				end1 := idx
+				if next == "[" {
+					end1 = t.matchBrace(idx+1, "[", "]")
+				}
+				if t.at(end1+1) != "{" {
+					t = t.wrap(end1 + 1)
+				}
+			}
+		case twoTailTokens[tok] || twoTailInvisb[tok]:
+			if t.at(idx+1) != "{" {
+				t = t.wrap(idx + 1)
+			}
+			end1 := t.matchBrace(idx+1, "{", "}")
+			if t.at(end1+1) != "{" {
+				t = t.wrap(end1 + 1)
+			}
+		}
+	}
+	return t
+}
+
+// pyList is a token list with Python's indexing and slicing semantics,
+// which the reference's passes rely on (including their failures).
+type pyList []string
+
+// at is l[i]: negative indices count from the end; out of range panics
+// with IndexError, which the callers turn into ErrCDMPass.
+func (l pyList) at(i int) string {
+	if i < 0 {
+		i += len(l)
+	}
+	if i < 0 || i >= len(l) {
+		panic("IndexError: list index out of range")
+	}
+	return l[i]
+}
+
+// slice is l[a:b] with Python's clamping of negative and large bounds.
+func (l pyList) slice(a, b int) pyList {
+	n := len(l)
+	clamp := func(i int) int {
+		if i < 0 {
+			i += n
+			if i < 0 {
+				i = 0
+			}
+		}
+		if i > n {
+			i = n
+		}
+		return i
+	}
+	a, b = clamp(a), clamp(b)
+	if a >= b {
+		return pyList{}
+	}
+	return append(pyList{}, l[a:b]...)
+}
+
+// splice is l[:a] + [item] + l[b:].
+func (l pyList) splice(a, b int, item string) pyList {
+	out := append(l.slice(0, a), item)
+	return append(out, l.slice(b, len(l))...)
+}
+
+// wrap is l[0:i] + ["{", l[i], "}"] + l[i+1:].
+func (l pyList) wrap(i int) pyList {
+	out := append(l.slice(0, i), "{", l.at(i), "}")
+	return append(out, l.slice(i+1, len(l))...)
+}
+
+// matchBrace is the reference's find_matching_brace: the index of the
+// bracket closing the one at start, -1 when the depth never returns to
+// zero from above, and a failure when brackets stay open at the end.
+func (l pyList) matchBrace(start int, open, close string) int {
+	// Python: for i, c in enumerate(l[start:], start=start); so a negative
+	// start reports negative indices, which later slice differently.
+	depth := 0
+	from := pyIndex(start, len(l))
+	for k, tok := range l[from:] {
+		switch tok {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return start + k
+			}
+		}
+	}
+	if depth > 0 {
+		panic("ValueError: no matching brace")
+	}
+	return -1
+}
+
+// TokenKind says what the reference's colouring pass made of a token of the
+// normalized string.
+type TokenKind uint8
+
+// Token kinds.
+const (
+	// Structural tokens are not drawn on their own: braces, scripts
+	// markers, alignment, \left and \right alone, spacing, environment
+	// delimiters.
+	Structural TokenKind = iota
+	// Visible tokens get a colour and therefore a box: symbols, and the
+	// commands that draw something of their own (\frac's bar, accents,
+	// radicals, extensible arrows).
+	Visible
+	// FontSwitch tokens (\mathrm, \mathbf, \text, \operatorname, …) are not
+	// tokens; their argument's tokens are.
+	FontSwitch
+	// Phantom tokens and their argument are skipped entirely.
+	Phantom
+)
+
+func (k TokenKind) String() string {
+	switch k {
+	case Visible:
+		return "visible"
+	case FontSwitch:
+		return "font"
+	case Phantom:
+		return "phantom"
+	}
+	return "structural"
+}
+
+// CDMTokens is the outcome of the colouring pass over a normalized string.
+type CDMTokens struct {
+	// Tokens are the coloured tokens in colouring order: token k gets the
+	// k-th colour of the reference's palette.
+	Tokens []string
+	// Colored is the normalized string with each coloured token wrapped as
+	// \mathcolor[RGB]{<color_k>}{…}, as the reference renders it.
+	Colored string
+	// Split is the normalized string cut on single spaces (what the pass
+	// walked) and Kinds the kind of each of its items.
+	Split []string
+	Kinds []TokenKind
+}
+
+// ColorTokensCDM runs the reference's token selection (token_add_color_RGB)
+// over a normalize_latex output.
+func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			res, err = CDMTokens{}, fmt.Errorf("%w: %v", ErrCDMPass, r)
+		}
+	}()
+	split := strings.Split(pyStrip(normalized), " ")
+	c := &colorer{kinds: make([]TokenKind, len(split))}
+	for i, s := range split {
+		c.l = append(c.l, item{s, i})
+	}
+	for idx := 0; idx < len(c.l); {
+		idx = c.step(idx, false)
+	}
+	var out []string
+	for _, it := range c.l {
+		out = append(out, it.s)
+	}
+	return CDMTokens{Tokens: c.tokens, Colored: strings.Join(out, " "), Split: split, Kinds: c.kinds}, nil
+}
+
+// item is one element of the list the colouring pass rewrites: its text
+// and the index of the normalized token it came from (-1 if inserted).
+type item struct {
+	s string
+	o int
+}
+
+// items is a list with Python's indexing and slicing semantics.
+type items []item
+
+func (l items) at(i int) item {
+	if i < 0 {
+		i += len(l)
+	}
+	if i < 0 || i >= len(l) {
+		panic("IndexError: list index out of range")
+	}
+	return l[i]
+}
+
+func (l items) slice(a, b int) items {
+	n := len(l)
+	a, b = pyIndex(a, n), pyIndex(b, n)
+	if a >= b {
+		return nil
+	}
+	return l[a:b]
+}
+
+func (l items) strings() pyList {
+	out := make(pyList, len(l))
+	for i, it := range l {
+		out[i] = it.s
+	}
+	return out
+}
+
+// concat builds a new list from parts (Python's list + list + …).
+func concat(parts ...items) items {
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
+	out := make(items, 0, n)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
+	return out
+}
+
+func inserted(s string) items { return items{{s, -1}} }
+
+type colorer struct {
+	l      items
+	kinds  []TokenKind
+	tokens []string
+}
+
+func (c *colorer) colorTag() string {
+	return `\mathcolor[RGB]{<color_` + strconv.Itoa(len(c.tokens)) + `>}{`
+}
+
+func (c *colorer) mark(it item, k TokenKind) {
+	if it.o >= 0 {
+		c.kinds[it.o] = k
+	}
+}
+
+func (c *colorer) brace(start int, open, close string) int {
+	return c.l.strings().matchBrace(start, open, close)
+}
+
+// step processes the item at idx and returns the next index to visit; it is
+// a line-by-line translation of the reference's token_add_color_RGB.
+func (c *colorer) step(idx int, braceColor bool) int {
+	cur := c.l.at(idx)
+	tok := cur.s
+	l := c.l
+	switch {
+	case tok == "":
+		return idx + 1
+	case phantomTokens[tok]:
+		end := idx + 1
+		if l.at(idx+1).s == "{" {
+			end = c.brace(idx+1, "{", "}")
+		}
+		for _, it := range l.slice(idx, end+1) {
+			c.mark(it, Phantom)
+		}
+		return end + 1
+	case twoTailTokens[tok]:
+		numEnd := c.brace(idx+1, "{", "}")
+		denEnd := c.brace(numEnd+1, "{", "}")
+		c.mark(cur, Visible)
+		c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, denEnd+1), inserted("}"), l.slice(denEnd+1, len(l)))
+		c.tokens = append(c.tokens, tok)
+		return idx + 1
+	case oneTailTokens[tok]:
+		numEnd := c.brace(idx+1, "{", "}")
+		c.mark(cur, Visible)
+		tag := c.colorTag()
+		if tok != `\underbrace` && numEnd+1 < len(l) && l.at(numEnd+1).s == "_" {
+			c.l = concat(l.slice(0, idx), items{{"{" + tag + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}}"), l.slice(numEnd+1, len(l)))
+		} else {
+			c.l = concat(l.slice(0, idx), items{{tag + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}"), l.slice(numEnd+1, len(l)))
+		}
+		c.tokens = append(c.tokens, tok)
+		return idx + 1
+	case oneTailInvisb[tok]:
+		c.mark(cur, FontSwitch)
+		numStart := idx + 1
+		numEnd := c.brace(numStart, "{", "}")
+		if numEnd-numStart == 2 {
+			inner := l.at(numStart + 1)
+			tag := c.colorTag()
+			c.tokens = append(c.tokens, inner.s)
+			c.mark(inner, Visible)
+			c.l = concat(l.slice(0, numStart+1), items{{tag + inner.s + "}", inner.o}}, l.slice(numEnd, len(l)))
+		} else {
+			for sub := numStart + 1; sub < numEnd; {
+				sub = c.step(sub, false)
+			}
+		}
+		return numEnd + 1
+	case abTailTokens[tok]:
+		switch l.at(idx + 1).s {
+		case "{":
+			numStart := idx + 1
+			numEnd := c.brace(numStart, "{", "}")
+			c.mark(cur, Visible)
+			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}"), l.slice(numEnd+1, len(l)))
+			c.tokens = append(c.tokens, tok)
+			for sub := numStart + 1; sub < numEnd; {
+				sub = c.step(sub, false)
+			}
+			return numEnd + 1
+		case "[":
+			numStart := idx + 1
+			numEnd := c.brace(numStart, "[", "]")
+			denStart := numEnd + 1
+			denEnd := c.brace(denStart, "{", "}")
+			c.mark(cur, Visible)
+			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, denEnd+1), inserted("}"), l.slice(denEnd+1, len(l)))
+			c.tokens = append(c.tokens, tok)
+			for sub := numStart + 1; sub < numEnd; {
+				sub = c.step(sub, true)
+			}
+			for sub := denStart + 1; sub < denEnd; {
+				sub = c.step(sub, false)
+			}
+			return denEnd + 1
+		}
+		// The reference leaves next_idx unset here and fails.
+		panic("UnboundLocalError: next_idx")
+	case tok == `\multicolumn` || tok == `\multirow`:
+		firstEnd := c.brace(idx+1, "{", "}")
+		secondEnd := c.brace(firstEnd+1, "{", "}")
+		thirdStart := secondEnd + 1
+		thirdEnd := c.brace(thirdStart, "{", "}")
+		for sub := thirdStart + 1; sub < thirdEnd; {
+			sub = c.step(sub, false)
+		}
+		return thirdEnd + 1
+	case skipTokens[tok] || twoTailInvisb[tok] || matchesSkip(tok):
+		if (tok == "[" && l.at(idx-1).s != `\sqrt`) || (tok == "]" && idx >= 3 && l.at(idx-3).s != `\sqrt`) {
+			c.mark(cur, Visible)
+			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok + "}", cur.o}}, l.slice(idx+1, len(l)))
+			c.tokens = append(c.tokens, tok)
+		}
+		return idx + 1
+	}
+	c.mark(cur, Visible)
+	if braceColor || (idx > 1 && l.at(idx-1).s == "_") {
+		c.l = concat(l.slice(0, idx), items{{"{" + c.colorTag() + tok + "}}", cur.o}}, l.slice(idx+1, len(l)))
+	} else {
+		c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok + "}", cur.o}}, l.slice(idx+1, len(l)))
+	}
+	c.tokens = append(c.tokens, tok)
+	return idx + 1
+}
+
+// pyIndex turns a possibly negative Python index into a position in a
+// list of length n, clamped as slicing does.
+func pyIndex(i, n int) int {
+	if i < 0 {
+		i += n
+		if i < 0 {
+			i = 0
+		}
+	}
+	if i > n {
+		i = n
+	}
+	return i
+}
+
+func matchesSkip(tok string) bool {
+	for _, re := range skipPatterns {
+		if re.MatchString(tok) {
+			return true
+		}
+	}
+	return false
+}
