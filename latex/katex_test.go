@@ -1,0 +1,121 @@
+package latex
+
+import (
+	"bufio"
+	"compress/gzip"
+	"encoding/json"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+)
+
+type katexGolden struct {
+	Input   string  `json:"input"`
+	KatexOK bool    `json:"katex_ok"`
+	Katex   *string `json:"katex_normalized"`
+}
+
+func eachLargeGolden(t *testing.T, fn func(g katexGolden)) {
+	f, err := os.Open(shareddata.Path(t, "refcdm/tokenizer_golden_large.jsonl.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc := bufio.NewScanner(gz)
+	sc.Buffer(make([]byte, 1<<22), 1<<22)
+	for sc.Scan() {
+		var g katexGolden
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		fn(g)
+	}
+}
+
+// TestKaTeXNormalizeLarge measures parity of our KaTeX-normalizer
+// emulation with the reference on the large golden.
+func TestKaTeXNormalizeLarge(t *testing.T) {
+	if testing.Short() {
+		t.Skip("185k formulas")
+	}
+	var total, same, okMismatch, textDiff int
+	var ex []string
+	eachLargeGolden(t, func(g katexGolden) {
+		total++
+		out, ok := KaTeXNormalize(ProtectCDM(g.Input))
+		switch {
+		case ok != g.KatexOK:
+			okMismatch++
+			if len(ex) < 40 {
+				want := "<fail>"
+				if g.Katex != nil {
+					want = *g.Katex
+				}
+				ex = append(ex, "OK-MISMATCH in="+g.Input+"\n   got="+out+"\n  want="+want)
+			}
+		case !ok || out == *g.Katex:
+			same++
+		default:
+			textDiff++
+			if len(ex) < 40 {
+				ex = append(ex, "TEXT in="+g.Input+"\n   got="+out+"\n  want="+*g.Katex)
+			}
+		}
+	})
+	for _, e := range ex {
+		t.Log(e)
+	}
+	t.Logf("%d formulas: identical %d (%.3f%%), failure disagreements %d, text differences %d", total, same, 100*float64(same)/float64(total), okMismatch, textDiff)
+}
+
+// TestTokenizeCDMSmallGolden runs the whole chain on every construct of the
+// small golden: KaTeX output (or fallback), normalized string, tokens and
+// coloured LaTeX must all match the reference.
+func TestTokenizeCDMSmallGolden(t *testing.T) {
+	f, err := os.Open(shareddata.Path(t, "refcdm/tokenizer_golden.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	n := 0
+	for sc.Scan() {
+		var g struct {
+			Input      string   `json:"input"`
+			KatexOK    bool     `json:"katex_ok"`
+			AfterKatex string   `json:"after_katex"`
+			AfterNorm  string   `json:"after_normalize_latex"`
+			Tokens     []string `json:"tokens"`
+			Colored    string   `json:"colored_latex_placeholders"`
+		}
+		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
+			t.Fatal(err)
+		}
+		n++
+		res, err := TokenizeCDM(g.Input)
+		if err != nil {
+			t.Errorf("%q: %v", g.Input, err)
+			continue
+		}
+		// The golden records the KaTeX stage after the CJK and percent fix-ups.
+		if res.KaTeXOK != g.KatexOK || strings.TrimSpace(PrepareCDM(res.Katex)) != strings.TrimSpace(g.AfterKatex) {
+			t.Errorf("%q: KaTeX %v %q, want %v %q", g.Input, res.KaTeXOK, res.Katex, g.KatexOK, g.AfterKatex)
+		}
+		if strings.TrimSpace(res.Normalized) != strings.TrimSpace(g.AfterNorm) || res.Colored != g.Colored {
+			t.Errorf("%q: normalized %q coloured %q, want %q %q", g.Input, res.Normalized, res.Colored, g.AfterNorm, g.Colored)
+		}
+		if strings.Join(res.Tokens, " ") != strings.Join(g.Tokens, " ") {
+			t.Errorf("%q: tokens %q, want %q", g.Input, res.Tokens, g.Tokens)
+		}
+	}
+	if n < 100 {
+		t.Errorf("%d lines", n)
+	}
+}

@@ -1,0 +1,118 @@
+package latex
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// Limits on the formulas the tokenizer accepts. Longer or deeper input is
+// refused with ErrTooLarge rather than parsed.
+const (
+	MaxFormulaBytes = 64 << 10
+	MaxNesting      = 512
+)
+
+// ErrTooLarge is returned for a formula beyond MaxFormulaBytes or nested
+// deeper than MaxNesting braces.
+var ErrTooLarge = errors.New("formula exceeds the tokenizer's limits")
+
+// ErrTabular is returned for formulas containing "tabular": the reference
+// sends them through a separate table tokenizer that leakaudit does not
+// implement.
+var ErrTabular = errors.New("tabular formulas are not supported")
+
+// CDMResult is the reference CDM's view of one formula.
+type CDMResult struct {
+	// KaTeXOK is false when the reference's KaTeX normalizer fails and the
+	// raw formula is used instead (the reference's silent fallback).
+	KaTeXOK bool
+	// Katex is the normalizer's output, or the (protected) raw formula
+	// after a fallback.
+	Katex string
+	// Normalized is normalize_latex's output.
+	Normalized string
+	CDMTokens
+}
+
+var reCJKRun = regexp.MustCompile(`[\x{4e00}-\x{9fff}\x{3400}-\x{4dbf}]+`)
+
+// wrapChineseAt wraps each run of CJK ideographs in \text{…} unless it is
+// already directly inside one (the reference's wrap_chinese_in_text).
+func wrapChineseAt(s string) string {
+	var b strings.Builder
+	last := 0
+	for _, loc := range reCJKRun.FindAllStringIndex(s, -1) {
+		b.WriteString(s[last:loc[0]])
+		run := s[loc[0]:loc[1]]
+		before := s[max(0, loc[0]-6):loc[0]]
+		after := s[loc[1]:min(len(s), loc[1]+1)]
+		if strings.HasSuffix(before, `\text{`) && strings.HasPrefix(after, "}") {
+			b.WriteString(run)
+		} else {
+			b.WriteString(`\text{` + run + `}`)
+		}
+		last = loc[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
+}
+
+// checkLimits refuses formulas beyond the tokenizer's limits.
+func checkLimits(s string) error {
+	if len(s) > MaxFormulaBytes {
+		return fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(s), MaxFormulaBytes)
+	}
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	if deepest > MaxNesting {
+		return fmt.Errorf("%w: nesting depth %d (limit %d)", ErrTooLarge, deepest, MaxNesting)
+	}
+	return nil
+}
+
+// TokenizeCDM runs a formula through the whole reference preprocessing
+// chain (cdm-spec §3–6): CJK wrapping, protection, the KaTeX normalizer
+// with its raw fallback, the fix-ups, normalize_latex and token selection.
+// An error wrapping ErrCDMPass means the reference itself fails on the
+// formula (it then counts as a render failure).
+func TokenizeCDM(formula string) (CDMResult, error) {
+	var res CDMResult
+	if err := checkLimits(formula); err != nil {
+		return res, err
+	}
+	if strings.Contains(formula, "tabular") {
+		return res, ErrTabular
+	}
+	s := formula
+	if reCJK.MatchString(s) {
+		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
+		s = wrapChineseAt(s)
+	}
+	s = ProtectCDM(s)
+	if out, ok := KaTeXNormalize(s); ok {
+		res.KaTeXOK, res.Katex = true, out
+	} else {
+		res.Katex = s
+	}
+	n, err := NormalizeLatexCDM(PrepareCDM(res.Katex))
+	if err != nil {
+		return res, err
+	}
+	res.Normalized = n
+	toks, err := ColorTokensCDM(n)
+	if err != nil {
+		return res, err
+	}
+	res.CDMTokens = toks
+	return res, nil
+}
