@@ -129,7 +129,7 @@ func TestGlueReason(t *testing.T) {
 // from the shared label lists, at every level it states (L0 = L1 = L2).
 func TestWithinBenchmarkOverlap(t *testing.T) {
 	dir := shareddata.Dir(t)
-	lv, _ := latex.ParseLevels("raw,audit,ws")
+	lv, _ := latex.ParseLevels("raw,audit,ws,tokens,render")
 	type row struct {
 		test, train  string
 		found, total int64
@@ -188,7 +188,18 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		var ws, tok, ren int64
 		for _, got := range res.Splits {
+			switch got.Level {
+			case "ws":
+				ws = got.Found
+			case "tokens":
+				tok = got.Found
+				continue
+			case "render":
+				ren = got.Found
+				continue
+			}
 			if got.Found != r.found || got.Total != r.total || got.Rate.String() != r.rate || got.UniqueFound != r.uniqueFound ||
 				(r.uniqueLabels > 0 && got.Unique != r.uniqueLabels) {
 				t.Errorf("%s vs %s at %s: %d/%d (%s%%), unique %d/%d; want %d/%d (%s%%), unique %d/%d",
@@ -199,6 +210,11 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 		if len(res.AuditOnly) > 0 {
 			t.Errorf("%s vs %s: %d audit-only matches on same-convention lists", r.test, r.train, len(res.AuditOnly))
 		}
+		// The stronger levels never find fewer.
+		if tok < ws || ren < tok {
+			t.Errorf("%s vs %s: ws %d, tokens %d, render %d: a stronger level found fewer", r.test, r.train, ws, tok, ren)
+		}
+		t.Logf("%-16s vs %-17s ws %5d  tokens %5d  render %5d  of %d", r.test, r.train, ws, tok, ren, r.total)
 	}
 }
 

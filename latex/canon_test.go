@@ -166,3 +166,62 @@ func endsControlWord(k []rune, i int) bool {
 	}
 	return j >= 0 && k[j] == '\\' && backslashRun(k, j)%2 == 1
 }
+
+// TestTokenAndRenderLevels checks the "first merged at" table of the audit
+// protocol (§3.4) for the tokens and render levels.
+func TestTokenAndRenderLevels(t *testing.T) {
+	tokens, _ := LookupLevel("tokens")
+	render, _ := LookupLevel("render")
+	eq := func(l Level, a, b string) bool {
+		ka, _ := l.Canon(a)
+		kb, _ := l.Canon(b)
+		return ka == kb
+	}
+	tests := []struct {
+		a, b   string
+		l3, l4 bool
+	}{
+		{`x^2`, `x^{2}`, true, true},
+		{`x_a^b`, `x^{b}_{a}`, true, true},
+		{`\sum\limits_{i}`, `\sum_{i}`, true, true},
+		{`a \le b`, `a \leq b`, true, true},
+		{`y \gt z`, `y > z`, true, true},
+		{`\left( x \right)`, `( x )`, true, true},
+		{`\sin x`, `\operatorname{sin} x`, true, true},
+		{`\sin x`, `\mathrm{sin} x`, true, true},
+		{`{\rm d}x`, `\mathrm{d}x`, true, true},
+		{`{\bf x}`, `\mathbf{x}`, true, true},
+		{`\cdots`, `\ldots`, true, true},
+		{`x'`, `x^{\prime}`, true, true},
+		{`x''^{2}`, `x^{\prime\prime 2}`, true, true},
+		{`\frac ab`, `\dfrac{a}{b}`, true, true},
+		{`\big( x \big)`, `( x )`, true, true},
+		{`a \ne b`, `a \neq b`, true, true},
+		{`a\,b`, `ab`, false, true},
+		{`-{\frac{1}{2}}`, `-\frac{1}{2}`, false, true},
+		{`a \cdot b`, `a \cdotp b`, false, true},
+		{`x = 23`, `x = 32`, false, false},
+		{`\pi`, `\Pi`, false, false},
+		{`\alpha b`, `\alphab`, false, false},
+		{`\varepsilon`, `\epsilon`, false, false},
+	}
+	for _, tt := range tests {
+		if got := eq(tokens, tt.a, tt.b); got != tt.l3 {
+			ka, _ := tokens.Canon(tt.a)
+			kb, _ := tokens.Canon(tt.b)
+			t.Errorf("tokens(%q)==tokens(%q): %v, want %v (%q vs %q)", tt.a, tt.b, got, tt.l3, ka, kb)
+		}
+		if got := eq(render, tt.a, tt.b); got != tt.l4 {
+			ka, _ := render.Canon(tt.a)
+			kb, _ := render.Canon(tt.b)
+			t.Errorf("render(%q)==render(%q): %v, want %v (%q vs %q)", tt.a, tt.b, got, tt.l4, ka, kb)
+		}
+	}
+	// Failures equal only failures with the same ws key.
+	k1, err1 := tokens.Canon(`\frac{a}`)
+	k2, _ := tokens.Canon(`\frac {a}`)
+	k3, _ := tokens.Canon(`\frac{b}`)
+	if err1 == nil || !IsFailedKey(k1) || k1 != k2 || k1 == k3 {
+		t.Errorf("failure keys %q %q %q (%v)", k1, k2, k3, err1)
+	}
+}

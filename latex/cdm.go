@@ -34,7 +34,6 @@ var (
 	twoTailInvisb   = set(`\overset`, `\underset`, `\stackrel`)
 	oneTailTokens   = set(`\widetilde`, `\overline`, `\hat`, `\widehat`, `\tilde`, `\Tilde`, `\dot`, `\bar`, `\vec`, `\underline`, `\underbrace`, `\check`, `\breve`, `\Bar`, `\Vec`, `\mathring`, `\ddot`, `\Ddot`, `\dddot`, `\ddddot`)
 	oneTailInvisb   = set(`\boldsymbol`, `\pmb`, `\textbf`, `\mathrm`, `\mathbf`, `\mathbb`, `\mathcal`, `\textmd`, `\texttt`, `\textnormal`, `\text`, `\textit`, `\textup`, `\mathop`, `\mathbin`, `\smash`, `\operatorname`, `\textrm`, `\mathfrak`, `\emph`, `\textsf`, `\textsc`)
-	skipPatterns    = compileAll(`\{`, `\}`, `[\[\]]`, `\\begin\{.*?\}`, `\\end\{.*?\}`, `\^`, `\_`, `\\.*rule.*`, `\\.*line.*`, `\[[\-.0-9]+[epm][xtm]\]`)
 	dotsTokens      = []string{"…", `\ldots`, `\hdots`, `\cdots`, `\dddot`, `\dots`, `\dotsc`, `\dotsi`, `\dotsm`, `\dotso`, `\dotsb`, `\mathellipsis`}
 	operatorLetters = []string{`\ex`, `\ln`, `\lg`, `\cot`, `\mod`, `\bmod`, `\pmod`, `\min`, `\max`, `\ker`, `\hom`, `\sec`, `\scs`, `\csc`, `\deg`, `\arg`, `\log`, `\dim`, `\exp`, `\sin`, `\cos`, `\tan`, `\tanh`, `\cosh`, `\sinh`, `\coth`, `\arcsin`, `\arccos`, `\arctan`}
 )
@@ -45,15 +44,6 @@ func set(items ...string) map[string]bool {
 		m[s] = true
 	}
 	return m
-}
-
-// compileAll compiles patterns anchored at the start, as Python's re.match.
-func compileAll(patterns ...string) []*regexp.Regexp {
-	var out []*regexp.Regexp
-	for _, p := range patterns {
-		out = append(out, regexp.MustCompile(`^(?:`+p+`)`))
-	}
-	return out
 }
 
 // Patterns of normalize_latex, as the reference writes them (with the
@@ -73,8 +63,31 @@ var (
 	reRule       = regexp.MustCompile(`(?s)\\rule \{[ .0-9a-z]+\} \{[ .0-9a-z]+\}`)
 	reSpecial    = regexp.MustCompile(`(?s)\\specialrule \{[ .0-9a-z]+\} \{[ .0-9a-z]+\} \{[ .0-9a-z]+\}`)
 	reColor      = regexp.MustCompile(`(?s)\\colorbox[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\color[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\textcolor[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} |\\cellcolor[ \[\]RGBrgb]+\{ [A-Za-z 0-9,!]+ \} `)
-	reCJK        = regexp.MustCompile(`[\x{4e00}-\x{9fff}]`)
 )
+
+// regexMarkers holds a literal every match of a pattern contains, so that
+// the pattern is only run on strings that have it.
+var regexMarkers = map[*regexp.Regexp]string{
+	reHVSpace: "space {", reArrayCols: `\begin{array} {`, reString: `\string `, reBigDelim: "ig", reBigCommand: "ig",
+	reOpStar: `\operatorname *`, reAccent: `\' `, reTabSkip: "[ ", reParbox: `\parbox {`, reRaisebox: `\raisebox {`,
+	reChar: `\char`, reRule: `\rule {`, reSpecial: `\specialrule {`, reColor: "color",
+}
+
+// containsCJK reports whether s holds a character in U+4E00–U+9FFF, the
+// reference's test for Chinese text.
+func containsCJK(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			for _, r := range s[i:] {
+				if r >= 0x4e00 && r <= 0x9fff {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	return false
+}
 
 // isPySpace reports whether Python's str.isspace (and regex \s) holds.
 func isPySpace(r rune) bool {
@@ -87,6 +100,9 @@ func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
 // left to right), s = s.replace(match, f(match)); later replacements see
 // the effect of earlier ones, as in the reference's loops.
 func replaceEach(s string, re *regexp.Regexp, f func(string) string) string {
+	if m, ok := regexMarkers[re]; ok && !strings.Contains(s, m) {
+		return s // the pattern cannot match without its literal part
+	}
 	for _, m := range re.FindAllString(s, -1) {
 		s = strings.ReplaceAll(s, m, f(m))
 	}
@@ -95,30 +111,64 @@ func replaceEach(s string, re *regexp.Regexp, f func(string) string) string {
 
 func noSpaces(m string) string { return strings.ReplaceAll(m, " ", "") }
 
-// replaceSpacedToken is re.sub(r'(?<=\s)OLD(?=\s)', NEW, s): every
-// occurrence of old with whitespace on both sides.
-func replaceSpacedToken(s, old, new string) string {
-	var b strings.Builder
-	i := 0
-	for {
-		j := strings.Index(s[i:], old)
-		if j < 0 {
-			b.WriteString(s[i:])
-			return b.String()
+// spacedReplacements are normalize_latex's whole-token rewrites (its
+// re.sub(r'(?<=\s)X(?=\s)', …) lines): -- and ---, the dots forms, and the
+// operator names spelled out in \mathrm. None of the outputs is another
+// rule's input, so one pass over the tokens applies them all.
+var spacedReplacements = func() map[string]string {
+	m := map[string]string{"--": "- -", "---": "- - -"}
+	for _, d := range dotsTokens {
+		m[d] = ". . ."
+	}
+	for _, op := range operatorLetters {
+		name := op[1:]
+		if op == `\bmod` || op == `\pmod` {
+			name = "mod"
 		}
-		j += i
-		end := j + len(old)
-		before, _ := utf8.DecodeLastRuneInString(s[:j])
-		after, _ := utf8.DecodeRuneInString(s[end:])
-		if j > 0 && end < len(s) && isPySpace(before) && isPySpace(after) {
-			b.WriteString(s[i:j])
-			b.WriteString(new)
-			i = end
-		} else {
-			b.WriteString(s[i : j+1])
-			i = j + 1
+		m[op] = `\mathrm { ` + strings.Join(strings.Split(name, ""), " ") + ` }`
+	}
+	return m
+}()
+
+// replaceSpacedTokens replaces every token of s (a maximal run of
+// non-whitespace with whitespace on both sides) found in m, keeping the
+// whitespace as it is.
+func replaceSpacedTokens(s string, m map[string]string) string {
+	var b strings.Builder
+	changed := false
+	start := -1 // start of the current token
+	for i, r := range s {
+		if isPySpace(r) {
+			if start >= 0 {
+				tok := s[start:i]
+				if rep, ok := m[tok]; ok && start > 0 {
+					if !changed {
+						b.Grow(len(s) + 16)
+						b.WriteString(s[:start])
+						changed = true
+					}
+					b.WriteString(rep)
+				} else if changed {
+					b.WriteString(tok)
+				}
+				start = -1
+			}
+			if changed {
+				b.WriteRune(r)
+			}
+			continue
+		}
+		if start < 0 {
+			start = i
 		}
 	}
+	if !changed {
+		return s
+	}
+	if start >= 0 {
+		b.WriteString(s[start:])
+	}
+	return b.String()
 }
 
 // PrepareCDM applies the reference's fix-ups between its KaTeX normalizer
@@ -126,7 +176,7 @@ func replaceSpacedToken(s, old, new string) string {
 // ideograph every \mathrm becomes \text, and the protected percent sign is
 // restored.
 func PrepareCDM(s string) string {
-	if reCJK.MatchString(s) {
+	if containsCJK(s) {
 		s = strings.ReplaceAll(s, `\mathrm`, `\text`)
 	}
 	return strings.ReplaceAll(s, "< P E R C E N T A G E T O K E N >", `\%`)
@@ -159,19 +209,7 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	l = replaceEach(l, reArrayCols, func(m string) string {
 		return `\begin{array} ` + noSpaces(strings.TrimPrefix(m, `\begin{array} `))
 	})
-	l = " " + l + " "
-	l = replaceSpacedToken(l, "--", "- -")
-	l = replaceSpacedToken(l, "---", "- - -")
-	for _, d := range dotsTokens {
-		l = replaceSpacedToken(l, d, ". . .")
-	}
-	for _, op := range operatorLetters {
-		name := op[1:]
-		if op == `\bmod` || op == `\pmod` {
-			name = "mod"
-		}
-		l = replaceSpacedToken(l, op, `\mathrm { `+strings.Join(strings.Split(name, ""), " ")+` }`)
-	}
+	l = replaceSpacedTokens(" "+l+" ", spacedReplacements)
 	l = replaceEach(l, reString, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reBigDelim, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reBigCommand, func(m string) string { return noSpaces(m) + " " })
@@ -458,14 +496,6 @@ func (l items) slice(a, b int) items {
 	return l[a:b]
 }
 
-func (l items) strings() pyList {
-	out := make(pyList, len(l))
-	for i, it := range l {
-		out[i] = it.s
-	}
-	return out
-}
-
 // concat builds a new list from parts (Python's list + list + …).
 func concat(parts ...items) items {
 	n := 0
@@ -480,6 +510,25 @@ func concat(parts ...items) items {
 }
 
 func inserted(s string) items { return items{{s, -1}} }
+
+// set replaces the item at idx (which the caller has read, so it exists).
+func (c *colorer) set(idx int, it item) { c.l[idx] = it }
+
+// setInsert is l[:idx] + [it] + l[idx+1:at] + [ins] + l[at:] in Python: in
+// place when the indices are ordinary, by literal slicing otherwise (a -1
+// from an unmatched brace makes Python repeat parts of the list).
+func (c *colorer) setInsert(idx int, it item, at int, ins string) {
+	l := c.l
+	if idx >= 0 && idx < at && at <= len(l) {
+		l[idx] = it
+		l = append(l, item{})
+		copy(l[at+1:], l[at:])
+		l[at] = item{ins, -1}
+		c.l = l
+		return
+	}
+	c.l = concat(l.slice(0, idx), items{it}, l.slice(idx+1, at), inserted(ins), l.slice(at, len(l)))
+}
 
 type colorer struct {
 	l      items
@@ -498,7 +547,23 @@ func (c *colorer) mark(it item, k TokenKind) {
 }
 
 func (c *colorer) brace(start int, open, close string) int {
-	return c.l.strings().matchBrace(start, open, close)
+	l := c.l
+	depth := 0
+	for k, it := range l[pyIndex(start, len(l)):] {
+		switch it.s {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return start + k
+			}
+		}
+	}
+	if depth > 0 {
+		panic("ValueError: no matching brace")
+	}
+	return -1
 }
 
 // step processes the item at idx and returns the next index to visit; it is
@@ -523,7 +588,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 		numEnd := c.brace(idx+1, "{", "}")
 		denEnd := c.brace(numEnd+1, "{", "}")
 		c.mark(cur, Visible)
-		c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, denEnd+1), inserted("}"), l.slice(denEnd+1, len(l)))
+		c.setInsert(idx, item{c.colorTag() + tok, cur.o}, denEnd+1, "}")
 		c.tokens = append(c.tokens, tok)
 		return idx + 1
 	case oneTailTokens[tok]:
@@ -531,9 +596,9 @@ func (c *colorer) step(idx int, braceColor bool) int {
 		c.mark(cur, Visible)
 		tag := c.colorTag()
 		if tok != `\underbrace` && numEnd+1 < len(l) && l.at(numEnd+1).s == "_" {
-			c.l = concat(l.slice(0, idx), items{{"{" + tag + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}}"), l.slice(numEnd+1, len(l)))
+			c.setInsert(idx, item{"{" + tag + tok, cur.o}, numEnd+1, "}}")
 		} else {
-			c.l = concat(l.slice(0, idx), items{{tag + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}"), l.slice(numEnd+1, len(l)))
+			c.setInsert(idx, item{tag + tok, cur.o}, numEnd+1, "}")
 		}
 		c.tokens = append(c.tokens, tok)
 		return idx + 1
@@ -546,7 +611,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			tag := c.colorTag()
 			c.tokens = append(c.tokens, inner.s)
 			c.mark(inner, Visible)
-			c.l = concat(l.slice(0, numStart+1), items{{tag + inner.s + "}", inner.o}}, l.slice(numEnd, len(l)))
+			c.set(numStart+1, item{tag + inner.s + "}", inner.o})
 		} else {
 			for sub := numStart + 1; sub < numEnd; {
 				sub = c.step(sub, false)
@@ -559,7 +624,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			numStart := idx + 1
 			numEnd := c.brace(numStart, "{", "}")
 			c.mark(cur, Visible)
-			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, numEnd+1), inserted("}"), l.slice(numEnd+1, len(l)))
+			c.setInsert(idx, item{c.colorTag() + tok, cur.o}, numEnd+1, "}")
 			c.tokens = append(c.tokens, tok)
 			for sub := numStart + 1; sub < numEnd; {
 				sub = c.step(sub, false)
@@ -571,7 +636,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			denStart := numEnd + 1
 			denEnd := c.brace(denStart, "{", "}")
 			c.mark(cur, Visible)
-			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok, cur.o}}, l.slice(idx+1, denEnd+1), inserted("}"), l.slice(denEnd+1, len(l)))
+			c.setInsert(idx, item{c.colorTag() + tok, cur.o}, denEnd+1, "}")
 			c.tokens = append(c.tokens, tok)
 			for sub := numStart + 1; sub < numEnd; {
 				sub = c.step(sub, true)
@@ -595,16 +660,16 @@ func (c *colorer) step(idx int, braceColor bool) int {
 	case skipTokens[tok] || twoTailInvisb[tok] || matchesSkip(tok):
 		if (tok == "[" && l.at(idx-1).s != `\sqrt`) || (tok == "]" && idx >= 3 && l.at(idx-3).s != `\sqrt`) {
 			c.mark(cur, Visible)
-			c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok + "}", cur.o}}, l.slice(idx+1, len(l)))
+			c.set(idx, item{c.colorTag() + tok + "}", cur.o})
 			c.tokens = append(c.tokens, tok)
 		}
 		return idx + 1
 	}
 	c.mark(cur, Visible)
 	if braceColor || (idx > 1 && l.at(idx-1).s == "_") {
-		c.l = concat(l.slice(0, idx), items{{"{" + c.colorTag() + tok + "}}", cur.o}}, l.slice(idx+1, len(l)))
+		c.set(idx, item{"{" + c.colorTag() + tok + "}}", cur.o})
 	} else {
-		c.l = concat(l.slice(0, idx), items{{c.colorTag() + tok + "}", cur.o}}, l.slice(idx+1, len(l)))
+		c.set(idx, item{c.colorTag() + tok + "}", cur.o})
 	}
 	c.tokens = append(c.tokens, tok)
 	return idx + 1
@@ -625,10 +690,29 @@ func pyIndex(i, n int) int {
 	return i
 }
 
+// matchesSkip reports whether tok matches one of the reference's
+// SKIP_PATTERNS at its start (Python's re.match), without a regular
+// expression per token.
 func matchesSkip(tok string) bool {
-	for _, re := range skipPatterns {
-		if re.MatchString(tok) {
-			return true
+	if tok == "" {
+		return false
+	}
+	switch tok[0] {
+	case '{', '}', '[', ']', '^', '_':
+		return true
+	case '\\':
+		rest := tok[1:]
+		for _, env := range []string{"begin{", "end{"} {
+			if strings.HasPrefix(rest, env) {
+				if j := strings.IndexByte(rest[len(env):], '}'); j >= 0 && !strings.Contains(rest[len(env):len(env)+j], "\n") {
+					return true
+				}
+			}
+		}
+		for _, word := range []string{"rule", "line"} {
+			if j := strings.Index(rest, word); j >= 0 && !strings.Contains(rest[:j], "\n") {
+				return true
+			}
 		}
 	}
 	return false

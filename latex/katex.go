@@ -174,6 +174,10 @@ type kparser struct {
 	pos  int
 	mode string
 	next ktoken
+	// keepPrimes merges primes with a following superscript (x''^{2} as
+	// x^{\prime\prime 2}) instead of letting the superscript replace
+	// them, as the reference does. Used by the tokens level only.
+	keepPrimes bool
 }
 
 func isLetterASCII(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -371,8 +375,12 @@ func (p *kparser) parseAtom() *knode {
 			p.consume()
 			continue
 		case "^":
+			primes := sup
 			sup = p.handleSupSub("superscript")
 			hasSup = sup != nil
+			if p.keepPrimes && primes != nil && primes.kind == "ordgroup" && len(primes.body) > 0 && primes.body[0].text == `\prime` && sup != nil {
+				sup = &knode{kind: "ordgroup", body: append(append([]*knode(nil), primes.body...), ordBody(sup)...)}
+			}
 			continue
 		case "_":
 			sub = p.handleSupSub("subscript")
@@ -902,6 +910,9 @@ var (
 // each \begin{name} is paired with the nearest following \end{name} (at
 // least one character later), starred or not.
 func rewriteEnvs(s string, re *regexp.Regexp, to string) string {
+	if !strings.Contains(s, `\begin{`) {
+		return s
+	}
 	var b strings.Builder
 	for {
 		loc := re.FindStringSubmatchIndex(s)
@@ -963,6 +974,10 @@ func ProtectCDM(formula string) string {
 // returns its output, or ok == false when the reference's normalizer fails
 // or prints nothing and the reference falls back to the raw string.
 func KaTeXNormalize(formula string) (out string, ok bool) {
+	return katexNormalize(formula, false)
+}
+
+func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
 	s := rewriteEnvs(formula, reAlignEnvs, "aligned")
 	s = rewriteEnvs(s, reSmallMat, "matrix")
 	// preprocess_formula.js line handling.
@@ -980,9 +995,11 @@ func KaTeXNormalize(formula string) (out string, ok bool) {
 		changed = changed || c
 		s, c = jsReplaceFirst(s, "$", " ")
 		changed = changed || c
-		if loc := reLabel.FindStringIndex(s); loc != nil {
-			s = s[:loc[0]] + s[loc[1]:]
-			changed = true
+		if strings.Contains(s, `\label{`) {
+			if loc := reLabel.FindStringIndex(s); loc != nil {
+				s = s[:loc[0]] + s[loc[1]:]
+				changed = true
+			}
 		}
 		if !changed {
 			break
@@ -1008,7 +1025,7 @@ func KaTeXNormalize(formula string) (out string, ok bool) {
 			break
 		}
 	}
-	norm, err := katexRender(s)
+	norm, err := katexRender(s, keepPrimes)
 	if err != nil {
 		return "", false
 	}
@@ -1020,15 +1037,18 @@ func KaTeXNormalize(formula string) (out string, ok bool) {
 			break
 		}
 	}
-	if loc := reLabelOut.FindStringIndex(norm); loc != nil {
+	if !strings.Contains(norm, `\label {`) {
+	} else if loc := reLabelOut.FindStringIndex(norm); loc != nil {
 		norm = norm[:loc[0]] + norm[loc[1]:]
 	}
 	// tokenize_latex.py: collapse whitespace, \operatorname{sin} → \sin.
 	post := strings.Join(strings.FieldsFunc(norm, isPySpace), " ")
-	post = reOperator.ReplaceAllStringFunc(post, func(m string) string {
-		sub := reOperator.FindStringSubmatch(m)
-		return "\\" + strings.ReplaceAll(sub[1], " ", "")
-	})
+	if strings.Contains(post, `\operatorname {`) {
+		post = reOperator.ReplaceAllStringFunc(post, func(m string) string {
+			sub := reOperator.FindStringSubmatch(m)
+			return "\\" + strings.ReplaceAll(sub[1], " ", "")
+		})
+	}
 	post = strings.ReplaceAll(post, `\\ \end{array}`, `\end{array}`)
 	if post == "" {
 		return "", false
@@ -1037,7 +1057,7 @@ func KaTeXNormalize(formula string) (out string, ok bool) {
 }
 
 // katexRender parses a prepared line and prints it, or fails.
-func katexRender(line string) (out string, err error) {
+func katexRender(line string, keepPrimes bool) (out string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			if f, ok := r.(kfail); ok {
@@ -1047,7 +1067,7 @@ func katexRender(line string) (out string, err error) {
 			panic(r)
 		}
 	}()
-	p := &kparser{in: line, mode: "math"}
+	p := &kparser{in: line, mode: "math", keepPrimes: keepPrimes}
 	p.next = p.lex(0, "math")
 	tree := p.parseExpression(false, "")
 	p.expect("EOF", false)

@@ -94,7 +94,7 @@ func TokenizeCDM(formula string) (CDMResult, error) {
 		return res, ErrTabular
 	}
 	s := formula
-	if reCJK.MatchString(s) {
+	if containsCJK(s) {
 		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
 		s = wrapChineseAt(s)
 	}

@@ -66,7 +66,7 @@ func TestCrossRelease(t *testing.T) {
 	if _, err := dataset.Scan(dataset.Source{Path: ink}, func(it dataset.Item) error { raw[it.ID] = it.Label; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	var n, l0, l1, l2 int
+	var n, l0, l1, l2, l3, l4 int
 	if _, err := dataset.Scan(dataset.Source{Path: caps}, func(it dataset.Item) error {
 		r, ok := raw[it.ID]
 		if !ok {
@@ -83,6 +83,16 @@ func TestCrossRelease(t *testing.T) {
 		if latex.CanonWS(r) == latex.CanonWS(it.Label) {
 			l2++
 		}
+		if a, err := latex.CanonTokens(r); err == nil {
+			if b, _ := latex.CanonTokens(it.Label); a == b {
+				l3++
+			}
+		}
+		if a, err := latex.CanonRender(r); err == nil {
+			if b, _ := latex.CanonRender(it.Label); a == b {
+				l4++
+			}
+		}
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -90,4 +100,10 @@ func TestCrossRelease(t *testing.T) {
 	if n != 986 || l0 != 0 || l1 != 0 || l2 != 584 {
 		t.Errorf("n %d L0 %d L1 %d L2 %d; want 986 0 0 584", n, l0, l1, l2)
 	}
+	// The remaining differences are conventions (\gt vs >, \mathrm{Pa} vs
+	// P a): they must shrink at the stronger levels.
+	if l3 <= l2 || l4 < l3 {
+		t.Errorf("L2 %d, L3 %d, L4 %d: the stronger levels must merge more", l2, l3, l4)
+	}
+	t.Logf("raw InkML vs CoMER tokens, CROHME 2014: L2 %d, L3 %d, L4 %d of %d", l2, l3, l4, n)
 }

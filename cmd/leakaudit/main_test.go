@@ -209,3 +209,31 @@ func TestNearDupJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestTokensCommand(t *testing.T) {
+	out, err := run(t, "tokens", "--json", `x^2 + \frac ab`, `\frac{a}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 2 {
+		t.Fatalf("%d lines:\n%s", len(lines), out)
+	}
+	var first, second struct {
+		KaTeXOK bool              `json:"katex_ok"`
+		Tokens  []string          `json:"tokens"`
+		Levels  map[string]string `json:"levels"`
+	}
+	json.Unmarshal([]byte(lines[0]), &first)
+	json.Unmarshal([]byte(lines[1]), &second)
+	if !first.KaTeXOK || strings.Join(first.Tokens, " ") != `x 2 + \frac a b` || first.Levels["tokens"] != `x ^ { 2 } + \frac { a } { b }` {
+		t.Errorf("first: %+v", first)
+	}
+	if second.KaTeXOK || second.Levels["tokens"] != "⊥ (tokenizer fails)" {
+		t.Errorf("second: %+v", second)
+	}
+	text, err := run(t, "tokens", `\mathbf{x}`)
+	if err != nil || !strings.Contains(text, "not drawn:  \\mathbf (font)") {
+		t.Errorf("text output: %v\n%s", err, text)
+	}
+}

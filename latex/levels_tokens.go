@@ -1,0 +1,243 @@
+package latex
+
+import (
+	"regexp"
+	"strings"
+)
+
+// The tokens (L3) and render (L4) levels of the canonicalization ladder
+// (audit protocol §3.2–3.3). Both start from the ws level, so equality at
+// ws implies equality here and overlap counts never decrease going up.
+
+func init() {
+	Register(Level{
+		ID: Tokens, Name: "tokens", Rung: "L3", Version: 1,
+		Doc:   "the CDM tokenizer's normalized tokens, with primes kept and synonyms, delimiter sizes and operator forms unified",
+		Canon: CanonTokens,
+	})
+	Register(Level{
+		ID: Render, Name: "render", Rung: "L4", Version: 1,
+		Doc:   "tokens mapped to render-identical classes, ink-free tokens and redundant braces dropped",
+		Canon: CanonRender,
+	})
+}
+
+// failed is the tagged value of a formula the tokenizer cannot normalize:
+// it equals only another failure with the same ws key.
+func failed(ws string) string { return "⊥\x00" + ws }
+
+// IsFailedKey reports whether a canonical key is a tagged failure.
+func IsFailedKey(k string) bool { return strings.HasPrefix(k, "⊥\x00") }
+
+// l3Synonyms unifies relation and delimiter synonyms.
+var l3Synonyms = map[string]string{
+	`\le`: `\leq`, `\ge`: `\geq`, `\neq`: `\ne`, `\to`: `\rightarrow`, `\gets`: `\leftarrow`, `\gt`: ">", `\lt`: "<",
+	`\land`: `\wedge`, `\lor`: `\vee`, `\lnot`: `\neg`, `\owns`: `\ni`, `\lbrace`: `\{`, `\rbrace`: `\}`,
+	`\lbrack`: "[", `\rbrack`: "]", `\vert`: "|", `\lvert`: "|", `\rvert`: "|", `\Vert`: `\|`, `\lVert`: `\|`, `\rVert`: `\|`,
+	`\bm`: `\boldsymbol`, `\textrm`: `\mathrm`, `\operatorname`: `\mathrm`, `\operatorname*`: `\mathrm`,
+}
+
+var (
+	reSized    = regexp.MustCompile(`^\\[Bb]ig[g]?[glrm]?`)
+	l3Drop     = set(`\limits`, `\nolimits`, `\displaylimits`, `\middle`, `\big`, `\Big`, `\bigg`, `\Bigg`, `\bigl`, `\bigr`, `\bigm`, `\Bigl`, `\Bigr`, `\Bigm`, `\biggl`, `\biggr`, `\biggm`, `\Biggl`, `\Biggr`, `\Biggm`, `\left.`, `\right.`)
+	groupFonts = map[string]string{`\bf`: `\mathbf`, `\it`: `\mathit`, `\cal`: `\mathcal`, `\rm`: `\mathrm`}
+)
+
+// tokensOf normalizes a formula to its L3 token list, or reports failure.
+func tokensOf(ws string) ([]string, bool) {
+	if checkLimits(ws) != nil || strings.Contains(ws, "tabular") {
+		return nil, false
+	}
+	s := ws
+	if containsCJK(s) {
+		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
+		s = wrapChineseAt(s)
+	}
+	out, ok := katexNormalize(ProtectCDM(s), true)
+	if !ok {
+		return nil, false
+	}
+	n, err := NormalizeLatexCDM(PrepareCDM(out))
+	if err != nil {
+		return nil, false
+	}
+	in := strings.Fields(n)
+	toks := make([]string, 0, len(in))
+	for i := 0; i < len(in); i++ {
+		t := in[i]
+		switch {
+		case t == "{" && i+1 < len(in) && groupFonts[in[i+1]] != "":
+			// {\bf x} ≡ \mathbf{x}
+			toks = append(toks, groupFonts[in[i+1]], "{")
+			i++
+			continue
+		case t == `\not` && i+1 < len(in) && in[i+1] == "=":
+			toks = append(toks, `\ne`)
+			i++
+			continue
+		case l3Drop[t]:
+			continue
+		case strings.HasPrefix(t, `\left`) && len(t) > len(`\left`):
+			t = t[len(`\left`):]
+		case strings.HasPrefix(t, `\right`) && len(t) > len(`\right`):
+			t = t[len(`\right`):]
+		case reSized.MatchString(t) && len(t) > len(reSized.FindString(t)):
+			t = t[len(reSized.FindString(t)):]
+		}
+		if syn, ok := l3Synonyms[t]; ok {
+			t = syn
+		}
+		toks = append(toks, t)
+	}
+	return toks, true
+}
+
+// CanonTokens is the tokens level (L3) of a label.
+func CanonTokens(s string) (string, error) {
+	ws := CanonWS(s)
+	toks, ok := tokensOf(ws)
+	if !ok {
+		return failed(ws), ErrCDMPass
+	}
+	return strings.Join(toks, " "), nil
+}
+
+// l4Classes maps tokens to render-identical classes: the reference's
+// norm_same_token with its errors corrected (\ne ≡ \neq, \var… forms kept
+// apart, \textbackslash is a backslash).
+var l4Classes = map[string]string{
+	`\dot`: ".", `\Dot`: ".", `\cdot`: ".", `\cdotp`: ".", `\ldotp`: ".", `\mid`: "|", `\rightarrow`: `\to`, `\top`: "T",
+	`\Tilde`: `\tilde`, `\prime`: "'", `\ast`: "*", `\langle`: `\langle`, `\lbrace`: `\{`, `\rbrace`: `\}`, `\lbrack`: "[", `\rbrack`: "]",
+	`\backslash`: `\backslash`, `\slash`: "/", `\leq`: `\le`, `\geq`: `\ge`, `\Vert`: `\|`, `\lVert`: `\|`, `\rVert`: `\|`, `\parallel`: `\|`,
+	`\vert`: "|", `\lvert`: "|", `\rvert`: "|", `\colon`: ":", `\Ddot`: `\ddot`, `\Bar`: `\bar`, `\Vec`: `\vec`, `\dag`: `\dagger`,
+	`\ddag`: `\ddagger`, `\textlangle`: "<", `\textless`: "<", `\textrangle`: ">", `\textgreater`: ">", `\textbackslash`: `\backslash`,
+	`\textunderscore`: "_", `\=`: "_", `\neg`: `\lnot`, `\neq`: `\ne`, `\widehat`: `\hat`, `\widetilde`: `\tilde`,
+}
+
+var (
+	inkFree     = set(`\,`, `\:`, `\;`, `\!`, `\quad`, `\qquad`, `~`, `\ `, `\enspace`, `\displaystyle`, `\textstyle`, `\scriptstyle`, `\scriptscriptstyle`)
+	phantoms    = set(`\phantom`, `\vphantom`, `\hphantom`)
+	argCommands = map[string]int{`\frac`: 2, `\binom`: 2, `\overset`: 2, `\underset`: 2, `\stackrel`: 2, `\sqrt`: 1, `\xrightarrow`: 1, `\xleftarrow`: 1}
+	ordSingles  = regexp.MustCompile(`^([A-Za-z0-9.]|\\(alpha|beta|gamma|delta|epsilon|varepsilon|zeta|eta|theta|vartheta|iota|kappa|lambda|mu|nu|xi|pi|varpi|rho|varrho|sigma|varsigma|tau|upsilon|phi|varphi|chi|psi|omega|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi|Omega|infty|partial|nabla|ell|hbar|emptyset|prime))$`)
+)
+
+func init() {
+	for k := range oneTailTokens {
+		argCommands[k] = 1
+	}
+	for k := range oneTailInvisb {
+		argCommands[k] = 1
+	}
+}
+
+// CanonRender is the render level (L4) of a label.
+func CanonRender(s string) (string, error) {
+	ws := CanonWS(s)
+	toks, ok := tokensOf(ws)
+	if !ok {
+		return failed(ws), ErrCDMPass
+	}
+	var mapped []string
+	for i := 0; i < len(toks); i++ {
+		t := toks[i]
+		if phantoms[t] && i+1 < len(toks) && toks[i+1] == "{" {
+			i = matchClose(toks, i+1)
+			continue
+		}
+		if inkFree[t] || strings.HasPrefix(t, `\hspace`) {
+			continue
+		}
+		if c, ok := l4Classes[t]; ok {
+			t = c
+		}
+		if strings.HasPrefix(t, `\string`) && len(t) > len(`\string`) {
+			t = t[len(`\string`):]
+		}
+		mapped = append(mapped, t)
+	}
+	return strings.Join(dropBraces(mapped), " "), nil
+}
+
+// matchClose returns the index of the "}" closing the "{" at i, or the last
+// index when it is unclosed.
+func matchClose(toks []string, i int) int {
+	depth := 0
+	for j := i; j < len(toks); j++ {
+		switch toks[j] {
+		case "{":
+			depth++
+		case "}":
+			if depth--; depth == 0 {
+				return j
+			}
+		}
+	}
+	return len(toks) - 1
+}
+
+// dropBraces removes the braces of groups that are no script or command
+// argument and hold one ordinary symbol or one \frac, \binom or \sqrt
+// construct: {x} + y ≡ x + y, -{\frac{1}{2}} ≡ -\frac{1}{2}.
+func dropBraces(toks []string) []string {
+	isArg := make([]bool, len(toks))
+	for i, t := range toks {
+		n := argCommands[t]
+		if t == "^" || t == "_" {
+			n = 1
+		}
+		j := i + 1
+		if t == `\sqrt` && j < len(toks) && toks[j] == "[" {
+			for j < len(toks) && toks[j] != "]" {
+				j++
+			}
+			j++
+		}
+		for ; n > 0 && j < len(toks) && toks[j] == "{"; n-- {
+			isArg[j] = true
+			j = matchClose(toks, j) + 1
+		}
+	}
+	drop := make([]bool, len(toks))
+	for i, t := range toks {
+		if t != "{" || isArg[i] {
+			continue
+		}
+		end := matchClose(toks, i)
+		if end <= i || toks[end] != "}" {
+			continue
+		}
+		inner := toks[i+1 : end]
+		single := len(inner) == 1 && ordSingles.MatchString(inner[0])
+		construct := len(inner) > 0 && (inner[0] == `\frac` || inner[0] == `\binom` || inner[0] == `\sqrt`) && constructEnd(inner) == len(inner)
+		if single || construct {
+			drop[i], drop[end] = true, true
+		}
+	}
+	out := make([]string, 0, len(toks))
+	for i, t := range toks {
+		if !drop[i] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// constructEnd returns the length of the \frac/\binom/\sqrt construct at
+// the start of toks.
+func constructEnd(toks []string) int {
+	n := argCommands[toks[0]]
+	j := 1
+	if toks[0] == `\sqrt` && j < len(toks) && toks[j] == "[" {
+		for j < len(toks) && toks[j] != "]" {
+			j++
+		}
+		j++
+	}
+	for ; n > 0; n-- {
+		if j >= len(toks) || toks[j] != "{" {
+			return -1
+		}
+		j = matchClose(toks, j) + 1
+	}
+	return j
+}
