@@ -244,6 +244,11 @@ func printOverlap(w io.Writer, rep audit.OverlapReport) error {
 			notes = append(notes, inputNote("test "+in.Name, in.Stats, in.Error))
 		}
 	}
+	for _, s := range rep.Splits {
+		if s.Failed > 0 {
+			notes = append(notes, fmt.Sprintf("%s at %s: %d label(s) could not be tokenized; each matches only a label failing with the same ws key (see leakaudit tokens)", s.Name, s.Level, s.Failed))
+		}
+	}
 	if len(rep.AuditOnly) > 0 {
 		notes = append(notes, fmt.Sprintf("%d item(s) match at audit but not at ws: deleting a space glued a control word to a letter (\\alpha b → \\alphab); listed in --json under audit_only", len(rep.AuditOnly)))
 	}
