@@ -18,12 +18,12 @@ import (
 	"github.com/leakaudit/leakaudit/synth"
 )
 
-// BenchmarkDB builds an index of n synthetic labels at the audit and
+// BenchmarkLabelIndex builds an index of n synthetic labels at the audit and
 // ws levels from a JSON label list on disk, then checks a 25k-label test
 // split (a tenth of it planted from the corpus) against it with the real
 // overlap code. Run one size per process (make bench) so that peak-RSS-MB
 // belongs to that size.
-func BenchmarkDB(b *testing.B) {
+func BenchmarkLabelIndex(b *testing.B) {
 	for _, n := range []int{1_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("%dM", n/1_000_000), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
