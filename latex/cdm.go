@@ -326,9 +326,9 @@ func fillBraces(list []string) []string {
 // which the reference's passes rely on (including their failures).
 type pyList []string
 
-// at is l[i]: negative indices count from the end; out of range panics
-// with IndexError, which the callers turn into ErrCDMPass.
-func (l pyList) at(i int) string {
+// pyAt is Python's l[i]: negative indices count from the end; out of
+// range panics with IndexError, which the callers turn into ErrCDMPass.
+func pyAt[T any](l []T, i int) T {
 	if i < 0 {
 		i += len(l)
 	}
@@ -338,27 +338,18 @@ func (l pyList) at(i int) string {
 	return l[i]
 }
 
-// slice is l[a:b] with Python's clamping of negative and large bounds.
-func (l pyList) slice(a, b int) pyList {
-	n := len(l)
-	clamp := func(i int) int {
-		if i < 0 {
-			i += n
-			if i < 0 {
-				i = 0
-			}
-		}
-		if i > n {
-			i = n
-		}
-		return i
-	}
-	a, b = clamp(a), clamp(b)
+// pySlice is Python's l[a:b], with its clamping of negative and large
+// bounds; it returns a copy.
+func pySlice[T any](l []T, a, b int) []T {
+	a, b = pyIndex(a, len(l)), pyIndex(b, len(l))
 	if a >= b {
-		return pyList{}
+		return nil
 	}
-	return append(pyList{}, l[a:b]...)
+	return append([]T(nil), l[a:b]...)
 }
+
+func (l pyList) at(i int) string       { return pyAt(l, i) }
+func (l pyList) slice(a, b int) pyList { return pySlice(l, a, b) }
 
 // splice is l[:a] + [item] + l[b:].
 func (l pyList) splice(a, b int, item string) pyList {
@@ -477,24 +468,8 @@ type item struct {
 // items is a list with Python's indexing and slicing semantics.
 type items []item
 
-func (l items) at(i int) item {
-	if i < 0 {
-		i += len(l)
-	}
-	if i < 0 || i >= len(l) {
-		panic("IndexError: list index out of range")
-	}
-	return l[i]
-}
-
-func (l items) slice(a, b int) items {
-	n := len(l)
-	a, b = pyIndex(a, n), pyIndex(b, n)
-	if a >= b {
-		return nil
-	}
-	return l[a:b]
-}
+func (l items) at(i int) item        { return pyAt(l, i) }
+func (l items) slice(a, b int) items { return pySlice(l, a, b) }
 
 // concat builds a new list from parts (Python's list + list + …).
 func concat(parts ...items) items {
