@@ -4,7 +4,7 @@ VERSION ?= 0.1.0-dev
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/leakaudit
 
-.PHONY: build test bench demo fuzz vet clean
+.PHONY: build test bench demo fuzz goldens vet clean
 
 build:
 	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
@@ -36,6 +36,12 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzCanonWS -fuzztime $(FUZZTIME) ./latex/
 	$(GO) test -run '^$$' -fuzz FuzzTokenizeCDM -fuzztime $(FUZZTIME) ./latex/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
+	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/
+
+## goldens: regenerate the committed TeX oracles (needs Debian's texlive-base
+## and texlive-binaries; CI only reads the committed files).
+goldens:
+	$(GO) run ./tex/internal/tfmgolden
 
 clean:
 	rm -rf bin demo-report
