@@ -367,12 +367,16 @@ func (l pyList) wrap(i int) pyList {
 // bracket closing the one at start, -1 when the depth never returns to
 // zero from above, and a failure when brackets stay open at the end.
 func (l pyList) matchBrace(start int, open, close string) int {
-	// Python: for i, c in enumerate(l[start:], start=start); so a negative
-	// start reports negative indices, which later slice differently.
+	return pyMatchBrace(l, start, open, close, func(s string) string { return s })
+}
+
+// pyMatchBrace is find_matching_brace over any list whose items have a
+// text: Python's for i, c in enumerate(l[start:], start=start), so a
+// negative start reports negative indices, which later slice differently.
+func pyMatchBrace[T any](l []T, start int, open, close string, text func(T) string) int {
 	depth := 0
-	from := pyIndex(start, len(l))
-	for k, tok := range l[from:] {
-		switch tok {
+	for k, it := range l[pyIndex(start, len(l)):] {
+		switch text(it) {
 		case open:
 			depth++
 		case close:
@@ -522,23 +526,7 @@ func (c *colorer) mark(it item, k TokenKind) {
 }
 
 func (c *colorer) brace(start int, open, close string) int {
-	l := c.l
-	depth := 0
-	for k, it := range l[pyIndex(start, len(l)):] {
-		switch it.s {
-		case open:
-			depth++
-		case close:
-			depth--
-			if depth == 0 {
-				return start + k
-			}
-		}
-	}
-	if depth > 0 {
-		panic("ValueError: no matching brace")
-	}
-	return -1
+	return pyMatchBrace(c.l, start, open, close, func(it item) string { return it.s })
 }
 
 // step processes the item at idx and returns the next index to visit; it is
