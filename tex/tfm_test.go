@@ -115,3 +115,58 @@ func FuzzParseTFM(f *testing.F) {
 		}
 	})
 }
+
+// TestAFMAgreesWithTFM checks every embedded AFM against its TFM: each
+// character the TFM has is in the AFM, and the AFM's advance is TeX's
+// width in 1/1000 of the design size, truncated (these AFMs truncate:
+// 702.774 is written 702).
+func TestAFMAgreesWithTFM(t *testing.T) {
+	checked, fonts := 0, 0
+	for _, name := range EmbeddedFonts() {
+		a, err := LoadAFM(name)
+		if err != nil {
+			continue // Euler at 6 and 8 pt: no AFM in TeX Live
+		}
+		fonts++
+		tfm, _ := LoadTFM(name)
+		font := tfm.Scale(0)
+		for c := tfm.BC; c <= tfm.EC; c++ {
+			wd, _, _, _, ok := font.Metrics(c)
+			if !ok {
+				continue
+			}
+			g, found := a.Glyph[c]
+			if !found {
+				t.Errorf("%s: character %d has no AFM entry", name, c)
+				continue
+			}
+			thousandths := float64(wd) / float64(font.Size) * 1000
+			if d := thousandths - float64(g.WX); d < -0.001 || d >= 1.001 {
+				t.Errorf("%s: character %d: TFM width %.3f/1000, AFM WX %d", name, c, thousandths, g.WX)
+			}
+			checked++
+		}
+	}
+	if fonts != len(EmbeddedFonts())-4 || checked < 4000 {
+		t.Errorf("checked %d fonts, %d characters", fonts, checked)
+	}
+	t.Logf("%d fonts, %d characters: AFM advances agree with TFM widths", fonts, checked)
+}
+
+func TestInkBox(t *testing.T) {
+	tfm, _ := LoadTFM("cmmi12")
+	font := tfm.Scale(0)
+	// The design's example: cmmi12 f is "B 51 -204 546 704".
+	llx, lly, urx, ury, ok := font.InkBox('f')
+	want := [4]Scaled{51 * 12 * Unity / 1000, -204 * 12 * Unity / 1000, 546 * 12 * Unity / 1000, 704 * 12 * Unity / 1000}
+	if !ok || [4]Scaled{llx, lly, urx, ury} != want {
+		t.Errorf("cmmi12 f ink %v %v %v %v (ok %v), want %v", llx, lly, urx, ury, ok, want)
+	}
+	eurm6, _ := LoadTFM("eurm6")
+	if _, _, _, _, ok := eurm6.Scale(0).InkBox('a'); ok {
+		t.Error("eurm6 has no AFM but InkBox answered")
+	}
+	if _, err := ParseAFM("bad", []byte("StartCharMetrics 1\nC 65 ; WX 500 ; N A ; B 1 2 x 4 ;\n")); err == nil {
+		t.Error("bad AFM accepted")
+	}
+}
