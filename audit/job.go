@@ -57,6 +57,17 @@ type OverlapReport struct {
 	TestInputs []SplitInput `json:"test_inputs"`
 }
 
+// Failed reports how many test splits could not be read at all.
+func (r OverlapReport) Failed() int {
+	n := 0
+	for _, in := range r.TestInputs {
+		if in.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
 // RunOverlap fingerprints the training corpora, reuses their index when it
 // is complete and current or builds it otherwise, and checks every split.
 func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {

@@ -101,17 +101,6 @@ type OverlapResult struct {
 	AuditOnly []AuditOnly  `json:"audit_only,omitempty"`
 }
 
-// Failed reports how many splits could not be read at all.
-func (r OverlapResult) Failed() int {
-	n := 0
-	for _, in := range r.Inputs {
-		if in.Error != "" {
-			n++
-		}
-	}
-	return n
-}
-
 // OverlapOptions configure Overlap.
 type OverlapOptions struct {
 	Levels  []latex.Level

@@ -186,17 +186,23 @@ func scanImageFolder(dir string, names []string, lim ImageLimits, e *emitter, fn
 	}
 	for seq, name := range names {
 		it := ImageItem{Seq: int64(seq), ID: stem(name), Where: "file " + name}
-		data, err := readBounded(filepath.Join(dir, filepath.FromSlash(name)), lim.MaxBytes)
-		if err != nil {
-			e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge+": "+err.Error())
-			continue
-		}
-		it.Data = data
-		if err := e.deliverImage(fn, it); err != nil {
+		if err := e.deliverFile(fn, it, filepath.Join(dir, filepath.FromSlash(name)), lim); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// deliverFile reads an image file (refusing one over the size limit, which
+// is counted as skipped) into it and delivers it.
+func (e *emitter) deliverFile(fn func(ImageItem) error, it ImageItem, path string, lim ImageLimits) error {
+	data, err := readBounded(path, lim.MaxBytes)
+	if err != nil {
+		e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge+": "+err.Error())
+		return nil
+	}
+	it.Data = data
+	return e.deliverImage(fn, it)
 }
 
 // scanCROHMEImages reads a split folder: caption.txt names the items and
@@ -233,13 +239,7 @@ func scanCROHMEImages(dir string, lim ImageLimits, e *emitter, fn func(ImageItem
 			continue
 		}
 		it.Where = "img/" + name
-		data, err := readBounded(filepath.Join(imgDir, name), lim.MaxBytes)
-		if err != nil {
-			e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge+": "+err.Error())
-			continue
-		}
-		it.Data = data
-		if err := e.deliverImage(fn, it); err != nil {
+		if err := e.deliverFile(fn, it, filepath.Join(imgDir, name), lim); err != nil {
 			return err
 		}
 	}

@@ -228,9 +228,6 @@ func open(dir string, o Options, readOnly bool) (*DB, error) {
 // Close closes the index.
 func (ix *DB) Close() error { return ix.db.Close() }
 
-// Dir returns the index folder.
-func (ix *DB) Dir() string { return ix.dir }
-
 // Manifest returns a copy of the index's manifest.
 func (ix *DB) Manifest() Manifest {
 	m := ix.m
@@ -539,16 +536,4 @@ func (ix *DB) Lookup(level latex.Level, key string, maxRefs int) (Match, error) 
 		return nil
 	})
 	return m, err
-}
-
-// HasLevels reports whether every corpus is indexed at every given level.
-func (ix *DB) HasLevels(levels []latex.Level) bool {
-	for _, c := range ix.m.Corpora {
-		for _, l := range levels {
-			if !c.done(l.Name) {
-				return false
-			}
-		}
-	}
-	return true
 }

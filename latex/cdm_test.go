@@ -2,7 +2,6 @@ package latex
 
 import (
 	"bufio"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"os"
@@ -135,32 +134,10 @@ func TestCDMGoldenLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("185k formulas")
 	}
-	f, err := os.Open(shareddata.Path(t, "refcdm/tokenizer_golden_large.jsonl.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	gz, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sc := bufio.NewScanner(gz)
-	sc.Buffer(make([]byte, 1<<22), 1<<22)
 	var total, okNorm, okTok, errorsBoth int
 	diffs := map[string]int{}
 	examples := map[string]string{}
-	for sc.Scan() {
-		var g struct {
-			Input      string   `json:"input"`
-			KatexOK    bool     `json:"katex_ok"`
-			Katex      *string  `json:"katex_normalized"`
-			Normalized *string  `json:"normalized"`
-			Tokens     []string `json:"tokens"`
-			Error      *string  `json:"error"`
-		}
-		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
-			t.Fatal(err)
-		}
+	eachLargeGolden(t, func(g largeGolden) {
 		total++
 		in := g.Input
 		if g.KatexOK && g.Katex != nil {
@@ -172,16 +149,16 @@ func TestCDMGoldenLarge(t *testing.T) {
 			errorsBoth++
 			okNorm++
 			okTok++
-			continue
+			return
 		case g.Error != nil:
 			diffs["reference failed, we did not"]++
 			examples["reference failed, we did not"] = in
-			continue
+			return
 		case err != nil:
 			class := "we failed: " + strings.SplitN(err.Error(), ": ", 3)[1]
 			diffs[class]++
 			examples[class] = in
-			continue
+			return
 		}
 		if g.Normalized != nil && norm == *g.Normalized {
 			okNorm++
@@ -195,10 +172,7 @@ func TestCDMGoldenLarge(t *testing.T) {
 			diffs["tokens differ"]++
 			examples["tokens differ"] = in
 		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
+	})
 	var classes []string
 	for k := range diffs {
 		classes = append(classes, k)

@@ -12,13 +12,18 @@ import (
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
-type katexGolden struct {
-	Input   string  `json:"input"`
-	KatexOK bool    `json:"katex_ok"`
-	Katex   *string `json:"katex_normalized"`
+// largeGolden is one line of the large tokenizer golden.
+type largeGolden struct {
+	Input      string   `json:"input"`
+	KatexOK    bool     `json:"katex_ok"`
+	Katex      *string  `json:"katex_normalized"`
+	Normalized *string  `json:"normalized"`
+	Tokens     []string `json:"tokens"`
+	Error      *string  `json:"error"`
 }
 
-func eachLargeGolden(t *testing.T, fn func(g katexGolden)) {
+// eachLargeGolden calls fn for every line of the large golden.
+func eachLargeGolden(t *testing.T, fn func(g largeGolden)) {
 	f, err := os.Open(shareddata.Path(t, "refcdm/tokenizer_golden_large.jsonl.gz"))
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +36,7 @@ func eachLargeGolden(t *testing.T, fn func(g katexGolden)) {
 	sc := bufio.NewScanner(gz)
 	sc.Buffer(make([]byte, 1<<22), 1<<22)
 	for sc.Scan() {
-		var g katexGolden
+		var g largeGolden
 		if err := json.Unmarshal(sc.Bytes(), &g); err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +52,7 @@ func TestKaTeXNormalizeLarge(t *testing.T) {
 	}
 	var total, same, okMismatch, textDiff int
 	var ex []string
-	eachLargeGolden(t, func(g katexGolden) {
+	eachLargeGolden(t, func(g largeGolden) {
 		total++
 		out, ok := KaTeXNormalize(ProtectCDM(g.Input))
 		switch {

@@ -175,7 +175,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			} else if err := printOverlap(out, rep); err != nil {
 				return err
 			}
-			if n := countFailed(rep); n > 0 {
+			if n := rep.Failed(); n > 0 {
 				return fmt.Errorf("%d test split(s) could not be read; see test_inputs", n)
 			}
 			return nil
@@ -202,16 +202,6 @@ func levelHelp() string {
 		fmt.Fprintf(&b, "  %-7s (%s) %s\n", l.Name, l.Rung, l.Doc)
 	}
 	return b.String()
-}
-
-func countFailed(rep audit.OverlapReport) int {
-	n := 0
-	for _, in := range rep.TestInputs {
-		if in.Error != "" {
-			n++
-		}
-	}
-	return n
 }
 
 // printOverlap writes the human report: Table 1, then what was skipped.
