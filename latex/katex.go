@@ -461,10 +461,8 @@ func (p *kparser) environment(env string, args []*knode) *knode {
 	case "array", "tabular":
 		res.hasCol = true
 		for _, n := range ordBody(args[0]) {
+			// KaTeX keeps a column whose text "lcr".indexOf finds.
 			c := ""
-			if n != nil && (n.text == "l" || n.text == "c" || n.text == "r" || n.text == "") && n.kind != "ordgroup" {
-				c = n.text
-			}
 			if n != nil && n.kind != "ordgroup" && strings.Contains("lcr", n.text) {
 				c = n.text
 			}
@@ -662,11 +660,8 @@ func (p *kparser) parseSymbol() *funcOrArg {
 		return nil
 	}
 	p.consume()
-	return &funcOrArg{node: &knode{kind: symbolGroup(p.modeOf(), t), text: t}}
+	return &funcOrArg{node: &knode{kind: symbolGroup(p.mode, t), text: t}}
 }
-
-// modeOf is the mode the symbol was lexed in (the mode before consume).
-func (p *kparser) modeOf() string { return p.mode }
 
 // symbolGroup is the group KaTeX gives a token in a mode: spacing,
 // textord for text-mode letters, mathord for math letters, Greek lowercase
