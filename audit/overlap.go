@@ -151,18 +151,23 @@ type keyed struct {
 func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, opt OverlapOptions) ([]SplitLevel, []AuditOnly, error) {
 	keys := make([][]keyed, len(opt.Levels)) // [level][item]
 	found := make([]map[string]index.Match, len(opt.Levels))
-	for li, l := range opt.Levels {
+	for li := range opt.Levels {
 		keys[li] = make([]keyed, len(items))
-		unique := map[string]index.Match{}
-		for i, it := range items {
+		found[li] = map[string]index.Match{}
+	}
+	// Item by item, so that the levels of one label are computed in turn
+	// (the token levels share one tokenizer run that way).
+	for i, it := range items {
+		for li, l := range opt.Levels {
 			k, err := l.Canon(it.Label)
 			keys[li][i] = keyed{k, err != nil}
-			unique[k] = index.Match{}
+			found[li][k] = index.Match{}
 		}
-		if err := lookupAll(ctx, ix, l, unique, opt); err != nil {
+	}
+	for li, l := range opt.Levels {
+		if err := lookupAll(ctx, ix, l, found[li], opt); err != nil {
 			return nil, nil, err
 		}
-		found[li] = unique
 	}
 	var rows []SplitLevel
 	for li, l := range opt.Levels {

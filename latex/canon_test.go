@@ -2,6 +2,7 @@ package latex
 
 import (
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -223,5 +224,40 @@ func TestTokenAndRenderLevels(t *testing.T) {
 	k3, _ := tokens.Canon(`\frac{b}`)
 	if err1 == nil || !IsFailedKey(k1) || k1 != k2 || k1 == k3 {
 		t.Errorf("failure keys %q %q %q (%v)", k1, k2, k3, err1)
+	}
+}
+
+// TestTokenLevelsConcurrent computes the token levels of different labels
+// from many goroutines (sharing the last-result cache) and checks every key
+// against a sequential computation.
+func TestTokenLevelsConcurrent(t *testing.T) {
+	labels := []string{`x^2`, `\frac ab`, `\left( x \right)`, `\sin x`, `a\,b`, `\frac{a}`, `x''^{2}`, `{\bf x}`}
+	want := map[string][2]string{}
+	for _, s := range labels {
+		a, _ := CanonTokens(s)
+		b, _ := CanonRender(s)
+		want[s] = [2]string{a, b}
+	}
+	var wg sync.WaitGroup
+	errs := make(chan string, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 500; i++ {
+				s := labels[(g+i)%len(labels)]
+				a, _ := CanonTokens(s)
+				b, _ := CanonRender(s)
+				if w := want[s]; a != w[0] || b != w[1] {
+					errs <- s
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+	close(errs)
+	for s := range errs {
+		t.Errorf("concurrent keys of %q differ from sequential ones", s)
 	}
 }

@@ -212,3 +212,16 @@ func TestTokenizerLimits(t *testing.T) {
 		t.Errorf("400 nested braces: %v", err)
 	}
 }
+
+// BenchmarkTokensAndRender computes both token-based levels for each label,
+// as an index build at --level tokens,render does.
+func BenchmarkTokensAndRender(b *testing.B) {
+	labels := crohmeLabels(b)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := labels[i%len(labels)]
+		CanonTokens(s)
+		CanonRender(s)
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "labels/s")
+}

@@ -3,6 +3,7 @@ package latex
 import (
 	"regexp"
 	"strings"
+	"sync/atomic"
 )
 
 // The tokens (L3) and render (L4) levels of the canonicalization ladder
@@ -43,8 +44,30 @@ var (
 	groupFonts = map[string]string{`\bf`: `\mathbf`, `\it`: `\mathit`, `\cal`: `\mathcal`, `\rm`: `\mathrm`}
 )
 
-// tokensOf normalizes a formula to its L3 token list, or reports failure.
+// lastTokens remembers the most recent tokensOf result: callers compute the
+// tokens and render levels of one label in turn, and render needs the same
+// tokens, so the tokenizer runs once per label rather than twice. The
+// cached slice is shared; callers must not modify it.
+var lastTokens atomic.Pointer[tokensResult]
+
+type tokensResult struct {
+	ws   string
+	toks []string
+	ok   bool
+}
+
+// tokensOf returns the L3 token list of a ws-level string, or reports
+// failure.
 func tokensOf(ws string) ([]string, bool) {
+	if r := lastTokens.Load(); r != nil && r.ws == ws {
+		return r.toks, r.ok
+	}
+	toks, ok := computeTokens(ws)
+	lastTokens.Store(&tokensResult{ws, toks, ok})
+	return toks, ok
+}
+
+func computeTokens(ws string) ([]string, bool) {
 	if checkLimits(ws) != nil || strings.Contains(ws, "tabular") {
 		return nil, false
 	}
