@@ -27,7 +27,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
-	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM|BenchmarkCanonTokens' -cpu 1 ./latex/
+	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM|BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./latex/
 	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/ ./imagehash/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).

@@ -194,19 +194,30 @@ func Normalize(g Gray) (Gray, bool) {
 // at least minNeighbours ink pixels among their 8 neighbours, and the number
 // of ink pixels with none.
 func inkBox(g Gray, t uint8, minNeighbours int) (x0, y0, x1, y1, isolated int) {
-	ink := func(x, y int) bool { return x >= 0 && y >= 0 && x < g.W && y < g.H && g.Pix[y*g.W+x] <= t }
 	x0, y0, x1, y1 = g.W, g.H, -1, -1
-	for y := 0; y < g.H; y++ {
-		row := g.Pix[y*g.W : (y+1)*g.W]
+	enough := max(1, minNeighbours)
+	w, h, pix := g.W, g.H, g.Pix
+	for y := 0; y < h; y++ {
+		row := pix[y*w : (y+1)*w]
 		for x, p := range row {
 			if p > t {
 				continue
 			}
-			n, enough := 0, max(1, minNeighbours)
+			// Count ink among the 8 neighbours, stopping at enough.
+			n := 0
 			for dy := -1; dy <= 1 && n < enough; dy++ {
-				for dx := -1; dx <= 1 && n < enough; dx++ {
-					if (dx != 0 || dy != 0) && ink(x+dx, y+dy) {
-						n++
+				yy := y + dy
+				if yy < 0 || yy >= h {
+					continue
+				}
+				nrow := pix[yy*w : (yy+1)*w]
+				for dx := -1; dx <= 1; dx++ {
+					xx := x + dx
+					if (dx == 0 && dy == 0) || xx < 0 || xx >= w || nrow[xx] > t {
+						continue
+					}
+					if n++; n >= enough {
+						break
 					}
 				}
 			}
