@@ -1,12 +1,9 @@
 package dataset
 
 import (
-	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image"
 	"image/draw"
-	"io"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -47,50 +44,25 @@ type Stroke [][2]float64
 // as "x y[ more channels], x y, …". Points with fewer than two numbers are
 // ignored.
 func ParseInkTraces(data []byte) ([]Stroke, error) {
-	dec := xml.NewDecoder(bytes.NewReader(data))
-	var strokes []Stroke
-	in := false
-	var text strings.Builder
-	for {
-		tok, err := dec.Token()
-		if err == io.EOF {
-			break
+	doc, err := parseInkML(data)
+	return doc.strokes, err
+}
+
+// parseStroke reads one trace's points.
+func parseStroke(s string) Stroke {
+	var st Stroke
+	for _, p := range strings.Split(s, ",") {
+		f := strings.Fields(p)
+		if len(f) < 2 {
+			continue
 		}
-		if err != nil {
-			return nil, err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if t.Name.Local == "trace" {
-				in = true
-				text.Reset()
-			}
-		case xml.CharData:
-			if in {
-				text.Write(t)
-			}
-		case xml.EndElement:
-			if t.Name.Local == "trace" && in {
-				in = false
-				var s Stroke
-				for _, p := range strings.Split(text.String(), ",") {
-					f := strings.Fields(p)
-					if len(f) < 2 {
-						continue
-					}
-					x, err1 := strconv.ParseFloat(f[0], 64)
-					y, err2 := strconv.ParseFloat(f[1], 64)
-					if err1 == nil && err2 == nil && !math.IsNaN(x) && !math.IsNaN(y) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
-						s = append(s, [2]float64{x, y})
-					}
-				}
-				if len(s) > 0 {
-					strokes = append(strokes, s)
-				}
-			}
+		x, err1 := strconv.ParseFloat(f[0], 64)
+		y, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 == nil && err2 == nil && !math.IsNaN(x) && !math.IsNaN(y) && !math.IsInf(x, 0) && !math.IsInf(y, 0) {
+			st = append(st, [2]float64{x, y})
 		}
 	}
-	return strokes, nil
+	return st
 }
 
 // RasterizeInk draws strokes as dark anti-aliased ink on a white ground.
@@ -179,17 +151,17 @@ func scanInkImages(src ImageSource, e *emitter, fn func(ImageItem) error) error 
 			e.skip(it.Seq, it.ID, it.Where, err.Error())
 			continue
 		}
-		strokes, err := ParseInkTraces(data)
+		doc, err := parseInkML(data)
 		if err != nil {
 			e.skip(it.Seq, it.ID, it.Where+": "+err.Error(), ReasonBadXML)
 			continue
 		}
-		img, err := RasterizeInk(strokes, src.Ink)
+		img, err := RasterizeInk(doc.strokes, src.Ink)
 		if err != nil {
 			e.skip(it.Seq, it.ID, it.Where, err.Error())
 			continue
 		}
-		if l, err := inkmlTruth(data, defaultInkMLFields); err == nil && l != nil {
+		if l := doc.truth(defaultInkMLFields); l != nil {
 			it.Label, it.HasLabel = *l, true
 		}
 		it.Image = img

@@ -96,54 +96,85 @@ func readBounded(path string, max int64) ([]byte, error) {
 	return data, nil
 }
 
-// inkmlTruth returns the text of the first wanted <annotation type=…> that
-// is a direct child of the root <ink> element, trying the types in order.
-// Nested trace groups also carry type="truth" annotations (symbol labels);
-// those are ignored. It returns nil when no such annotation exists, and an
-// error when the document is not well-formed XML up to the end.
-func inkmlTruth(data []byte, want []string) (*string, error) {
+// inkDoc is what leakaudit reads from an InkML document.
+type inkDoc struct {
+	annotations map[string]string // type → text, for annotations directly under <ink>
+	strokes     []Stroke
+}
+
+// parseInkML walks an InkML document once, collecting the annotations that
+// are direct children of the root <ink> element (nested trace groups also
+// carry type="truth" annotations, symbol labels, which are ignored) and
+// every <trace> as a stroke of "x y[ more channels], x y, …" points. It
+// fails when the document is not well-formed XML up to its end.
+func parseInkML(data []byte) (inkDoc, error) {
+	doc := inkDoc{annotations: map[string]string{}}
 	dec := xml.NewDecoder(bytes.NewReader(data))
-	found := map[string]string{}
 	depth := 0
 	var cur string // type of the top-level annotation being read
+	inTrace := false
 	var text strings.Builder
 	for {
 		tok, err := dec.Token()
 		if err == io.EOF {
-			break
+			return doc, nil
 		}
 		if err != nil {
-			return nil, err
+			return doc, err
 		}
 		switch t := tok.(type) {
 		case xml.StartElement:
 			depth++
-			if depth == 2 && t.Name.Local == "annotation" {
+			switch {
+			case depth == 2 && t.Name.Local == "annotation":
 				for _, a := range t.Attr {
 					if a.Name.Local == "type" {
 						cur = a.Value
-						text.Reset()
 					}
 				}
+				text.Reset()
+			case t.Name.Local == "trace":
+				inTrace = true
+				text.Reset()
 			}
 		case xml.CharData:
-			if cur != "" && depth == 2 {
+			if cur != "" && depth == 2 || inTrace {
 				text.Write(t)
 			}
 		case xml.EndElement:
-			if depth == 2 && cur != "" {
-				if _, dup := found[cur]; !dup {
-					found[cur] = text.String()
+			switch {
+			case depth == 2 && cur != "":
+				if _, dup := doc.annotations[cur]; !dup {
+					doc.annotations[cur] = text.String()
 				}
 				cur = ""
+			case inTrace && t.Name.Local == "trace":
+				inTrace = false
+				if s := parseStroke(text.String()); len(s) > 0 {
+					doc.strokes = append(doc.strokes, s)
+				}
 			}
 			depth--
 		}
 	}
+}
+
+// truth returns the first of the wanted top-level annotations present.
+func (d inkDoc) truth(want []string) *string {
 	for _, w := range want {
-		if s, ok := found[w]; ok {
-			return &s, nil
+		if s, ok := d.annotations[w]; ok {
+			return &s
 		}
 	}
-	return nil, nil
+	return nil
+}
+
+// inkmlTruth returns the text of the first wanted <annotation type=…> that
+// is a direct child of the root <ink> element, or nil when there is none.
+func inkmlTruth(data []byte, want []string) (*string, error) {
+	doc, err := parseInkML(data)
+	if err != nil {
+		return nil, err
+	}
+	return doc.truth(want), nil
 }
