@@ -680,3 +680,49 @@ func matchesSkip(tok string) bool {
 	}
 	return false
 }
+
+// PaletteSize is the number of colours in the reference's palette; tokens
+// beyond it keep their placeholder and render black.
+const PaletteSize = 5800
+
+// TokenColor is the RGB colour the reference gives token k (0-based): the
+// (k+1)-th entry of gen_color_list(num=5800, gap=15). ok is false beyond
+// the palette.
+func TokenColor(k int) (r, g, b uint8, ok bool) {
+	i := k + 1
+	if k < 0 || i > PaletteSize {
+		return 0, 0, 0, false
+	}
+	return uint8(15 * (i / 324)), uint8(15 * (i % 324 / 18)), uint8(15 * (i % 18)), true
+}
+
+// ColorToken is the inverse of TokenColor: the token whose colour is
+// (r, g, b), or −1.
+func ColorToken(r, g, b uint8) int {
+	if r%15 != 0 || g%15 != 0 || b%15 != 0 || g/15 >= 18 || b/15 >= 18 {
+		return -1
+	}
+	i := int(r/15)*324 + int(g/15)*18 + int(b/15)
+	if i < 1 || i > PaletteSize {
+		return -1
+	}
+	return i - 1
+}
+
+var reColorPlaceholder = regexp.MustCompile(`<color_(\d+)>`)
+
+// Rendered is Colored with every palette placeholder replaced by its
+// "r,g,b" colour: the LaTeX the reference hands to pdflatex.
+func (t CDMTokens) Rendered() string {
+	return reColorPlaceholder.ReplaceAllStringFunc(t.Colored, func(m string) string {
+		k, err := strconv.Atoi(m[len("<color_") : len(m)-1])
+		if err != nil {
+			return m
+		}
+		r, g, b, ok := TokenColor(k)
+		if !ok {
+			return m
+		}
+		return fmt.Sprintf("%d,%d,%d", r, g, b)
+	})
+}

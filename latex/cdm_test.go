@@ -186,3 +186,31 @@ func TestCDMGoldenLarge(t *testing.T) {
 		t.Errorf("parity below 99.9%%: normalized %d, tokens %d of %d", okNorm, okTok, total)
 	}
 }
+
+func TestTokenColor(t *testing.T) {
+	for _, tc := range []struct {
+		k       int
+		r, g, b uint8
+	}{{0, 0, 0, 15}, {1, 0, 0, 30}, {16, 0, 0, 255}, {17, 0, 15, 0}, {322, 0, 255, 255}, {323, 15, 0, 0}, {5799, 255, 240, 60}} {
+		r, g, b, ok := TokenColor(tc.k)
+		if !ok || r != tc.r || g != tc.g || b != tc.b {
+			t.Errorf("TokenColor(%d) = %d,%d,%d,%v; want %d,%d,%d", tc.k, r, g, b, ok, tc.r, tc.g, tc.b)
+		}
+		if k := ColorToken(r, g, b); k != tc.k {
+			t.Errorf("ColorToken(%d,%d,%d) = %d; want %d", r, g, b, k, tc.k)
+		}
+	}
+	if _, _, _, ok := TokenColor(5800); ok {
+		t.Error("TokenColor(5800) is beyond the palette")
+	}
+	if k := ColorToken(0, 0, 0); k != -1 {
+		t.Errorf("black is token %d", k)
+	}
+	res, err := TokenizeCDM(`x^2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := res.Rendered(), `\mathcolor[RGB]{0,0,15}{x} ^ { \mathcolor[RGB]{0,0,30}{2} }`; got != want {
+		t.Errorf("Rendered = %q; want %q", got, want)
+	}
+}

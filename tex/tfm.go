@@ -82,7 +82,7 @@ func ParseTFM(name string, data []byte) (*TFM, error) {
 	}
 	lf, lh, bc, ec, nw, nh, nd, ni, nl, nk, ne, np := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7], h[8], h[9], h[10], h[11]
 	switch {
-	case lf*4 != len(data):
+	case lf*4 > len(data): // TeX ignores bytes past the declared length
 		return nil, fmt.Errorf("%s: length field %d words, file %d bytes", name, lf, len(data))
 	case lh < 2 || bc > ec+1 || ec > 255:
 		return nil, fmt.Errorf("%s: bad header (lh %d, bc %d, ec %d)", name, lh, bc, ec)
@@ -243,32 +243,8 @@ func (f *Font) Param(n int) Scaled {
 // this font, following left's lig/kern program (tex.web §545, §557), and
 // whether there is one. Ligatures are not applied here.
 func (f *Font) Kern(left, right int) (Scaled, bool) {
-	ci, ok := f.Char(left)
-	if !ok || ci.Tag != LigTag {
-		return 0, false
-	}
-	lk := f.TFM.LigKerns
-	i := ci.Remainder
-	if lk[i].Skip > 128 { // the program starts elsewhere
-		i = 256*int(lk[i].Op) + int(lk[i].Rem)
-	}
-	for i < len(lk) {
-		in := lk[i]
-		if int(in.Next) == right && in.Skip <= 128 {
-			if in.Op >= 128 {
-				k := 256*int(in.Op-128) + int(in.Rem)
-				if k < len(f.kerns) {
-					return f.kerns[k], true
-				}
-			}
-			return 0, false
-		}
-		if in.Skip >= 128 {
-			return 0, false
-		}
-		i += int(in.Skip) + 1
-	}
-	return 0, false
+	lig, k, ok := f.ligKern(left, right)
+	return k, ok && !lig
 }
 
 var (
@@ -306,4 +282,49 @@ func EmbeddedFonts() []string {
 	})
 	sort.Strings(names)
 	return names
+}
+
+// ligKern runs left's lig/kern program for right (tex.web §545, §752):
+// it reports a kern and its size, or a ligature (lig true).
+func (f *Font) ligKern(left, right int) (lig bool, kern Scaled, ok bool) {
+	ci, found := f.Char(left)
+	if !found || ci.Tag != LigTag {
+		return false, 0, false
+	}
+	lk := f.TFM.LigKerns
+	i := ci.Remainder
+	if lk[i].Skip > 128 {
+		i = 256*int(lk[i].Op) + int(lk[i].Rem)
+	}
+	for i < len(lk) {
+		in := lk[i]
+		if int(in.Next) == right && in.Skip <= 128 {
+			if in.Op >= 128 {
+				k := 256*int(in.Op-128) + int(in.Rem)
+				if k < len(f.kerns) {
+					return false, f.kerns[k], true
+				}
+				return false, 0, false
+			}
+			return true, 0, true
+		}
+		if in.Skip >= 128 {
+			return false, 0, false
+		}
+		i += int(in.Skip) + 1
+	}
+	return false, 0, false
+}
+
+// skewKern is the kern between c and the font's skew character, TeX's
+// accent skew (tex.web §741).
+func (f *Font) skewKern(c, skew int) Scaled {
+	if skew < 0 {
+		return 0
+	}
+	lig, k, ok := f.ligKern(c, skew)
+	if !ok || lig {
+		return 0
+	}
+	return k
 }

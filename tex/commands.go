@@ -1,0 +1,700 @@
+package tex
+
+import (
+	"strconv"
+	"strings"
+)
+
+// macros are commands modelled by their expansion into other supported
+// commands, transcribed from fontmath.ltx and amsmath.sty.
+var macros = map[string]string{
+	"neq": `\not=`, "ne": `\not=`,
+	"relbar":             `\mathrel{\smash-}`,
+	"Relbar":             `\mathrel{=}`,
+	"joinrel":            `\mathrel{\mkern-3mu}`,
+	"longrightarrow":     `\relbar\joinrel\rightarrow`,
+	"Longrightarrow":     `\Relbar\joinrel\Rightarrow`,
+	"longleftarrow":      `\leftarrow\joinrel\relbar`,
+	"Longleftarrow":      `\Leftarrow\joinrel\Relbar`,
+	"longleftrightarrow": `\leftarrow\joinrel\rightarrow`,
+	"Longleftrightarrow": `\Leftarrow\joinrel\Rightarrow`,
+	"mapsto":             `\mapstochar\rightarrow`,
+	"longmapsto":         `\mapstochar\longrightarrow`,
+	"hookrightarrow":     `\lhook\joinrel\rightarrow`,
+	"hookleftarrow":      `\leftarrow\joinrel\rhook`,
+	"models":             `\mathrel{|}\joinrel\Relbar`,
+	"iff":                `\;\Longleftrightarrow\;`,
+	"implies":            `\;\Longrightarrow\;`,
+	"impliedby":          `\;\Longleftarrow\;`,
+	"cdots":              `\mathinner{\cdotp\cdotp\cdotp}`,
+	"ldots":              `\mathinner{\ldotp\ldotp\ldotp}`,
+	"dots":               `\mathinner{\ldotp\ldotp\ldotp}`,
+	"mathellipsis":       `\mathinner{\ldotp\ldotp\ldotp}`,
+}
+
+// bigOps are the large operators amsmath defines through an inner
+// symbol (\sum is \DOTSB\sum@\slimits@), with their limits.
+var bigOps = map[string]struct {
+	sym    string
+	limits uint8
+}{
+	"sum": {"sum@", limitsNormal}, "prod": {"prod@", limitsNormal}, "coprod": {"coprod@", limitsNormal},
+	"bigcap": {"bigcap@", limitsNormal}, "bigcup": {"bigcup@", limitsNormal}, "bigsqcup": {"bigsqcup@", limitsNormal},
+	"bigvee": {"bigvee@", limitsNormal}, "bigwedge": {"bigwedge@", limitsNormal}, "bigodot": {"bigodot@", limitsNormal},
+	"bigotimes": {"bigotimes@", limitsNormal}, "bigoplus": {"bigoplus@", limitsNormal}, "biguplus": {"biguplus@", limitsNormal},
+	"int": {"intop", limitsOff}, "oint": {"ointop", limitsOff},
+}
+
+// opNames are the operator names of amsopn (\mathop{\operator@font …}),
+// with whether they take limits in display style.
+var opNames = map[string]bool{
+	"arccos": false, "arcsin": false, "arctan": false, "arg": false, "cos": false, "cosh": false,
+	"cot": false, "coth": false, "csc": false, "deg": false, "dim": false, "exp": false, "hom": false,
+	"ker": false, "lg": false, "ln": false, "log": false, "sec": false, "sin": false, "sinh": false,
+	"tan": false, "tanh": false,
+	"det": true, "gcd": true, "inf": true, "lim": true, "liminf": true, "limsup": true, "max": true,
+	"min": true, "Pr": true, "sup": true,
+}
+
+var alphabets = map[string]int{
+	"mathrm": famOperators, "mathnormal": famLetters, "mathcal": famSymbols, "mathbb": 6,
+	"mathbf": famBF, "mathit": famIT, "mathfrak": famFrak,
+}
+
+var styles = map[string]style{
+	"displaystyle": styleD, "textstyle": styleT, "scriptstyle": styleS, "scriptscriptstyle": styleSS,
+}
+
+var classCommands = map[string]noadKind{
+	"mathord": ordNoad, "mathop": opNoad, "mathbin": binNoad, "mathrel": relNoad,
+	"mathopen": openNoad, "mathclose": closeNoad, "mathpunct": punctNoad, "mathinner": innerNoad,
+}
+
+// bigs are amsmath's \big family: size factor and class.
+var bigs = map[string]struct {
+	factor string
+	class  noadKind
+	bare   bool
+}{}
+
+func init() {
+	for name, f := range map[string]string{"big": "1", "Big": "1.5", "bigg": "2", "Bigg": "2.5"} {
+		bigs[name] = struct {
+			factor string
+			class  noadKind
+			bare   bool
+		}{f, ordNoad, true}
+		for suf, k := range map[string]noadKind{"l": openNoad, "r": closeNoad, "m": relNoad} {
+			bigs[name+suf] = struct {
+				factor string
+				class  noadKind
+				bare   bool
+			}{f, k, false}
+		}
+	}
+}
+
+// mu glue of the spacing commands.
+var muSpaces = map[string]muGlue{
+	",": thinMuSkip, "thinspace": thinMuSkip,
+	":": medMuSkip, ">": medMuSkip, "medspace": medMuSkip,
+	";": thickMuSkip, "thickspace": thickMuSkip,
+	"!": {w: -thinMuSkip.w}, "negthinspace": {w: -thinMuSkip.w},
+}
+
+// command runs a control sequence in math mode.
+func (p *parser) command(l *list, name string) error {
+	e := p.e
+	if exp, ok := macros[name]; ok {
+		p.insert(lex(exp)...)
+		return nil
+	}
+	if s, ok := e.symbol(name); ok {
+		switch s.kind {
+		case symMathChar, symDelimiter:
+			l.add(p.mathCharNoad(s.class, s.fam, s.c))
+			return nil
+		case symAccent:
+			return p.accent(l, s.fam, s.c)
+		case symRadical:
+			return p.radical(l, s.delim)
+		}
+	}
+	if op, ok := bigOps[name]; ok {
+		s := symbols[op.sym]
+		n := p.mathCharNoad(s.class, s.fam, s.c)
+		n.limits = op.limits
+		l.add(n)
+		return nil
+	}
+	if g, ok := muSpaces[name]; ok {
+		l.add(&noad{kind: glueItem, mu: true, glue: newGlue(g.w, g.st, g.sh)})
+		return nil
+	}
+	if k, ok := classCommands[name]; ok {
+		f, err := p.scanMath()
+		if err != nil {
+			return err
+		}
+		l.add(&noad{kind: k, nucleus: f, tok: p.tok()})
+		return nil
+	}
+	if fam, ok := alphabets[name]; ok {
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		saved := p.fam
+		p.fam = fam
+		items, err := p.parseTokens(arg)
+		p.fam = saved
+		if err != nil {
+			return err
+		}
+		p.addGroup(l, items)
+		return nil
+	}
+	if st, ok := styles[name]; ok {
+		l.add(&noad{kind: styleNoad, style: st})
+		return nil
+	}
+	if b, ok := bigs[name]; ok {
+		return p.big(l, b.factor, b.class, b.bare)
+	}
+	if fam, ok := oldFonts[name]; ok {
+		p.fam = fam
+		return nil
+	}
+	if lim, ok := opNames[name]; ok {
+		return p.operatorName(l, lex(name), lim, false)
+	}
+	switch name {
+	case "mathcolor":
+		return p.mathColor(l)
+	case "frac":
+		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
+	case "dfrac", "tfrac": // \genfrac{}{}{}{0 or 1}
+		st := styleD
+		if name == "tfrac" {
+			st = styleT
+		}
+		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, &st)
+	case "binom":
+		lp, _ := delcodeOf('(')
+		rp, _ := delcodeOf(')')
+		return p.fraction(l, 0, lp, rp, nil)
+	case "sqrt":
+		return p.sqrt(l)
+	case "left":
+		return p.leftRight(l)
+	case "limits", "nolimits", "displaylimits":
+		t := l.tail()
+		if t == nil || t.kind != opNoad {
+			e.recover("limit controls must follow a math operator")
+			return nil
+		}
+		t.limits = map[string]uint8{"limits": limitsOn, "nolimits": limitsOff, "displaylimits": limitsNormal}[name]
+		return nil
+	case "overline", "underline":
+		f, err := p.scanMath()
+		if err != nil {
+			return err
+		}
+		k := overNoad
+		if name == "underline" {
+			k = underNoad
+		}
+		l.add(&noad{kind: k, nucleus: f, tok: p.tok()})
+		return nil
+	case "operatorname":
+		star := false
+		if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+			p.pos++
+			star = true
+		}
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		return p.operatorName(l, arg, star, true)
+	case "smash":
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		return p.smash(l, arg)
+	case "mkern", "mskip", "kern", "hskip", "hspace", "quad", "qquad", "enspace", " ", "enskip":
+		return p.space(l, name)
+	case "boldsymbol", "pmb":
+		if name == "pmb" {
+			return e.unsupported(`\pmb`)
+		}
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		return p.boldsymbol(l, arg)
+	case "{", "}":
+		// \{ \} are \lbrace \rbrace
+		return p.command(l, map[string]string{"{": "lbrace", "}": "rbrace"}[name])
+	case "|":
+		return p.command(l, "Vert")
+	case "nonumber", "notag", "relax", "m@th", "nobreak", "allowbreak", "/":
+		return nil
+	case "", "@":
+		return e.unsupported(`\` + name)
+	}
+	if isUndefined(name) {
+		e.recover(`undefined control sequence \` + name)
+		return nil
+	}
+	return e.unsupported(`\` + name)
+}
+
+// isUndefined reports whether LaTeX, with the reference's packages,
+// leaves a command undefined (symgen asked it about every command in the
+// datasets); pdflatex then drops it and goes on.
+func isUndefined(name string) bool { return meanings[name] == "undefined" }
+
+// oldFonts are the LaTeX 2.09 font switches, which in math set the
+// family for the rest of the group (\@fontswitch).
+var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal": famSymbols, "mit": famLetters}
+
+// parseTokens parses tokens as a group's content.
+func (p *parser) parseTokens(ts []token) ([]*noad, error) {
+	p.insert(append(append([]token{}, ts...), token{kind: tkEnd})...)
+	inner, end, err := p.parseList()
+	if err != nil {
+		return nil, err
+	}
+	if end != endGroup {
+		return nil, p.e.fatal("unbalanced group")
+	}
+	return inner.finish(), nil
+}
+
+func (p *parser) accent(l *list, fam, c int) error {
+	tok := p.tok()
+	// amsmath's \mathaccentV uses \accentclass@ 7: the accent follows
+	// the current family (\vec in \mathrm is cmr's tilde slot).
+	if p.fam >= 0 && p.fam < numFams {
+		fam = p.fam
+	}
+	f, err := p.scanMath()
+	if err != nil {
+		return err
+	}
+	l.add(&noad{kind: accentNoad, nucleus: f, accFam: fam, accC: c, tok: tok})
+	return nil
+}
+
+func (p *parser) radical(l *list, d delimiter) error {
+	tok := p.tok()
+	f, err := p.scanMath()
+	if err != nil {
+		return err
+	}
+	d.tok = tok
+	l.add(&noad{kind: radicalNoad, nucleus: f, delim: d, tok: tok})
+	return nil
+}
+
+// fraction handles amsmath's \frac and \genfrac forms: an Ord group
+// holding a generalized fraction, in style st when st ≥ 0.
+func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *style) error {
+	tok := p.tok()
+	num, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	den, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	n, err := p.parseTokens(num)
+	if err != nil {
+		return err
+	}
+	d, err := p.parseTokens(den)
+	if err != nil {
+		return err
+	}
+	left.tok, right.tok = tok, tok
+	fr := &noad{kind: fractionNoad, num: n, den: d, thickness: thickness, left: left, right: right, tok: tok}
+	if st == nil {
+		p.addGroup(l, []*noad{fr})
+		return nil
+	}
+	// \genfrac: {\style{…\over…}}
+	inner := &noad{kind: ordNoad, nucleus: field{kind: subMlist, list: []*noad{fr}}}
+	p.addGroup(l, []*noad{{kind: styleNoad, style: *st}, inner})
+	return nil
+}
+
+// sqrt handles \sqrt and amsmath's \sqrt[n] (\root…\of, r@@t).
+func (p *parser) sqrt(l *list) error {
+	idx, ok, err := p.readOptArg()
+	if err != nil {
+		return err
+	}
+	d := symbols["sqrtsign"].delim
+	if !ok {
+		return p.radical(l, d)
+	}
+	tok := p.tok()
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	// \setbox\rootbox\hbox{$\scriptscriptstyle{n}$}
+	idxItems, err := p.parseTokens(idx)
+	if err != nil {
+		return err
+	}
+	rootList := []*noad{{kind: styleNoad, style: styleSS}}
+	rootList = append(rootList, groupNoad(idxItems))
+	rootBox := hpack(p.e.mlistToHlist(rootList, styleT, false), 0, false)
+	var choice [4][]*noad
+	for i, st := range []style{styleD, styleT, styleS, styleSS} {
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		d.tok = tok
+		rad := &noad{kind: radicalNoad, nucleus: groupField(items), delim: d, tok: tok}
+		box0 := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, rad}, styleT, false), 0, false)
+		dim := box0.height - box0.depth
+		raised := &node{kind: hlistNode, width: rootBox.width, height: rootBox.height, depth: rootBox.depth, list: rootBox.list,
+			glueSet: rootBox.glueSet, glueSign: rootBox.glueSign, glueOrder: rootBox.glueOrder}
+		raised.shift = -xnOverD(dim, 39322, 65536) // \raise.6\dimen@
+		choice[i] = []*noad{
+			{kind: kernItem, mu: true, glue: newKern(0)},
+			{kind: kernItem, mu: true, glue: newKern(5 << 16)},
+			{kind: ordNoad, nucleus: field{kind: subBox, box: raised}},
+			{kind: kernItem, mu: true, glue: newKern(-10 << 16)},
+			{kind: kernItem, mu: true, glue: newKern(0)},
+			{kind: ordNoad, nucleus: field{kind: subBox, box: box0}},
+		}
+	}
+	p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+	return nil
+}
+
+func groupNoad(items []*noad) *noad {
+	f := groupField(items)
+	return &noad{kind: ordNoad, nucleus: f}
+}
+
+// scanDelimiter is scan_delimiter (tex.web §1160).
+func (p *parser) scanDelimiter() (delimiter, error) {
+	p.skipSpaces()
+	t, ok := p.next()
+	if !ok {
+		return delimiter{}, p.e.fatal("missing delimiter: end of formula")
+	}
+	tok := p.tok()
+	switch t.kind {
+	case tkChar:
+		if d, ok := delcodeOf(t.c); ok {
+			d.tok = tok
+			return d, nil
+		}
+	case tkCS:
+		name := t.s
+		switch name {
+		case "{":
+			name = "lbrace"
+		case "}":
+			name = "rbrace"
+		case "|":
+			name = "Vert"
+		}
+		if s, ok := p.e.symbol(name); ok && s.kind == symDelimiter {
+			s.delim.tok = tok
+			return s.delim, nil
+		}
+	}
+	p.e.recover("missing delimiter (. inserted)")
+	p.pos--
+	return delimiter{tok: tok}, nil
+}
+
+// leftRight handles \left … \right (tex.web §1191): an Inner noad.
+func (p *parser) leftRight(l *list) error {
+	ld, err := p.scanDelimiter()
+	if err != nil {
+		return err
+	}
+	inner, end, err := p.parseList()
+	if err != nil {
+		return err
+	}
+	var rd delimiter
+	switch end {
+	case endRight:
+		if rd, err = p.scanDelimiter(); err != nil {
+			return err
+		}
+	case endEOF:
+		p.e.recover(`missing \right. inserted`)
+	case endGroup:
+		return p.e.fatal(`extra }, or forgotten \right`)
+	}
+	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
+	items = append(items, &noad{kind: rightNoad, delim: rd})
+	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}})
+	return nil
+}
+
+// big handles amsmath's \big… (bBigg@): \left<d>\vcenter to f·\big@size{}
+// \right. in a text-style box, with \nulldelimiterspace 0.
+func (p *parser) big(l *list, factor string, class noadKind, bare bool) error {
+	d, err := p.scanDelimiter()
+	if err != nil {
+		return err
+	}
+	h := scaleDecimal(p.e.bigSize(), factor)
+	vc := &node{kind: vlistNode, height: h}
+	saved := p.e.nullDelim
+	p.e.nullDelim = 0
+	inner := []*noad{
+		{kind: leftNoad, delim: d},
+		{kind: vcenterNoad, nucleus: field{kind: subBox, box: vc}},
+		{kind: rightNoad},
+	}
+	box := hpack(p.e.mlistToHlist([]*noad{{kind: innerNoad, nucleus: field{kind: subMlist, list: inner}}}, styleT, false), 0, false)
+	p.e.nullDelim = saved
+	n := &noad{kind: ordNoad, nucleus: field{kind: subBox, box: box}}
+	if !bare {
+		n.kind = class
+	}
+	l.add(n)
+	return nil
+}
+
+// scaleDecimal is TeX's <decimal><dimen>: d × f with f rounded to
+// 2^-16 as TeX reads decimal constants (round_decimals).
+func scaleDecimal(d Scaled, f string) Scaled {
+	ip, frac, _ := strings.Cut(f, ".")
+	n, _ := strconv.Atoi(ip)
+	var a int64
+	for k := len(frac) - 1; k >= 0; k-- {
+		a = (a + int64(frac[k]-'0')*(1<<17)) / 10
+	}
+	fr := (a + 1) / 2
+	return multAndAdd(int64(n), d, xnOverD(d, fr, 65536))
+}
+
+// bigSize is amsmath's \big@size: 1.2 × (height + depth) of ( in the
+// text font at 12 pt.
+func (e *engine) bigSize() Scaled {
+	f := e.fonts[famOperators][textSize]
+	_, h, d, _ := f.metrics('(')
+	return scaleDecimal(h, "1.2") + scaleDecimal(d, "1.2")
+}
+
+// operatorName handles \operatorname and the amsopn names:
+// \mathop{\kern0pt\operator@font name} with \nolimits or limits.
+func (p *parser) operatorName(l *list, arg []token, limits, kern bool) error {
+	saved := p.fam
+	p.fam = famOperators
+	items, err := p.parseTokens(arg)
+	p.fam = saved
+	if err != nil {
+		return err
+	}
+	if kern {
+		items = append([]*noad{{kind: kernItem, glue: newKern(0)}}, items...)
+	}
+	op := &noad{kind: opNoad, nucleus: groupField(items), tok: p.tok()}
+	if !limits {
+		op.limits = limitsOff
+	}
+	l.add(op)
+	return nil
+}
+
+// smash handles amsmath's \smash in math: a box of the argument with no
+// height and depth, per style.
+func (p *parser) smash(l *list, arg []token) error {
+	var choice [4][]*noad
+	for i, st := range []style{styleD, styleT, styleS, styleSS} {
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		b := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, groupNoad(items)}, styleT, false), 0, false)
+		b.height, b.depth = 0, 0
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
+	}
+	l.add(&noad{kind: choiceNoad, choice: choice})
+	return nil
+}
+
+// boldsymbol handles amsbsy's \boldsymbol: the argument in the bold math
+// version, boxed per style, with the class of a lone Bin or Rel.
+func (p *parser) boldsymbol(l *list, arg []token) error {
+	var choice [4][]*noad
+	class := ordNoad
+	saved := p.e.fonts
+	p.e.fonts = &boldFonts
+	defer func() { p.e.fonts = saved }()
+	for i, st := range []style{styleD, styleT, styleS, styleSS} {
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		if i == 0 {
+			var atoms []*noad
+			for _, it := range items {
+				if it.kind <= innerNoad {
+					atoms = append(atoms, it)
+				}
+			}
+			if len(atoms) == 1 && (atoms[0].kind == binNoad || atoms[0].kind == relNoad) {
+				class = atoms[0].kind
+			}
+		}
+		b := hpack(p.e.mlistToHlist(append([]*noad{{kind: styleNoad, style: st}}, items...), styleT, false), 0, false)
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
+	}
+	n := &noad{kind: class, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}}
+	l.add(n)
+	return nil
+}
+
+// space handles explicit spacing commands.
+func (p *parser) space(l *list, name string) error {
+	em := p.e.fonts[famOperators][textSize].Param(6)
+	switch name {
+	case " ":
+		l.add(p.spaceGlue())
+	case "quad":
+		l.add(&noad{kind: glueItem, glue: newGlue(em, 0, 0)})
+	case "qquad":
+		l.add(&noad{kind: glueItem, glue: newGlue(2*em, 0, 0)})
+	case "enspace", "enskip":
+		l.add(&noad{kind: kernItem, glue: newKern(em / 2)})
+	default:
+		var arg []token
+		var err error
+		if name == "hspace" {
+			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+				p.pos++
+			}
+			arg, err = p.readArg()
+		} else {
+			arg, err = p.readDimenTokens()
+		}
+		if err != nil {
+			return err
+		}
+		d, mu, ok := parseDimen(tokString(arg), em)
+		if !ok {
+			return p.e.unsupported(`\` + name + " " + tokString(arg))
+		}
+		if (name == "mkern" || name == "mskip") != mu {
+			p.e.recover("incompatible glue units")
+		}
+		kind := glueItem
+		if name == "mkern" || name == "kern" {
+			kind = kernItem
+		}
+		n := &noad{kind: kind, mu: mu, glue: newGlue(d, 0, 0)}
+		if kind == kernItem {
+			n.glue = newKern(d)
+		}
+		l.add(n)
+	}
+	return nil
+}
+
+// readDimenTokens reads the tokens of an unbraced dimension (\mkern-3mu).
+func (p *parser) readDimenTokens() ([]token, error) {
+	p.skipSpaces()
+	start := p.pos
+	for p.pos < len(p.toks) {
+		t := p.toks[p.pos]
+		if t.kind == tkChar && (t.c >= '0' && t.c <= '9' || t.c == '.' || t.c == '-' || t.c == '+' || t.c == ',' || t.c >= 'a' && t.c <= 'z') {
+			p.pos++
+			s := tokString(p.toks[start:p.pos])
+			if _, _, ok := parseDimen(s, 0); ok && len(s) >= 2 {
+				// stop right after a complete unit
+				if u := s[len(s)-2:]; units[u] != [2]int64{} || u == "mu" || u == "em" || u == "ex" {
+					break
+				}
+			}
+			continue
+		}
+		break
+	}
+	return p.toks[start:p.pos], nil
+}
+
+var units = map[string][2]int64{
+	"pt": {1, 1}, "in": {7227, 100}, "pc": {12, 1}, "cm": {7227, 254}, "mm": {7227, 2540},
+	"bp": {7227, 7200}, "dd": {1238, 1157}, "cc": {14856, 1157}, "sp": {1, 65536},
+}
+
+// parseDimen reads "<decimal><unit>" as TeX does (scan_dimen, tex.web
+// §448–§458): mu for math units, em from the current font.
+func parseDimen(s string, em Scaled) (Scaled, bool, bool) {
+	s = strings.ReplaceAll(strings.TrimSpace(s), " ", "")
+	neg := false
+	for strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") {
+		if s[0] == '-' {
+			neg = !neg
+		}
+		s = s[1:]
+	}
+	if len(s) < 2 {
+		return 0, false, false
+	}
+	unit, num := s[len(s)-2:], strings.ReplaceAll(s[:len(s)-2], ",", ".")
+	ip, frac, _ := strings.Cut(num, ".")
+	n := 0
+	if ip != "" {
+		var err error
+		if n, err = strconv.Atoi(ip); err != nil {
+			return 0, false, false
+		}
+	}
+	var a int64
+	for k := min(len(frac), 17) - 1; k >= 0; k-- {
+		if frac[k] < '0' || frac[k] > '9' {
+			return 0, false, false
+		}
+		a = (a + int64(frac[k]-'0')*(1<<17)) / 10
+	}
+	f := (a + 1) / 2
+	var v Scaled
+	mu := false
+	switch unit {
+	case "mu":
+		mu = true
+		v = Scaled(int64(n)<<16 + f)
+	case "em":
+		v = multAndAdd(int64(n), em, xnOverD(em, f, 65536))
+	default:
+		u, ok := units[unit]
+		if !ok {
+			return 0, false, false
+		}
+		if u[0] != 1 || u[1] != 1 {
+			// TeX: n ← xn_over_d(n, num, denom) with remainder carried
+			num, den := u[0], u[1]
+			whole := int64(n) * num / den
+			rem := int64(n) * num % den
+			f = (num*f + 65536*rem) / den
+			whole += f / 65536
+			f %= 65536
+			v = Scaled(whole<<16 + f)
+		} else {
+			v = Scaled(int64(n)<<16 + f)
+		}
+	}
+	if neg {
+		v = -v
+	}
+	return v, mu, true
+}

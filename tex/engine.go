@@ -1,0 +1,213 @@
+package tex
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Errors of Typeset.
+var (
+	// ErrUnsupported is returned for a construct the engine does not model;
+	// the caller decides (tex-layout.md §10.1), the engine never guesses.
+	ErrUnsupported = errors.New("tex: unsupported construct")
+	// ErrFatal is returned where pdflatex in nonstopmode would produce no
+	// output (a runaway argument, an unbalanced brace).
+	ErrFatal = errors.New("tex: fatal LaTeX error")
+)
+
+// Glyph is one character set by the layout.
+type Glyph struct {
+	Font  string // TFM name, e.g. "cmmi12"
+	Size  Scaled // at-size
+	Char  int
+	X, Y  Scaled // reference point: left end of the baseline, y downwards
+	Token int    // CDM token index, or −1
+	font  *mathFont
+}
+
+// Rule is one rule (fraction bar, radical overbar, over/underline).
+type Rule struct {
+	X, Y          Scaled // bottom left corner, y downwards
+	Width, Height Scaled
+	Token         int
+}
+
+// Layout is a formula set in display style: glyphs and rules relative to
+// the left end of its baseline, and the box's dimensions.
+type Layout struct {
+	Width, Height, Depth Scaled
+	Glyphs               []Glyph
+	Rules                []Rule
+	// Recovered lists the LaTeX errors pdflatex would report and recover
+	// from in nonstopmode (an undefined command dropped, a double
+	// superscript, …), in order.
+	Recovered []string
+	// Warnings are layout warnings (a missing character).
+	Warnings []string
+}
+
+// engine is the state of one typesetting run.
+type engine struct {
+	fonts     *fontTable
+	nullDelim Scaled
+	recovered []string
+	warnings  []string
+	unsup     error
+}
+
+func (e *engine) symbol(name string) (symbol, bool) {
+	s, ok := symbols[name]
+	return s, ok
+}
+
+func (e *engine) warn(format string, args ...any) {
+	e.warnings = append(e.warnings, fmt.Sprintf(format, args...))
+}
+
+func (e *engine) recover(msg string) { e.recovered = append(e.recovered, msg) }
+
+func (e *engine) fatal(msg string) error { return fmt.Errorf("%w: %s", ErrFatal, msg) }
+
+func (e *engine) unsupported(what string) error {
+	err := fmt.Errorf("%w: %s", ErrUnsupported, what)
+	if e.unsup == nil {
+		e.unsup = err
+	}
+	return err
+}
+
+// Typeset lays out a formula of the reference's coloured LaTeX (the
+// string latex.CDMTokens.Rendered returns, or any math-mode LaTeX) in
+// display style, as pdflatex sets it in the reference template, and
+// returns every glyph and rule with its token.
+func Typeset(formula string) (*Layout, error) {
+	initFonts()
+	if tablesErr != nil {
+		return nil, tablesErr
+	}
+	loadSymbols()
+	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace}
+	p := &parser{e: e, toks: lex(formula), fam: -1}
+	l, end, err := p.parseList()
+	if err != nil {
+		return nil, err
+	}
+	if end == endGroup {
+		return nil, e.fatal("too many }'s")
+	}
+	if end == endRight {
+		return nil, e.unsupported(`extra \right`)
+	}
+	if e.unsup != nil {
+		return nil, e.unsup
+	}
+	hl := e.mlistToHlist(l.finish(), styleD, true)
+	if e.unsup != nil {
+		return nil, e.unsup
+	}
+	box := hpack(hl, 0, false)
+	out := &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings}
+	s := shipper{out: out}
+	s.hlistOut(box, 0, 0)
+	return out, nil
+}
+
+// shipper converts a box tree to absolute glyphs and rules (TeX's
+// hlist_out and vlist_out, tex.web §619–§637).
+type shipper struct{ out *Layout }
+
+func (s *shipper) hlistOut(b *node, left, base Scaled) {
+	h := left
+	var curG Scaled
+	var curGlue float64
+	for _, p := range b.list {
+		switch p.kind {
+		case charNode:
+			s.out.Glyphs = append(s.out.Glyphs, Glyph{Font: p.font.Name, Size: p.font.Size, Char: p.c, X: h, Y: base, Token: int(p.tok), font: p.font})
+			w, _, _, _ := p.font.metrics(p.c)
+			h += w
+		case hlistNode, vlistNode:
+			if len(p.list) > 0 {
+				if p.kind == hlistNode {
+					s.hlistOut(p, h, base+p.shift)
+				} else {
+					s.vlistOut(p, h, base+p.shift)
+				}
+			}
+			h += p.width
+		case ruleNode:
+			ht, dp := p.height, p.depth
+			if ht == runningDim {
+				ht = b.height
+			}
+			if dp == runningDim {
+				dp = b.depth
+			}
+			if ht+dp > 0 && p.width > 0 {
+				s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: p.width, Height: ht + dp, Token: int(p.tok)})
+			}
+			h += p.width
+		case glueNode:
+			w := p.width - curG
+			if b.glueSign == glueStretching && p.stretchOrder == b.glueOrder {
+				curGlue += float64(p.stretch)
+				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
+			} else if b.glueSign == glueShrinking && p.shrinkOrder == b.glueOrder {
+				curGlue -= float64(p.shrink)
+				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
+			}
+			h += w + curG
+		case kernNode:
+			h += p.width
+		}
+	}
+}
+
+// vetGlue clamps a glue product as TeX does.
+func vetGlue(g float64) float64 {
+	const billion = 1e9
+	return math.Max(-billion, math.Min(billion, g))
+}
+
+func (s *shipper) vlistOut(b *node, left, base Scaled) {
+	v := base - b.height
+	var curG Scaled
+	var curGlue float64
+	for _, p := range b.list {
+		switch p.kind {
+		case hlistNode, vlistNode:
+			v += p.height
+			if len(p.list) > 0 {
+				if p.kind == hlistNode {
+					s.hlistOut(p, left+p.shift, v)
+				} else {
+					s.vlistOut(p, left+p.shift, v)
+				}
+			}
+			v += p.depth
+		case ruleNode:
+			w := p.width
+			if w == runningDim {
+				w = b.width
+			}
+			ht := p.height + p.depth
+			v += ht
+			if ht > 0 && w > 0 {
+				s.out.Rules = append(s.out.Rules, Rule{X: left, Y: v, Width: w, Height: ht, Token: int(p.tok)})
+			}
+		case glueNode:
+			w := p.width - curG
+			if b.glueSign == glueStretching && p.stretchOrder == b.glueOrder {
+				curGlue += float64(p.stretch)
+				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
+			} else if b.glueSign == glueShrinking && p.shrinkOrder == b.glueOrder {
+				curGlue -= float64(p.shrink)
+				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
+			}
+			v += w + curG
+		case kernNode:
+			v += p.width
+		}
+	}
+}

@@ -1,0 +1,142 @@
+package tex
+
+import (
+	"fmt"
+	"sync"
+)
+
+// mathFont is a TFM loaded at a size, as the layout uses it.
+type mathFont struct {
+	*Font
+	Name string // TFM name, e.g. "cmmi12"
+	id   int
+}
+
+func (f *mathFont) metrics(c int) (wd, ht, dp, ic Scaled) {
+	wd, ht, dp, ic, _ = f.Metrics(c)
+	return
+}
+
+func (f *mathFont) exists(c int) bool {
+	_, ok := f.Char(c)
+	return ok
+}
+
+// Size indices of the three math sizes.
+const (
+	textSize = iota
+	scriptSize
+	scriptScriptSize
+)
+
+// Families of the reference preamble. 0–3 are LaTeX's symbol fonts; the
+// numbers of upgreek's and amsfonts' symbol fonts are the ones LaTeX
+// gives them (symbolFamilies, read from LaTeX by symgen); math
+// alphabets get the numbers LaTeX would allocate next. Only identity
+// matters to the layout (rule 14 compares families).
+const (
+	famOperators = 0
+	famLetters   = 1
+	famSymbols   = 2
+	famLarge     = 3
+	famBF        = 7
+	famIT        = 8
+	famFrak      = 9
+	numFams      = 10
+)
+
+// fontSpec names the TFM and at-size of a family at one math size.
+type fontSpec struct {
+	name string
+	at   Scaled
+}
+
+func pt(n int) Scaled { return Scaled(n) * Unity }
+
+// familyFonts is the font of each family at text, script and
+// scriptscript size in the normal math version, from NFSS's font
+// definitions (fontmath.ltx, ot1cmr.fd, omlcmm.fd, omscmsy.fd, amsfonts'
+// cmex, umsa/umsb/ueur/ueuf.fd) at 12/8/6 pt; the golden DVIs' fnt_defs
+// confirm them.
+var familyFonts = map[int][3]fontSpec{
+	famOperators: {{"cmr12", pt(12)}, {"cmr8", pt(8)}, {"cmr6", pt(6)}},
+	famLetters:   {{"cmmi12", pt(12)}, {"cmmi8", pt(8)}, {"cmmi6", pt(6)}},
+	famSymbols:   {{"cmsy10", pt(12)}, {"cmsy8", pt(8)}, {"cmsy6", pt(6)}},
+	famLarge:     {{"cmex10", pt(12)}, {"cmex8", pt(8)}, {"cmex7", pt(6)}},
+	4:            {{"eurm10", pt(12)}, {"eurm10", pt(8)}, {"eurm7", pt(6)}},
+	5:            {{"msam10", pt(12)}, {"msam10", pt(8)}, {"msam7", pt(6)}},
+	6:            {{"msbm10", pt(12)}, {"msbm10", pt(8)}, {"msbm7", pt(6)}},
+	famBF:        {{"cmbx12", pt(12)}, {"cmbx8", pt(8)}, {"cmbx6", pt(6)}},
+	famIT:        {{"cmti12", pt(12)}, {"cmti8", pt(8)}, {"cmti7", pt(6)}},
+	famFrak:      {{"eufm10", pt(12)}, {"eufm10", pt(8)}, {"eufm7", pt(6)}},
+}
+
+// boldFamilyFonts replaces families in the bold math version
+// (\boldsymbol); a family absent here has no bold font in the embedded
+// set and keeps its normal one only where LaTeX does too (cmex, AMS).
+var boldFamilyFonts = map[int][3]fontSpec{
+	famOperators: {{"cmbx12", pt(12)}, {"cmbx8", pt(8)}, {"cmbx6", pt(6)}},
+	famLetters:   {{"cmmib10", pt(12)}, {"cmmib8", pt(8)}, {"cmmib6", pt(6)}},
+	famSymbols:   {{"cmbsy10", pt(12)}, {"cmbsy8", pt(8)}, {"cmbsy6", pt(6)}},
+	famLarge:     familyFonts[famLarge],
+	5:            familyFonts[5],
+	6:            familyFonts[6],
+	famBF:        {{"cmbx12", pt(12)}, {"cmbx8", pt(8)}, {"cmbx6", pt(6)}},
+}
+
+// fontTable holds every family's fonts at the three sizes, for one math
+// version.
+type fontTable [numFams][3]*mathFont
+
+var (
+	tablesOnce   sync.Once
+	normalFonts  fontTable
+	boldFonts    fontTable
+	fontsByID    []*mathFont
+	tablesErr    error
+	textFontCMR  *mathFont // the document's current text font: cmr12
+	textFontSize = [3]*mathFont{}
+)
+
+func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
+	if f, ok := cache[spec]; ok {
+		return f, nil
+	}
+	t, err := LoadTFM(spec.name)
+	if err != nil {
+		return nil, err
+	}
+	f := &mathFont{Font: t.Scale(spec.at), Name: spec.name, id: len(fontsByID)}
+	fontsByID = append(fontsByID, f)
+	cache[spec] = f
+	return f, nil
+}
+
+func initFonts() {
+	tablesOnce.Do(func() {
+		cache := map[fontSpec]*mathFont{}
+		fill := func(t *fontTable, specs map[int][3]fontSpec) {
+			for fam, s := range specs {
+				for size := range 3 {
+					f, err := loadFont(s[size], cache)
+					if err != nil {
+						tablesErr = fmt.Errorf("tex: family %d: %w", fam, err)
+						return
+					}
+					t[fam][size] = f
+				}
+			}
+		}
+		fill(&normalFonts, familyFonts)
+		fill(&boldFonts, boldFamilyFonts)
+		for fam := range numFams {
+			for size := range 3 {
+				if boldFonts[fam][size] == nil {
+					boldFonts[fam][size] = normalFonts[fam][size]
+				}
+			}
+		}
+		textFontCMR = normalFonts[famOperators][textSize]
+		textFontSize = normalFonts[famOperators]
+	})
+}

@@ -1,0 +1,592 @@
+// Command dvigolden regenerates tex/testdata/layout_golden.jsonl.gz, the
+// position oracle for the math layout engine (tex-layout.md §7.1).
+//
+// It samples formulas from the shared data (benchmark labels, im2latex
+// test formulas, TexTeller predictions and the 600 reference CDM pairs),
+// stratified by construct with a fixed seed; colours them with leakaudit's
+// own CDM tokenizer, exactly as the reference does; runs real LaTeX
+// (Debian's TeX Live: `latex -interaction=nonstopmode`, DVI mode) on the
+// reference template; and reads from the DVI every glyph and rule with its
+// position and the token whose colour was current. Positions are in scaled
+// points relative to the formula's own reference point (the left end of its
+// baseline), y downwards, as the DVI has them; a \special at the start and
+// end of each formula marks that point and the formula's width.
+//
+// Formulas are typeset many to a document, one per page; when a document's
+// log has an error, each of its formulas is typeset again on its own so
+// that each record's error list is its own. Run it with `make goldens`
+// (it needs texlive-latex-base, -latex-recommended, -latex-extra and
+// -fonts-recommended); CI only reads the committed file.
+package main
+
+import (
+	"bufio"
+	"compress/gzip"
+		"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/tex"
+)
+
+// Record is one golden formula.
+type Record struct {
+	Source  string   `json:"source"`
+	Input   string   `json:"input"`
+	Colored string   `json:"colored"`
+	Tokens  []string `json:"tokens"`
+	Paper   string   `json:"paper"`
+	// Errors are the LaTeX errors ("! …" lines) of the formula's run.
+	Errors []string `json:"errors,omitempty"`
+	// Found is false when the start or end marker was not shipped out
+	// (a fatal error ate the formula).
+	Found bool `json:"found"`
+	// Origin is the DVI position (h, v) of the formula's reference point,
+	// from the DVI origin one inch in from the page's top left corner.
+	Origin [2]int32 `json:"origin"`
+	// Width is the distance from the start to the end marker.
+	Width  int32    `json:"width"`
+	Fonts  []string `json:"fonts"`
+	Glyphs []Glyph  `json:"glyphs"`
+	Rules  []Rule   `json:"rules"`
+}
+
+// Glyph is [font index, char, x, y, token] (token −1: no token colour).
+type Glyph [5]int32
+
+// Rule is [x, y, width, height, token]: the rule's bottom left corner.
+type Rule [5]int32
+
+var (
+	out   = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
+	perSt = flag.Int("n", 250, "formulas per construct stratum and source group")
+	batch = flag.Int("batch", 100, "formulas per LaTeX run")
+)
+
+func main() {
+	flag.Parse()
+	root := shareddata.Find()
+	if root == "" {
+		log.Fatal("shared data not found (../shared/data or $LEAKAUDIT_DATA)")
+	}
+	inputs := sample(root)
+	log.Printf("%d formulas sampled", len(inputs))
+	dir, err := os.MkdirTemp("", "dvigolden")
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer os.RemoveAll(dir)
+
+	var recs []*Record
+	for _, in := range inputs {
+		res, err := latex.TokenizeCDM(in.text)
+		if err != nil || len(res.Tokens) == 0 || len(res.Tokens) > 5800 {
+			continue
+		}
+		recs = append(recs, &Record{Source: in.source, Input: in.text, Colored: res.Rendered(), Tokens: res.Tokens, Paper: paper(len(res.Tokens))})
+	}
+	byPaper := map[string][]*Record{}
+	for _, r := range recs {
+		byPaper[r.Paper] = append(byPaper[r.Paper], r)
+	}
+	for _, p := range []string{"a5", "a4", "a3"} {
+		list := byPaper[p]
+		for i := 0; i < len(list); i += *batch {
+			b := list[i:min(i+*batch, len(list))]
+			errs, err := typeset(dir, p, b)
+			if err != nil {
+				log.Fatal(err)
+			}
+			if errs {
+				for _, r := range b {
+					if _, err := typeset(dir, p, []*Record{r}); err != nil {
+						log.Fatal(err)
+					}
+				}
+			}
+			log.Printf("%s: %d/%d", p, i+len(b), len(list))
+		}
+	}
+	if err := write(*out, recs); err != nil {
+		log.Fatal(err)
+	}
+	n, bad := 0, 0
+	for _, r := range recs {
+		n++
+		if len(r.Errors) > 0 || !r.Found {
+			bad++
+		}
+	}
+	log.Printf("wrote %d formulas (%d with LaTeX errors) to %s", n, bad, *out)
+}
+
+// paper is the reference's page choice by token count (cdm-spec §7).
+func paper(tokens int) string {
+	switch {
+	case tokens > 1300:
+		return "a3"
+	case tokens > 600:
+		return "a4"
+	}
+	return "a5"
+}
+
+type input struct{ source, text string }
+
+// strata classify a formula by its most telling construct; a formula is
+// counted in the first stratum whose pattern it contains.
+var strata = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"array", regexp.MustCompile(`\\begin|\\\\`)},
+	{"delim", regexp.MustCompile(`\\left|\\right|\\[Bb]ig`)},
+	{"bigop", regexp.MustCompile(`\\(sum|int|prod|lim|bigcup|bigcap|oint|iint|coprod)`)},
+	{"radical", regexp.MustCompile(`\\sqrt`)},
+	{"accent", regexp.MustCompile(`\\(hat|bar|vec|dot|ddot|tilde|widehat|widetilde|overline|underline|check|breve|acute|grave)`)},
+	{"font", regexp.MustCompile(`\\(math[a-z]+|text[a-z]*|boldsymbol|operatorname|up[a-z]+|rm|bf)`)},
+	{"frac", regexp.MustCompile(`\\(frac|dfrac|tfrac|binom|over)`)},
+	{"script", regexp.MustCompile(`[_^']`)},
+	{"plain", regexp.MustCompile(``)},
+}
+
+// sample draws up to perSt formulas of each stratum from each source
+// group, with a fixed seed, plus every formula of the reference pairs.
+func sample(root string) []input {
+	groups := map[string][]string{}
+	read := func(group, path string, pred bool) {
+		_, err := dataset.Scan(dataset.Source{Path: path}, func(it dataset.Item) error {
+			if pred {
+				if it.HasPred {
+					groups[group] = append(groups[group], it.Pred)
+				}
+			} else {
+				groups[group] = append(groups[group], it.Label)
+			}
+			return nil
+		})
+		if err != nil {
+			log.Fatal(err)
+		}
+	}
+	labels, _ := filepath.Glob(filepath.Join(root, "labels", "*.json"))
+	for _, p := range labels {
+		read("labels", p, false)
+	}
+	read("im2latex", filepath.Join(root, "im2latex", "formulas", "test.formulas.norm.txt"), false)
+	preds, _ := filepath.Glob(filepath.Join(root, "predictions", "texteller", "*.json"))
+	for _, p := range preds {
+		read("predictions", p, true)
+	}
+	var res []input
+	seen := map[string]bool{}
+	add := func(src, s string) {
+		if s == "" || seen[s] {
+			return
+		}
+		seen[s] = true
+		res = append(res, input{src, s})
+	}
+	var pairs []struct{ GT, Pred string }
+	data, err := os.ReadFile(filepath.Join(root, "refcdm", "reference_600", "pairs.json"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &pairs); err != nil {
+		log.Fatal(err)
+	}
+	for _, p := range pairs {
+		add("pairs", p.GT)
+		add("pairs", p.Pred)
+	}
+	names := make([]string, 0, len(groups))
+	for g := range groups {
+		names = append(names, g)
+	}
+	sort.Strings(names)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, g := range names {
+		list := slices.Clone(groups[g])
+		slices.Sort(list)
+		list = slices.Compact(list)
+		rng.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+		count := map[string]int{}
+		for _, s := range list {
+			for _, st := range strata {
+				if st.re.MatchString(s) {
+					if count[st.name] < *perSt {
+						count[st.name]++
+						add(g+"/"+st.name, s)
+					}
+					break
+				}
+			}
+		}
+	}
+	return res
+}
+
+const preamble = `\documentclass[12pt]{article}
+\usepackage[landscape]{geometry}
+\usepackage{geometry}
+\geometry{%spaper,scale=0.98}
+\pagestyle{empty}
+\usepackage{booktabs}
+\usepackage{amsmath}
+\usepackage{upgreek}
+\usepackage{amssymb}
+\usepackage{xcolor}
+\begin{document}
+\makeatletter
+\renewcommand*{\@textcolor}[3]{%%
+  \protect\leavevmode
+  \begingroup
+    \color#1{#2}#3%%
+  \endgroup
+}
+\makeatother
+`
+
+// typeset runs LaTeX over the records on one page each and fills them in.
+// It reports whether the log had errors.
+func typeset(dir, paperName string, recs []*Record) (bool, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, preamble, paperName)
+	lines := strings.Count(b.String(), "\n")
+	lineOf := make([]int, len(recs))
+	for i, r := range recs {
+		if i > 0 {
+			b.WriteString("\\newpage\n")
+			lines++
+		}
+		b.WriteString("\\begin{displaymath}\n")
+		lines++
+		lineOf[i] = lines + 1
+		fmt.Fprintf(&b, "\\special{la:b %d}%s\\special{la:e %d}\n", i, r.Colored, i)
+		lines++
+		b.WriteString("\\end{displaymath}\n")
+		lines++
+	}
+	b.WriteString("\\end{document}\n")
+	tex := filepath.Join(dir, "g.tex")
+	if err := os.WriteFile(tex, []byte(b.String()), 0o644); err != nil {
+		return false, err
+	}
+	for _, ext := range []string{".dvi", ".log", ".aux"} {
+		os.Remove(filepath.Join(dir, "g"+ext))
+	}
+	cmd := exec.Command("latex", "-interaction=nonstopmode", "-halt-on-error=false", "g.tex")
+	cmd.Dir = dir
+	cmd.Stdin = nil
+	_ = cmd.Run() // errors are read from the log
+	logData, err := os.ReadFile(filepath.Join(dir, "g.log"))
+	if err != nil {
+		return false, fmt.Errorf("latex left no log: %w", err)
+	}
+	errs := logErrors(string(logData))
+	hasErr := len(errs) > 0
+	if len(recs) == 1 {
+		for _, e := range errs {
+			recs[0].Errors = append(recs[0].Errors, e.msg)
+		}
+	}
+	dvi, err := os.ReadFile(filepath.Join(dir, "g.dvi"))
+	if err != nil {
+		return hasErr, nil // nothing shipped out
+	}
+	if err := readDVI(dvi, recs); err != nil {
+		return hasErr, fmt.Errorf("dvi: %w", err)
+	}
+	return hasErr, nil
+}
+
+type logErr struct {
+	msg  string
+	line int
+}
+
+var reLine = regexp.MustCompile(`^l\.(\d+) `)
+
+// logErrors returns the "! " messages of a LaTeX log with their line.
+func logErrors(s string) []logErr {
+	var res []logErr
+	sc := bufio.NewScanner(strings.NewReader(s))
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		t := sc.Text()
+		if strings.HasPrefix(t, "! ") {
+			res = append(res, logErr{msg: strings.TrimSpace(t[2:])})
+		} else if m := reLine.FindStringSubmatch(t); m != nil && len(res) > 0 && res[len(res)-1].line == 0 {
+			res[len(res)-1].line, _ = strconv.Atoi(m[1])
+		}
+	}
+	return res
+}
+
+// dviState is the DVI machine's registers.
+type dviState struct{ h, v, w, x, y, z int32 }
+
+// readDVI interprets the DVI and fills each record from its page.
+func readDVI(d []byte, recs []*Record) error {
+	type fontDef struct {
+		name  string
+		scale int32
+	}
+	fonts := map[int32]fontDef{}
+	var st dviState
+	var stack []dviState
+	var colors []int32
+	var rec *Record
+	fontIdx := map[string]int32{}
+	var font int32
+	var origin [2]int32
+	p := 0
+	u8 := func() int32 { v := d[p]; p++; return int32(v) }
+	s := func(n int) int32 {
+		var v int32
+		for i := 0; i < n; i++ {
+			v = v<<8 | int32(d[p+i])
+		}
+		if n < 4 && d[p]&0x80 != 0 {
+			v -= 1 << (8 * n)
+		}
+		p += n
+		return v
+	}
+	uN := func(n int) int32 {
+		var v uint32
+		for i := 0; i < n; i++ {
+			v = v<<8 | uint32(d[p+i])
+		}
+		p += n
+		return int32(v)
+	}
+	tokOf := func() int32 {
+		if len(colors) == 0 {
+			return -1
+		}
+		return colors[len(colors)-1]
+	}
+	glyph := func(c int32) {
+		if rec == nil {
+			return
+		}
+		fd := fonts[font]
+		key := fd.name + "@" + strconv.Itoa(int(fd.scale))
+		fi, ok := fontIdx[key]
+		if !ok {
+			fi = int32(len(rec.Fonts))
+			rec.Fonts = append(rec.Fonts, key)
+			fontIdx[key] = fi
+		}
+		rec.Glyphs = append(rec.Glyphs, Glyph{fi, c, st.h - origin[0], st.v - origin[1], tokOf()})
+	}
+	rule := func(a, b int32) {
+		if rec != nil && a > 0 && b > 0 {
+			rec.Rules = append(rec.Rules, Rule{st.h - origin[0], st.v - origin[1], b, a, tokOf()})
+		}
+	}
+	special := func(x string) {
+		switch {
+		case strings.HasPrefix(x, "la:b "):
+			i, _ := strconv.Atoi(x[5:])
+			if i >= 0 && i < len(recs) {
+				rec = recs[i]
+				rec.Found = true
+				rec.Glyphs, rec.Rules, rec.Fonts = nil, nil, nil
+				fontIdx = map[string]int32{}
+				origin = [2]int32{st.h, st.v}
+				rec.Origin = origin
+			}
+		case strings.HasPrefix(x, "la:e "):
+			if rec != nil {
+				rec.Width = st.h - origin[0]
+			}
+			rec = nil
+		case strings.HasPrefix(x, "color push"):
+			colors = append(colors, colorToken(strings.TrimSpace(x[len("color push"):])))
+		case x == "color pop":
+			if len(colors) > 0 {
+				colors = colors[:len(colors)-1]
+			}
+		}
+	}
+	for p < len(d) {
+		op := d[p]
+		p++
+		switch {
+		case op <= 127:
+			glyph(int32(op))
+			w, ok := widthOf(fonts[font].name, fonts[font].scale, int32(op))
+			if !ok {
+				return fmt.Errorf("no width for %s char %d", fonts[font].name, op)
+			}
+			st.h += w
+		case op >= 128 && op <= 131: // set1..set4
+			c := uN(int(op - 127))
+			glyph(c)
+			w, _ := widthOf(fonts[font].name, fonts[font].scale, c)
+			st.h += w
+		case op == 132: // set_rule
+			a, b := s(4), s(4)
+			rule(a, b)
+			st.h += b
+		case op >= 133 && op <= 136: // put1..4
+			glyph(uN(int(op - 132)))
+		case op == 137:
+			rule(s(4), s(4))
+		case op == 138: // nop
+		case op == 139: // bop
+			p += 44
+			st, stack, colors = dviState{}, nil, nil
+		case op == 140: // eop
+		case op == 141:
+			stack = append(stack, st)
+		case op == 142:
+			st = stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+		case op >= 143 && op <= 146:
+			st.h += s(int(op - 142))
+		case op == 147:
+			st.h += st.w
+		case op >= 148 && op <= 151:
+			st.w = s(int(op - 147))
+			st.h += st.w
+		case op == 152:
+			st.h += st.x
+		case op >= 153 && op <= 156:
+			st.x = s(int(op - 152))
+			st.h += st.x
+		case op >= 157 && op <= 160:
+			st.v += s(int(op - 156))
+		case op == 161:
+			st.v += st.y
+		case op >= 162 && op <= 165:
+			st.y = s(int(op - 161))
+			st.v += st.y
+		case op == 166:
+			st.v += st.z
+		case op >= 167 && op <= 170:
+			st.z = s(int(op - 166))
+			st.v += st.z
+		case op >= 171 && op <= 234:
+			font = int32(op - 171)
+		case op >= 235 && op <= 238:
+			font = uN(int(op - 234))
+		case op >= 239 && op <= 242:
+			k := uN(int(op - 238))
+			x := string(d[p : p+int(k)])
+			p += int(k)
+			special(x)
+		case op >= 243 && op <= 246:
+			k := uN(int(op - 242))
+			p += 4 // checksum
+			sc := s(4)
+			p += 4 // design size
+			a, l := u8(), u8()
+			name := string(d[p+int(a) : p+int(a)+int(l)])
+			p += int(a + l)
+			fonts[k] = fontDef{name, sc}
+		case op == 247: // pre
+			p += 13
+			k := u8()
+			p += int(k)
+		case op == 248: // post: done
+			return nil
+		default:
+			return fmt.Errorf("unexpected opcode %d at %d", op, p-1)
+		}
+	}
+	return errors.New("no postamble")
+}
+
+// colorToken maps a dvips colour special to the CDM token whose palette
+// colour it is (cdm-spec §6), or −1.
+func colorToken(spec string) int32 {
+	f := strings.Fields(spec)
+	if len(f) != 4 || f[0] != "rgb" {
+		return -1
+	}
+	var c [3]int
+	for i := range 3 {
+		v, err := strconv.ParseFloat(f[i+1], 64)
+		if err != nil {
+			return -1
+		}
+		c[i] = int(math.Round(v * 255 / 15))
+	}
+	return int32(latex.ColorToken(uint8(c[0]*15), uint8(c[1]*15), uint8(c[2]*15)))
+}
+
+var widthCache = map[string]map[int32]int32{}
+
+// widthOf asks the font's TFM (through tex.web's rules, via the embedded
+// reader) for a character's width at a size.
+func widthOf(name string, size, c int32) (int32, bool) {
+	key := name + "@" + strconv.Itoa(int(size))
+	m, ok := widthCache[key]
+	if !ok {
+		m = loadWidths(name, size)
+		widthCache[key] = m
+	}
+	w, ok := m[c]
+	return w, ok
+}
+
+func write(path string, recs []*Record) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	zw, _ := gzip.NewWriterLevel(f, gzip.BestCompression)
+	enc := json.NewEncoder(zw)
+	enc.SetEscapeHTML(false)
+	for _, r := range recs {
+		if err := enc.Encode(r); err != nil {
+			return err
+		}
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	return f.Close()
+}
+
+// loadWidths reads the TFM TeX used (found with kpsewhich) at a size.
+func loadWidths(name string, size int32) map[int32]int32 {
+	path, err := exec.Command("kpsewhich", name+".tfm").Output()
+	if err != nil {
+		log.Fatalf("kpsewhich %s.tfm: %v", name, err)
+	}
+	data, err := os.ReadFile(strings.TrimSpace(string(path)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	t, err := tex.ParseTFM(name, data)
+	if err != nil {
+		log.Fatal(err)
+	}
+	f := t.Scale(tex.Scaled(size))
+	m := map[int32]int32{}
+	for c := t.BC; c <= t.EC; c++ {
+		if wd, _, _, _, ok := f.Metrics(c); ok {
+			m[int32(c)] = int32(wd)
+		}
+	}
+	return m
+}

@@ -1,0 +1,102 @@
+package tex
+
+import (
+	"unicode/utf8"
+)
+
+// tokKind is the category of an input token.
+type tokKind uint8
+
+const (
+	tkChar     tokKind = iota // letter or other character
+	tkCS                      // control sequence; s is its name
+	tkBegin                   // {
+	tkEnd                     // }
+	tkSup                     // ^
+	tkSub                     // _
+	tkAlign                   // &
+	tkSpace                   // space
+	tkActive                  // ~ (or ' in math, via its mathcode)
+	tkShift                   // $
+	tkParam                   // #
+	tkColorEnd                // internal: end of a \mathcolor body
+)
+
+// token is one input token, with LaTeX's catcodes.
+type token struct {
+	kind tokKind
+	c    rune
+	s    string
+}
+
+// lex splits a formula into tokens (TeX's get_next with LaTeX's
+// catcodes: spaces after a control word are skipped, runs of spaces are
+// one token, % starts a comment).
+func lex(s string) []token {
+	toks := make([]token, 0, len(s)/2)
+	for i := 0; i < len(s); {
+		c, n := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case c == '\\':
+			j := i + 1
+			for j < len(s) && isLetter(s[j]) {
+				j++
+			}
+			if j == i+1 { // control symbol
+				if j >= len(s) {
+					toks = append(toks, token{kind: tkCS, s: ""})
+					i = j
+					continue
+				}
+				r, m := utf8.DecodeRuneInString(s[j:])
+				toks = append(toks, token{kind: tkCS, s: string(r)})
+				i = j + m
+				if r == ' ' {
+					continue
+				}
+				continue
+			}
+			toks = append(toks, token{kind: tkCS, s: s[i+1 : j]})
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+				j++
+			}
+			i = j
+			continue
+		case c == '{':
+			toks = append(toks, token{kind: tkBegin, c: c})
+		case c == '}':
+			toks = append(toks, token{kind: tkEnd, c: c})
+		case c == '^':
+			toks = append(toks, token{kind: tkSup, c: c})
+		case c == '_':
+			toks = append(toks, token{kind: tkSub, c: c})
+		case c == '&':
+			toks = append(toks, token{kind: tkAlign, c: c})
+		case c == '~':
+			toks = append(toks, token{kind: tkActive, c: c})
+		case c == '$':
+			toks = append(toks, token{kind: tkShift, c: c})
+		case c == '#':
+			toks = append(toks, token{kind: tkParam, c: c})
+		case c == '%':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			j := i
+			for j < len(s) && (s[j] == ' ' || s[j] == '\t' || s[j] == '\n' || s[j] == '\r') {
+				j++
+			}
+			toks = append(toks, token{kind: tkSpace, c: ' '})
+			i = j
+			continue
+		default:
+			toks = append(toks, token{kind: tkChar, c: c})
+		}
+		i += n
+	}
+	return toks
+}
+
+func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

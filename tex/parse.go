@@ -1,0 +1,579 @@
+package tex
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// The parser turns the coloured LaTeX the reference renders into a math
+// list, the way TeX's math mode builds one (tex.web part 48), with the
+// LaTeX, amsmath and amssymb macros the datasets use modelled after
+// their definitions (tex-layout.md §5). It is not a macro expander: each
+// supported command has a handler; anything else is reported as
+// unsupported rather than guessed.
+
+// maxParseDepth bounds group nesting (a hostile formula cannot exhaust the
+// stack).
+const maxParseDepth = 400
+
+type parser struct {
+	e      *engine
+	toks   []token
+	pos    int
+	colors []int32 // \mathcolor stack: the current token is the top
+	fam    int     // \fam for variable-family characters (−1: none)
+	depth  int
+}
+
+func (p *parser) tok() int32 {
+	if len(p.colors) == 0 {
+		return -1
+	}
+	return p.colors[len(p.colors)-1]
+}
+
+func (p *parser) next() (token, bool) {
+	if p.pos >= len(p.toks) {
+		return token{}, false
+	}
+	t := p.toks[p.pos]
+	p.pos++
+	return t, true
+}
+
+func (p *parser) peek() (token, bool) {
+	if p.pos >= len(p.toks) {
+		return token{}, false
+	}
+	return p.toks[p.pos], true
+}
+
+// skipSpaces skips space tokens (math mode ignores them).
+func (p *parser) skipSpaces() {
+	for p.pos < len(p.toks) && p.toks[p.pos].kind == tkSpace {
+		p.pos++
+	}
+}
+
+// insert puts tokens back at the front of the input.
+func (p *parser) insert(ts ...token) {
+	rest := p.toks[p.pos:]
+	nt := make([]token, 0, len(ts)+len(rest))
+	nt = append(nt, ts...)
+	nt = append(nt, rest...)
+	p.toks, p.pos = nt, 0
+}
+
+// readArg reads an undelimited macro argument: one token, or a balanced
+// group without its braces.
+func (p *parser) readArg() ([]token, error) {
+	p.skipSpaces()
+	t, ok := p.next()
+	if !ok {
+		return nil, p.e.fatal("runaway argument: end of formula")
+	}
+	if t.kind == tkEnd {
+		return nil, p.e.fatal("argument missing before }")
+	}
+	if t.kind != tkBegin {
+		return []token{t}, nil
+	}
+	start, level := p.pos, 1
+	for p.pos < len(p.toks) {
+		switch p.toks[p.pos].kind {
+		case tkBegin:
+			level++
+		case tkEnd:
+			level--
+			if level == 0 {
+				arg := p.toks[start:p.pos]
+				p.pos++
+				return arg, nil
+			}
+		}
+		p.pos++
+	}
+	return nil, p.e.fatal("runaway argument: unbalanced {")
+}
+
+// readOptArg reads a [...] optional argument if one follows.
+func (p *parser) readOptArg() ([]token, bool, error) {
+	p.skipSpaces()
+	t, ok := p.peek()
+	if !ok || t.kind != tkChar || t.c != '[' {
+		return nil, false, nil
+	}
+	p.pos++
+	start, level := p.pos, 0
+	for p.pos < len(p.toks) {
+		t := p.toks[p.pos]
+		switch {
+		case t.kind == tkBegin:
+			level++
+		case t.kind == tkEnd:
+			level--
+		case t.kind == tkChar && t.c == ']' && level == 0:
+			arg := p.toks[start:p.pos]
+			p.pos++
+			return arg, true, nil
+		}
+		p.pos++
+	}
+	return nil, false, p.e.fatal("runaway optional argument")
+}
+
+func braced(ts []token) []token {
+	out := make([]token, 0, len(ts)+2)
+	out = append(out, token{kind: tkBegin})
+	out = append(out, ts...)
+	return append(out, token{kind: tkEnd})
+}
+
+// list is a math list under construction, with TeX's incompleat noad
+// for \over and friends.
+type list struct {
+	items      []*noad
+	incompleat *noad
+}
+
+func (l *list) tail() *noad {
+	if len(l.items) == 0 {
+		return nil
+	}
+	return l.items[len(l.items)-1]
+}
+
+func (l *list) add(n *noad) { l.items = append(l.items, n) }
+
+// finish is fin_mlist: the list, with a pending generalized fraction
+// completed.
+func (l *list) finish() []*noad {
+	if l.incompleat != nil {
+		l.incompleat.den = l.items
+		return []*noad{l.incompleat}
+	}
+	return l.items
+}
+
+// endKind says what ended a math list.
+type endKind uint8
+
+const (
+	endEOF endKind = iota
+	endGroup
+	endRight
+)
+
+// parseList reads math-mode material until the end of the input, a
+// closing brace or a \right, and returns the list and what ended it.
+func (p *parser) parseList() (*list, endKind, error) {
+	p.depth++
+	savedFam := p.fam // \fam is local to the group
+	defer func() { p.depth--; p.fam = savedFam }()
+	if p.depth > maxParseDepth {
+		return nil, endEOF, p.e.fatal("formula nested too deeply")
+	}
+	l := &list{}
+	for {
+		t, ok := p.next()
+		if !ok {
+			return l, endEOF, nil
+		}
+		switch t.kind {
+		case tkSpace:
+		case tkEnd:
+			return l, endGroup, nil
+		case tkBegin:
+			inner, end, err := p.parseList()
+			if err != nil {
+				return nil, endEOF, err
+			}
+			if end != endGroup {
+				return nil, endEOF, p.e.fatal("missing } inserted")
+			}
+			p.addGroup(l, inner.finish())
+		case tkSup, tkSub:
+			if err := p.script(l, t.kind == tkSup); err != nil {
+				return nil, endEOF, err
+			}
+		case tkChar:
+			if err := p.char(l, t.c); err != nil {
+				return nil, endEOF, err
+			}
+		case tkActive:
+			// ~ is \nobreakspace{}: an interword space of the text font
+			// and an empty group.
+			l.add(p.spaceGlue())
+			l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist}})
+		case tkAlign:
+			p.e.recover("misplaced alignment tab character &")
+		case tkShift:
+			p.e.recover("display math should end with $$")
+		case tkParam:
+			p.e.recover("illegal parameter number")
+		case tkColorEnd:
+			if err := p.colorEnd(l); err != nil {
+				return nil, endEOF, err
+			}
+		case tkCS:
+			if t.s == "right" {
+				return l, endRight, nil
+			}
+			if err := p.command(l, t.s); err != nil {
+				return nil, endEOF, err
+			}
+		}
+	}
+}
+
+// addGroup appends a {…} group: an Ord noad, simplified when the group
+// is a single Ord without scripts (tex.web §1186), or replaced by a lone
+// accent noad.
+func (p *parser) addGroup(l *list, items []*noad) {
+	if len(items) == 1 {
+		q := items[0]
+		if q.kind == ordNoad && q.sup.kind == emptyField && q.sub.kind == emptyField {
+			l.add(&noad{kind: ordNoad, nucleus: q.nucleus})
+			return
+		}
+		if q.kind == accentNoad {
+			l.add(q)
+			return
+		}
+	}
+	l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist, list: items}})
+}
+
+// groupField makes a script or nucleus field of a braced group
+// (simplified like addGroup, without the accent case).
+func groupField(items []*noad) field {
+	if len(items) == 1 {
+		q := items[0]
+		if q.kind == ordNoad && q.sup.kind == emptyField && q.sub.kind == emptyField {
+			return q.nucleus
+		}
+	}
+	return field{kind: subMlist, list: items}
+}
+
+// mathCharNoad makes the noad for a math character of a class.
+func (p *parser) mathCharNoad(class, fam, c int) *noad {
+	if class == 7 {
+		if p.fam >= 0 && p.fam < numFams {
+			fam = p.fam
+		}
+		class = 0
+	}
+	return &noad{kind: noadKind(class), nucleus: field{kind: mathChar, fam: fam, c: c, tok: p.tok()}, tok: p.tok()}
+}
+
+func (p *parser) char(l *list, c rune) error {
+	if c >= 128 {
+		p.e.recover(fmt.Sprintf("Unicode character %q not set up for use with LaTeX", c))
+		return nil
+	}
+	class, fam, slot := mathcodeOf(c)
+	if class == 8 {
+		if c == '\'' {
+			return p.primes(l)
+		}
+		return p.e.unsupported(fmt.Sprintf("active character %q", c))
+	}
+	if class < 0 {
+		return nil
+	}
+	l.add(p.mathCharNoad(class, fam, slot))
+	return nil
+}
+
+// primes handles ' (amsmath's \active@math@prime): a run of primes and
+// an immediately following ^ argument form one superscript.
+func (p *parser) primes(l *list) error {
+	var ts []token
+	ts = append(ts, token{kind: tkCS, s: "prime"})
+	for {
+		t, ok := p.peek()
+		if ok && t.kind == tkChar && t.c == '\'' {
+			p.pos++
+			ts = append(ts, token{kind: tkCS, s: "prime"})
+			continue
+		}
+		if ok && t.kind == tkSup {
+			p.pos++
+			arg, err := p.readArg()
+			if err != nil {
+				return err
+			}
+			ts = append(ts, arg...)
+		}
+		break
+	}
+	return p.attachScript(l, true, func() (field, error) {
+		saved := p.toks[p.pos:]
+		p.toks, p.pos = append(append([]token{}, ts...), token{kind: tkEnd}), 0
+		inner, _, err := p.parseList()
+		if err != nil {
+			return field{}, err
+		}
+		p.toks, p.pos = saved, 0
+		return field{kind: subMlist, list: inner.finish()}, nil
+	})
+}
+
+// script handles ^ and _.
+func (p *parser) script(l *list, sup bool) error {
+	return p.attachScript(l, sup, p.scanMath)
+}
+
+// attachScript attaches a script to the tail noad, or to a new empty Ord
+// noad when the tail cannot take it (tex.web §1176–§1177).
+func (p *parser) attachScript(l *list, sup bool, scan func() (field, error)) error {
+	t := l.tail()
+	if t == nil || t.kind > vcenterNoad { // scripts_allowed
+		t = &noad{kind: ordNoad}
+		l.add(t)
+	}
+	slot := &t.sub
+	if sup {
+		slot = &t.sup
+	}
+	if slot.kind != emptyField {
+		if sup {
+			p.e.recover("double superscript")
+		} else {
+			p.e.recover("double subscript")
+		}
+		t = &noad{kind: ordNoad}
+		l.add(t)
+		slot = &t.sub
+		if sup {
+			slot = &t.sup
+		}
+	}
+	f, err := scan()
+	if err != nil {
+		return err
+	}
+	*slot = f
+	return nil
+}
+
+// scanMath is scan_math (tex.web §1151): a character, a math symbol, or a
+// braced subformula.
+func (p *parser) scanMath() (field, error) {
+	for {
+		p.skipSpaces()
+		t, ok := p.next()
+		if !ok {
+			return field{}, p.e.fatal("missing { inserted: end of formula")
+		}
+		switch t.kind {
+		case tkChar:
+			class, fam, slot := mathcodeOf(t.c)
+			if class == 8 || class < 0 {
+				return field{}, p.e.unsupported(fmt.Sprintf("character %q as a script", t.c))
+			}
+			n := p.mathCharNoad(class, fam, slot)
+			return n.nucleus, nil
+		case tkBegin:
+			inner, end, err := p.parseList()
+			if err != nil {
+				return field{}, err
+			}
+			if end != endGroup {
+				return field{}, p.e.fatal("missing } inserted")
+			}
+			return groupField(inner.finish()), nil
+		case tkCS:
+			if s, ok := p.e.symbol(t.s); ok && (s.kind == symMathChar || s.kind == symDelimiter) {
+				n := p.mathCharNoad(s.class, s.fam, s.c)
+				return n.nucleus, nil
+			}
+			if exp, ok := macros[t.s]; ok {
+				p.insert(lex(exp)...)
+				continue
+			}
+			if groupCommands[t.s] {
+				l := &list{}
+				if err := p.command(l, t.s); err != nil {
+					return field{}, err
+				}
+				return groupField(l.finish()), nil
+			}
+			// A command that does not expand to a brace: TeX inserts the
+			// missing {, and the new group runs to the next unmatched }.
+			p.e.recover("missing { inserted")
+			p.pos--
+			inner, end, err := p.parseList()
+			if err != nil {
+				return field{}, err
+			}
+			if end == endEOF {
+				p.e.recover("missing } inserted")
+			} else if end == endRight {
+				return field{}, p.e.unsupported(`\right inside an inserted group`)
+			}
+			return groupField(inner.finish()), nil
+		default:
+			return field{}, p.e.unsupported("script or argument that is not a group")
+		}
+	}
+}
+
+// groupCommands are the commands whose expansion starts with a brace
+// (\bgroup), so that scan_math takes them as a group: the alphabets
+// (\use@mathgroup), amsmath's fractions and \big….
+var groupCommands = map[string]bool{
+	"mathrm": true, "mathnormal": true, "mathcal": true, "mathbb": true, "mathbf": true, "mathit": true, "mathfrak": true,
+	"frac": true, "dfrac": true, "tfrac": true, "binom": true,
+	"big": true, "Big": true, "bigg": true, "Bigg": true,
+}
+
+// colorEnd handles the end of a \mathcolor body: scripts that follow are
+// attached with the outer colour current inside them (mathcolor.ltx),
+// then the colour is popped.
+func (p *parser) colorEnd(l *list) error {
+	for {
+		p.skipSpaces()
+		t, ok := p.peek()
+		if !ok {
+			break
+		}
+		if t.kind == tkSup || t.kind == tkSub {
+			p.pos++
+			outer := int32(-1)
+			if len(p.colors) >= 2 {
+				outer = p.colors[len(p.colors)-2]
+			}
+			err := p.attachScript(l, t.kind == tkSup, func() (field, error) {
+				p.colors = append(p.colors, outer) // \set@color of the outer colour
+				f, err := p.scanMath()
+				p.colors = p.colors[:len(p.colors)-1]
+				if err != nil {
+					return field{}, err
+				}
+				var content []*noad
+				switch f.kind {
+				case mathChar:
+					content = []*noad{{kind: ordNoad, nucleus: f, tok: f.tok}}
+				case subMlist:
+					content = f.list
+				}
+				inner := append([]*noad{{kind: whatsitItem, tok: outer}}, content...)
+				return field{kind: subMlist, list: []*noad{
+					{kind: ordNoad, nucleus: field{kind: subMlist, list: inner}},
+					{kind: whatsitItem, tok: -2},
+				}}, nil
+			})
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		if t.kind == tkCS && (t.s == "limits" || t.s == "nolimits" || t.s == "displaylimits") {
+			p.pos++
+			if err := p.command(l, t.s); err != nil {
+				return err
+			}
+			continue
+		}
+		break
+	}
+	l.add(&noad{kind: whatsitItem, tok: -2})
+	if len(p.colors) > 0 {
+		p.colors = p.colors[:len(p.colors)-1]
+	}
+	return nil
+}
+
+// mathColor handles \mathcolor[RGB]{r,g,b}{body}.
+func (p *parser) mathColor(l *list) error {
+	model, _, err := p.readOptArg()
+	if err != nil {
+		return err
+	}
+	spec, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	body, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	tok := int32(-1)
+	if tokString(model) == "RGB" {
+		if r, g, b, ok := parseRGB(tokString(spec)); ok {
+			tok = int32(latex.ColorToken(r, g, b))
+		}
+	}
+	p.colors = append(p.colors, tok)
+	l.add(&noad{kind: whatsitItem, tok: tok})
+	// \operatorname* alone in a colour body takes the body's end as its
+	// argument (the reference's quirk, cdm-spec §5): an empty operator.
+	if s := strings.TrimSpace(tokString(body)); s == `\operatorname*` || s == `\operatorname` {
+		op := &noad{kind: opNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: kernItem, glue: newKern(0)}, {kind: whatsitItem, tok: -2}}}, tok: tok}
+		if s == `\operatorname` {
+			op.limits = limitsOff
+		}
+		l.add(op)
+		if len(p.colors) > 0 {
+			p.colors = p.colors[:len(p.colors)-1]
+		}
+		return nil
+	}
+	ins := make([]token, 0, len(body)+1)
+	ins = append(ins, body...)
+	ins = append(ins, token{kind: tkColorEnd})
+	p.insert(ins...)
+	return nil
+}
+
+func parseRGB(s string) (r, g, b uint8, ok bool) {
+	f := strings.Split(s, ",")
+	if len(f) != 3 {
+		return 0, 0, 0, false
+	}
+	var v [3]uint8
+	for i, x := range f {
+		n, err := strconv.Atoi(strings.TrimSpace(x))
+		if err != nil || n < 0 || n > 255 {
+			return 0, 0, 0, false
+		}
+		v[i] = uint8(n)
+	}
+	return v[0], v[1], v[2], true
+}
+
+// tokString renders tokens back to text (for arguments such as colour
+// specs and dimensions).
+func tokString(ts []token) string {
+	var b strings.Builder
+	for _, t := range ts {
+		switch t.kind {
+		case tkCS:
+			b.WriteString(`\` + t.s)
+			if len(t.s) > 0 && isLetter(t.s[0]) {
+				b.WriteByte(' ')
+			}
+		case tkBegin:
+			b.WriteByte('{')
+		case tkEnd:
+			b.WriteByte('}')
+		case tkSpace:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(t.c)
+		}
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// spaceGlue is a control space: the interword glue of the current text
+// font (cmr12).
+func (p *parser) spaceGlue() *noad {
+	f := p.e.fonts[famOperators][textSize]
+	return &noad{kind: glueItem, glue: newGlue(f.Param(2), f.Param(3), f.Param(4))}
+}
