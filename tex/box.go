@@ -51,11 +51,11 @@ type node struct {
 	glueSign, glueOrder         uint8
 
 	// glue
-	stretch, shrink            Scaled
-	stretchOrder, shrinkOrder  uint8
-	muGlue, condMath           bool // math glue not yet converted; \nonscript
-	leaders                    *node
-	penalty                    int
+	stretch, shrink           Scaled
+	stretchOrder, shrinkOrder uint8
+	muGlue, condMath          bool // math glue not yet converted; \nonscript
+	leaders                   *node
+	penalty                   int
 }
 
 func newChar(f *mathFont, c int, tok int32) *node {

@@ -102,18 +102,18 @@ const defaultCode Scaled = 1 << 30
 type style uint8
 
 const (
-	styleD  style = 0
-	styleDc style = 1
-	styleT  style = 2
-	styleTc style = 3
-	styleS  style = 4
-	styleSc style = 5
-	styleSS style = 6
+	styleD   style = 0
+	styleDc  style = 1
+	styleT   style = 2
+	styleTc  style = 3
+	styleS   style = 4
+	styleSc  style = 5
+	styleSS  style = 6
 	styleSSc style = 7
 )
 
-func (s style) cramped() style   { return s | 1 }
-func (s style) isCramped() bool  { return s&1 == 1 }
+func (s style) cramped() style  { return s | 1 }
+func (s style) isCramped() bool { return s&1 == 1 }
 func (s style) size() int {
 	switch {
 	case s < styleS:

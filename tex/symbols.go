@@ -11,10 +11,10 @@ import (
 type symKind uint8
 
 const (
-	symMathChar symKind = iota + 1 // \mathchar"XYZZ
-	symDelimiter                   // \delimiter"XYYYZZZ
-	symAccent                      // \mathaccent (amsmath \mathaccentV)
-	symRadical                     // \radical
+	symMathChar  symKind = iota + 1 // \mathchar"XYZZ
+	symDelimiter                    // \delimiter"XYYYZZZ
+	symAccent                       // \mathaccent (amsmath \mathaccentV)
+	symRadical                      // \radical
 )
 
 // symbol is a control sequence's math meaning, decoded from the generated

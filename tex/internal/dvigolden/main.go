@@ -22,7 +22,7 @@ package main
 import (
 	"bufio"
 	"compress/gzip"
-		"encoding/json"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
