@@ -106,6 +106,9 @@ var muSpaces = map[string]muGlue{
 func (p *parser) command(l *list, name string) error {
 	e := p.e
 	if exp, ok := macros[name]; ok {
+		if p.budget < 0 {
+			return e.unsupported("expansion too long")
+		}
 		p.insert(lex(exp)...)
 		return nil
 	}
@@ -209,7 +212,7 @@ func (p *parser) command(l *list, name string) error {
 	case "operatorname":
 		star := false
 		if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
-			p.pos++
+			p.next()
 			star = true
 		}
 		arg, err := p.readArg()
@@ -262,7 +265,11 @@ var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal
 
 // parseTokens parses tokens as a group's content.
 func (p *parser) parseTokens(ts []token) ([]*noad, error) {
-	p.insert(append(append([]token{}, ts...), token{kind: tkEnd})...)
+	if p.budget < 0 {
+		return nil, p.e.unsupported("expansion too long")
+	}
+	p.insert(token{kind: tkEnd})
+	p.insert(ts...)
 	inner, end, err := p.parseList()
 	if err != nil {
 		return nil, err
@@ -341,6 +348,12 @@ func (p *parser) sqrt(l *list) error {
 	if !ok {
 		return p.radical(l, d)
 	}
+	if brackets(idx) {
+		// LaTeX ends the index at the first ], even one of a \mathcolor[RGB]
+		// inside it, and goes on with a broken argument (CDM colours a [
+		// inside an index); not modelled.
+		return p.e.unsupported(`\sqrt index cut at a nested ]`)
+	}
 	tok := p.tok()
 	arg, err := p.readArg()
 	if err != nil {
@@ -380,6 +393,19 @@ func (p *parser) sqrt(l *list) error {
 	return nil
 }
 
+// brackets reports whether tokens hold more [ than ].
+func brackets(ts []token) bool {
+	n := 0
+	for _, t := range ts {
+		if t.kind == tkChar && t.c == '[' {
+			n++
+		} else if t.kind == tkChar && t.c == ']' {
+			n--
+		}
+	}
+	return n > 0
+}
+
 func groupNoad(items []*noad) *noad {
 	f := groupField(items)
 	return &noad{kind: ordNoad, nucleus: f}
@@ -415,7 +441,7 @@ func (p *parser) scanDelimiter() (delimiter, error) {
 		}
 	}
 	p.e.recover("missing delimiter (. inserted)")
-	p.pos--
+	p.insert(t)
 	return delimiter{tok: tok}, nil
 }
 
@@ -580,7 +606,7 @@ func (p *parser) space(l *list, name string) error {
 		var err error
 		if name == "hspace" {
 			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
-				p.pos++
+				p.next()
 			}
 			arg, err = p.readArg()
 		} else {
@@ -612,23 +638,21 @@ func (p *parser) space(l *list, name string) error {
 // readDimenTokens reads the tokens of an unbraced dimension (\mkern-3mu).
 func (p *parser) readDimenTokens() ([]token, error) {
 	p.skipSpaces()
-	start := p.pos
-	for p.pos < len(p.toks) {
-		t := p.toks[p.pos]
-		if t.kind == tkChar && (t.c >= '0' && t.c <= '9' || t.c == '.' || t.c == '-' || t.c == '+' || t.c == ',' || t.c >= 'a' && t.c <= 'z') {
-			p.pos++
-			s := tokString(p.toks[start:p.pos])
-			if _, _, ok := parseDimen(s, 0); ok && len(s) >= 2 {
-				// stop right after a complete unit
-				if u := s[len(s)-2:]; units[u] != [2]int64{} || u == "mu" || u == "em" || u == "ex" {
-					break
-				}
-			}
-			continue
+	var ts []token
+	for {
+		t, ok := p.peek()
+		if !ok || t.kind != tkChar || !(t.c >= '0' && t.c <= '9' || t.c == '.' || t.c == '-' || t.c == '+' || t.c == ',' || t.c >= 'a' && t.c <= 'z') {
+			return ts, nil
 		}
-		break
+		p.next()
+		ts = append(ts, t)
+		s := tokString(ts)
+		if _, _, ok := parseDimen(s, 0); ok && len(s) >= 2 {
+			if u := s[len(s)-2:]; units[u] != [2]int64{} || u == "mu" || u == "em" || u == "ex" {
+				return ts, nil
+			}
+		}
 	}
-	return p.toks[start:p.pos], nil
 }
 
 var units = map[string][2]int64{

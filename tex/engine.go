@@ -88,7 +88,8 @@ func Typeset(formula string) (*Layout, error) {
 	}
 	loadSymbols()
 	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace}
-	p := &parser{e: e, toks: lex(formula), fam: -1}
+	toks := lex(formula)
+	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096}
 	l, end, err := p.parseList()
 	if err != nil {
 		return nil, err

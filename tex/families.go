@@ -10,6 +10,34 @@ type mathFont struct {
 	*Font
 	Name string // TFM name, e.g. "cmmi12"
 	id   int
+	ink  []inkRec // per character: the AFM ink box, or the TFM box
+}
+
+// inkRec is a character's ink box relative to its reference point, y up.
+type inkRec struct {
+	llx, lly, urx, ury Scaled
+	ok                 bool
+}
+
+// loadInk fills the font's ink table from its AFM (the glyph outlines'
+// bounding boxes), falling back to the TFM box (width, height, depth)
+// for a font without one.
+func (f *mathFont) loadInk() {
+	f.ink = make([]inkRec, f.TFM.EC+1)
+	for c := f.TFM.BC; c <= f.TFM.EC; c++ {
+		if llx, lly, urx, ury, ok := f.InkBox(c); ok {
+			f.ink[c] = inkRec{llx, lly, urx, ury, true}
+			continue
+		}
+		if w, h, d, ok := f.tfmBox(c); ok {
+			f.ink[c] = inkRec{0, -d, w, h, true}
+		}
+	}
+}
+
+func (f *mathFont) tfmBox(c int) (w, h, d Scaled, ok bool) {
+	w, h, d, _, ok = f.Metrics(c)
+	return
 }
 
 func (f *mathFont) metrics(c int) (wd, ht, dp, ic Scaled) {
@@ -107,6 +135,7 @@ func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
 		return nil, err
 	}
 	f := &mathFont{Font: t.Scale(spec.at), Name: spec.name, id: len(fontsByID)}
+	f.loadInk()
 	fontsByID = append(fontsByID, f)
 	cache[spec] = f
 	return f, nil

@@ -21,11 +21,11 @@ const maxParseDepth = 400
 
 type parser struct {
 	e      *engine
-	toks   []token
-	pos    int
-	colors []int32 // \mathcolor stack: the current token is the top
-	fam    int     // \fam for variable-family characters (−1: none)
+	in     [][]token // input stack: the top slice is read first
+	colors []int32   // \mathcolor stack: the current token is the top
+	fam    int       // \fam for variable-family characters (−1: none)
 	depth  int
+	budget int // tokens that may still be inserted (bounds expansion)
 }
 
 func (p *parser) tok() int32 {
@@ -35,36 +35,47 @@ func (p *parser) tok() int32 {
 	return p.colors[len(p.colors)-1]
 }
 
+// next returns the next input token.
 func (p *parser) next() (token, bool) {
-	if p.pos >= len(p.toks) {
-		return token{}, false
+	for len(p.in) > 0 {
+		top := p.in[len(p.in)-1]
+		if len(top) == 0 {
+			p.in = p.in[:len(p.in)-1]
+			continue
+		}
+		p.in[len(p.in)-1] = top[1:]
+		return top[0], true
 	}
-	t := p.toks[p.pos]
-	p.pos++
-	return t, true
+	return token{}, false
 }
 
+// peek returns the next input token without consuming it.
 func (p *parser) peek() (token, bool) {
-	if p.pos >= len(p.toks) {
-		return token{}, false
+	for i := len(p.in) - 1; i >= 0; i-- {
+		if len(p.in[i]) > 0 {
+			return p.in[i][0], true
+		}
 	}
-	return p.toks[p.pos], true
+	return token{}, false
 }
 
 // skipSpaces skips space tokens (math mode ignores them).
 func (p *parser) skipSpaces() {
-	for p.pos < len(p.toks) && p.toks[p.pos].kind == tkSpace {
-		p.pos++
+	for {
+		t, ok := p.peek()
+		if !ok || t.kind != tkSpace {
+			return
+		}
+		p.next()
 	}
 }
 
-// insert puts tokens back at the front of the input.
+// insert puts tokens back at the front of the input (back_input).
 func (p *parser) insert(ts ...token) {
-	rest := p.toks[p.pos:]
-	nt := make([]token, 0, len(ts)+len(rest))
-	nt = append(nt, ts...)
-	nt = append(nt, rest...)
-	p.toks, p.pos = nt, 0
+	p.budget -= len(ts)
+	if len(ts) > 0 {
+		p.in = append(p.in, ts)
+	}
 }
 
 // readArg reads an undelimited macro argument: one token, or a balanced
@@ -81,48 +92,50 @@ func (p *parser) readArg() ([]token, error) {
 	if t.kind != tkBegin {
 		return []token{t}, nil
 	}
-	start, level := p.pos, 1
-	for p.pos < len(p.toks) {
-		switch p.toks[p.pos].kind {
+	var arg []token
+	for level := 1; ; {
+		t, ok := p.next()
+		if !ok {
+			return nil, p.e.fatal("runaway argument: unbalanced {")
+		}
+		switch t.kind {
 		case tkBegin:
 			level++
 		case tkEnd:
 			level--
 			if level == 0 {
-				arg := p.toks[start:p.pos]
-				p.pos++
 				return arg, nil
 			}
 		}
-		p.pos++
+		arg = append(arg, t)
 	}
-	return nil, p.e.fatal("runaway argument: unbalanced {")
 }
 
-// readOptArg reads a [...] optional argument if one follows.
+// readOptArg reads a [...] optional argument if one follows: up to the
+// first ] outside braces, as LaTeX's delimited argument does.
 func (p *parser) readOptArg() ([]token, bool, error) {
 	p.skipSpaces()
 	t, ok := p.peek()
 	if !ok || t.kind != tkChar || t.c != '[' {
 		return nil, false, nil
 	}
-	p.pos++
-	start, level := p.pos, 0
-	for p.pos < len(p.toks) {
-		t := p.toks[p.pos]
+	p.next()
+	var arg []token
+	for level := 0; ; {
+		t, ok := p.next()
+		if !ok {
+			return nil, false, p.e.fatal("runaway optional argument")
+		}
 		switch {
 		case t.kind == tkBegin:
 			level++
 		case t.kind == tkEnd:
 			level--
 		case t.kind == tkChar && t.c == ']' && level == 0:
-			arg := p.toks[start:p.pos]
-			p.pos++
 			return arg, true, nil
 		}
-		p.pos++
+		arg = append(arg, t)
 	}
-	return nil, false, p.e.fatal("runaway optional argument")
 }
 
 func braced(ts []token) []token {
@@ -297,12 +310,12 @@ func (p *parser) primes(l *list) error {
 	for {
 		t, ok := p.peek()
 		if ok && t.kind == tkChar && t.c == '\'' {
-			p.pos++
+			p.next()
 			ts = append(ts, token{kind: tkCS, s: "prime"})
 			continue
 		}
 		if ok && t.kind == tkSup {
-			p.pos++
+			p.next()
 			arg, err := p.readArg()
 			if err != nil {
 				return err
@@ -312,14 +325,11 @@ func (p *parser) primes(l *list) error {
 		break
 	}
 	return p.attachScript(l, true, func() (field, error) {
-		saved := p.toks[p.pos:]
-		p.toks, p.pos = append(append([]token{}, ts...), token{kind: tkEnd}), 0
-		inner, _, err := p.parseList()
+		items, err := p.parseTokens(ts)
 		if err != nil {
 			return field{}, err
 		}
-		p.toks, p.pos = saved, 0
-		return field{kind: subMlist, list: inner.finish()}, nil
+		return field{kind: subMlist, list: items}, nil
 	})
 }
 
@@ -406,7 +416,7 @@ func (p *parser) scanMath() (field, error) {
 			// A command that does not expand to a brace: TeX inserts the
 			// missing {, and the new group runs to the next unmatched }.
 			p.e.recover("missing { inserted")
-			p.pos--
+			p.insert(t)
 			inner, end, err := p.parseList()
 			if err != nil {
 				return field{}, err
@@ -443,7 +453,7 @@ func (p *parser) colorEnd(l *list) error {
 			break
 		}
 		if t.kind == tkSup || t.kind == tkSub {
-			p.pos++
+			p.next()
 			outer := int32(-1)
 			if len(p.colors) >= 2 {
 				outer = p.colors[len(p.colors)-2]
@@ -474,7 +484,7 @@ func (p *parser) colorEnd(l *list) error {
 			continue
 		}
 		if t.kind == tkCS && (t.s == "limits" || t.s == "nolimits" || t.s == "displaylimits") {
-			p.pos++
+			p.next()
 			if err := p.command(l, t.s); err != nil {
 				return err
 			}

@@ -1,0 +1,43 @@
+package tex
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/latex"
+)
+
+// BenchmarkTypeset lays out the CROHME 2014 test labels as the reference
+// renders them (coloured, after the CDM tokenizer); tokenizing is not
+// timed. The figure to read is formulas/s.
+func BenchmarkTypeset(b *testing.B) {
+	path := shareddata.Path(b, filepath.Join("labels", "crohme_2014_captions.json"))
+	var inputs []string
+	if _, err := dataset.Scan(dataset.Source{Path: path}, func(it dataset.Item) error {
+		if res, err := latex.TokenizeCDM(it.Label); err == nil {
+			s := res.Rendered()
+			if _, err := Typeset(s); err == nil {
+				inputs = append(inputs, s)
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if len(inputs) == 0 {
+		b.Fatal("no formulas")
+	}
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		l, err := Typeset(inputs[n%len(inputs)])
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.PixelBoxes(64, PageA5, ReferenceRaster)
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "formulas/s")
+}

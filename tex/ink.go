@@ -1,0 +1,220 @@
+package tex
+
+import "math"
+
+// Page is one of the reference's landscape pages (geometry a<N>paper,
+// scale=0.98) with where LaTeX puts the display on it. Lengths are in
+// scaled points; Left and Top are relative to the DVI origin, one inch in
+// from the page's top left corner (as pdfTeX places it).
+type Page struct {
+	Name          string
+	Width, Height Scaled // paper size
+	TextWidth     Scaled // \textwidth = \displaywidth
+	Left          Scaled // left edge of the text block
+	Top           Scaled // top of the text block
+}
+
+// The reference's pages, read off real LaTeX runs of its template
+// (\textwidth, \paperwidth, and the DVI's movements to the text block).
+var (
+	PageA5 = Page{Name: "a5", Width: dimen("597.50787pt"), Height: dimen("421.10078pt"), TextWidth: dimen("585.55516pt"), Left: -4344620, Top: -4515462}
+	PageA4 = Page{Name: "a4", Width: dimen("845.04684pt"), Height: dimen("597.50787pt"), TextWidth: dimen("828.14229pt"), Left: -4182358, Top: -4422954}
+	PageA3 = Page{Name: "a3", Width: dimen("1195.01575pt"), Height: dimen("845.04684pt"), TextWidth: dimen("1171.11032pt"), Left: -3952953, Top: -4293144}
+)
+
+func dimen(s string) Scaled {
+	d, _, ok := parseDimen(s, 0)
+	if !ok {
+		panic("tex: bad dimension " + s)
+	}
+	return d
+}
+
+// PageFor is the reference's page choice by token count (cdm-spec §7).
+func PageFor(tokens int) Page {
+	switch {
+	case tokens > 1300:
+		return PageA3
+	case tokens > 600:
+		return PageA4
+	}
+	return PageA5
+}
+
+// Constants of the reference's display placement (12 pt article).
+var (
+	oneInch            = Scaled(4736286) // 72.27pt
+	topSkip            = Scaled(12 << 16)
+	baselineSkip       = Scaled(950272) // 14.5pt
+	lineSkip           = Scaled(1 << 16)
+	aboveDisplaySkip   = Scaled(12 << 16)
+)
+
+// Place returns the DVI position (h, v) of the formula's reference point
+// when the reference typesets it alone in a displaymath on page pg
+// (tex.web §1199–§1205): centred in the line, or flush left when wider
+// (then re-packed to the line width, see Display); the baseline follows
+// the empty first line by \baselineskip, or by \lineskip below a tall
+// formula, after \abovedisplayshortskip (0pt) or, when the formula
+// reaches into the indentation, \abovedisplayskip.
+func (pg Page) Place(l *Layout) (h, v Scaled) {
+	w := min(l.Width, pg.TextWidth)
+	d := half(pg.TextWidth - w)
+	h = pg.Left + d
+	em := textFontCMR.Param(6)
+	preDisplay := scaleDecimal(em, "1.5") + 2*em // \parindent 1.5em, + 2em
+	first := pg.Top + topSkip
+	v = first
+	if d <= preDisplay {
+		v += aboveDisplaySkip
+	}
+	if baselineSkip-l.Height >= 0 {
+		v += baselineSkip
+	} else {
+		v += lineSkip + l.Height
+	}
+	return h, v
+}
+
+// InkBox is an ink rectangle in scaled points, y downwards.
+type InkBox struct {
+	X0, Y0, X1, Y1 Scaled
+}
+
+func (b *InkBox) union(o InkBox) {
+	b.X0, b.Y0 = min(b.X0, o.X0), min(b.Y0, o.Y0)
+	b.X1, b.Y1 = max(b.X1, o.X1), max(b.Y1, o.Y1)
+}
+
+// glyphInk is a glyph's ink: the AFM bounding box of the Type 1 glyph
+// pdflatex embeds, or the TFM box for a font without an AFM.
+func glyphInk(g *Glyph) (InkBox, bool) {
+	f := g.font
+	if f == nil {
+		return InkBox{}, false
+	}
+	if g.Char < 0 || g.Char >= len(f.ink) || !f.ink[g.Char].ok {
+		return InkBox{}, false
+	}
+	k := f.ink[g.Char]
+	return InkBox{X0: g.X + k.llx, Y0: g.Y - k.ury, X1: g.X + k.urx, Y1: g.Y - k.lly}, true
+}
+
+// Inks returns each token's ink box (the union of its glyphs' ink and
+// its rules) for tokens 0…n−1, and whether it has any ink; and the ink
+// box of the whole formula, uncoloured ink included.
+func (l *Layout) Inks(n int) (boxes []InkBox, has []bool, all InkBox, any bool) {
+	boxes, has = make([]InkBox, n), make([]bool, n)
+	add := func(tok int, b InkBox) {
+		if b.X1 <= b.X0 && b.Y1 <= b.Y0 {
+			return
+		}
+		if !any {
+			all, any = b, true
+		} else {
+			all.union(b)
+		}
+		if tok < 0 || tok >= n {
+			return
+		}
+		if !has[tok] {
+			boxes[tok], has[tok] = b, true
+		} else {
+			boxes[tok].union(b)
+		}
+	}
+	for i := range l.Glyphs {
+		if b, ok := glyphInk(&l.Glyphs[i]); ok {
+			add(l.Glyphs[i].Token, b)
+		}
+	}
+	for _, r := range l.Rules {
+		add(r.Token, InkBox{X0: r.X, Y0: r.Y - r.Height, X1: r.X + r.Width, Y1: r.Y})
+	}
+	return boxes, has, all, any
+}
+
+// Raster fixes the pixel convention of the reference's renders: Ghostscript
+// at DPI dots per inch, anti-aliased, so that a pixel counts as ink when
+// the ink overlaps it by more than Eps pixels.
+type Raster struct {
+	DPI float64
+	// Eps shrinks an ink interval before it is mapped to pixels, in
+	// pixels: at the left, top, right and bottom end. Fitted on the
+	// reference's renders (the anti-aliasing threshold).
+	Eps [4]float64
+}
+
+// ReferenceRaster is the reference CDM's convention: 200 dpi, with the
+// thresholds fitted on its renders of the 1,200 formulas of
+// refcdm/reference_600 (TestPixelBoxesAgainstReference): the rendered
+// ink sits about half a pixel right of and a third of a pixel below the
+// AFM boxes placed at TeX's positions.
+var ReferenceRaster = Raster{DPI: 200, Eps: [4]float64{0.6, 0.3, -0.4, 0}}
+
+// PixelBox is a token's box in the reference's crop coordinates
+// [x1, y1, x2, y2]; Empty when the token left no pixel.
+type PixelBox struct {
+	X1, Y1, X2, Y2 int
+	Empty          bool
+}
+
+// span maps an ink interval in page points to the inclusive range of
+// pixels it touches.
+func (r Raster) span(a, b Scaled, axis int) (int, int) {
+	s := r.DPI / 72.27
+	pa, pb := a.Pt()*s, b.Pt()*s
+	lo := int(math.Floor(pa + r.Eps[axis]))
+	hi := int(math.Ceil(pb-r.Eps[axis+2])) - 1
+	if hi < lo {
+		hi = lo
+	}
+	return lo, hi
+}
+
+// PixelBoxes places the layout on page pg as the reference does and
+// returns each token's box in the reference's crop coordinates (ink
+// extent ±1 px, relative to the crop made 8 px around all ink), and the
+// crop's size. Ink beyond the page's right or bottom edge is clipped.
+func (l *Layout) PixelBoxes(n int, pg Page, r Raster) (boxes []PixelBox, w, h int) {
+	inks, has, all, any := l.Inks(n)
+	boxes = make([]PixelBox, n)
+	if !any {
+		for i := range boxes {
+			boxes[i].Empty = true
+		}
+		return boxes, 26, 26
+	}
+	oh, ov := pg.Place(l)
+	ox, oy := oneInch+oh, oneInch+ov
+	pageW := int(math.Ceil(pg.Width.Pt() * r.DPI / 72.27))
+	pageH := int(math.Ceil(pg.Height.Pt() * r.DPI / 72.27))
+	pix := func(b InkBox) (x0, y0, x1, y1 int, ok bool) {
+		x0, x1 = r.span(ox+b.X0, ox+b.X1, 0)
+		y0, y1 = r.span(oy+b.Y0, oy+b.Y1, 1)
+		x0, y0 = max(x0, 0), max(y0, 0)
+		x1, y1 = min(x1, pageW-1), min(y1, pageH-1)
+		return x0, y0, x1, y1, x0 <= x1 && y0 <= y1
+	}
+	ax0, ay0, ax1, ay1, ok := pix(all)
+	if !ok {
+		for i := range boxes {
+			boxes[i].Empty = true
+		}
+		return boxes, 26, 26
+	}
+	cx, cy := ax0-8, ay0-8
+	for i := range boxes {
+		if !has[i] {
+			boxes[i].Empty = true
+			continue
+		}
+		x0, y0, x1, y1, ok := pix(inks[i])
+		if !ok {
+			boxes[i].Empty = true
+			continue
+		}
+		boxes[i] = PixelBox{X1: x0 - 1 - cx, Y1: y0 - 1 - cy, X2: x1 + 1 - cx, Y2: y1 + 1 - cy}
+	}
+	return boxes, ax1 - ax0 + 16, ay1 - ay0 + 16
+}
