@@ -43,11 +43,11 @@ func PageFor(tokens int) Page {
 
 // Constants of the reference's display placement (12 pt article).
 var (
-	oneInch            = Scaled(4736286) // 72.27pt
-	topSkip            = Scaled(12 << 16)
-	baselineSkip       = Scaled(950272) // 14.5pt
-	lineSkip           = Scaled(1 << 16)
-	aboveDisplaySkip   = Scaled(12 << 16)
+	oneInch          = Scaled(4736286) // 72.27pt
+	topSkip          = Scaled(12 << 16)
+	baselineSkip     = Scaled(950272) // 14.5pt
+	lineSkip         = Scaled(1 << 16)
+	aboveDisplaySkip = Scaled(12 << 16)
 )
 
 // Place returns the DVI position (h, v) of the formula's reference point
