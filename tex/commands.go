@@ -30,6 +30,13 @@ var macros = map[string]string{
 	"ldots":              `\mathinner{\ldotp\ldotp\ldotp}`,
 	"dots":               `\mathinner{\ldotp\ldotp\ldotp}`,
 	"mathellipsis":       `\mathinner{\ldotp\ldotp\ldotp}`,
+	"lbrack":             `[`,
+	"rbrack":             `]`,
+	"dag":                `{\dagger}`,
+	"ddag":               `{\ddagger}`,
+	"S":                  `\mathsection`,
+	"P":                  `\mathparagraph`,
+	"choose":             `\atopwithdelims()`,
 }
 
 // bigOps are the large operators amsmath defines through an inner
@@ -176,6 +183,12 @@ func (p *parser) command(l *list, name string) error {
 		return p.mathColor(l)
 	case "frac":
 		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
+	case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
+		return p.primFrac(l, name)
+	case "stackrel", "overset", "underset":
+		return p.stack(l, name)
+	case "widehat", "widetilde":
+		return p.wideAccent(l, name)
 	case "dfrac", "tfrac": // \genfrac{}{}{}{0 or 1}
 		st := styleD
 		if name == "tfrac" {
@@ -409,6 +422,171 @@ func brackets(ts []token) bool {
 func groupNoad(items []*noad) *noad {
 	f := groupField(items)
 	return &noad{kind: ordNoad, nucleus: f}
+}
+
+// primFrac handles TeX's generalized fractions (tex.web §1181): the
+// list so far becomes the numerator of an incompleat noad.
+func (p *parser) primFrac(l *list, name string) error {
+	if l.incompleat != nil {
+		p.e.recover("ambiguous; you need another { and }")
+		return nil
+	}
+	n := &noad{kind: fractionNoad, num: l.items, thickness: defaultCode, tok: p.tok()}
+	if strings.HasSuffix(name, "withdelims") {
+		var err error
+		if n.left, err = p.scanDelimiter(); err != nil {
+			return err
+		}
+		if n.right, err = p.scanDelimiter(); err != nil {
+			return err
+		}
+	}
+	switch {
+	case strings.HasPrefix(name, "atop"):
+		n.thickness = 0
+	case strings.HasPrefix(name, "above"):
+		ts, err := p.readDimenTokens()
+		if err != nil {
+			return err
+		}
+		d, mu, ok := parseDimen(tokString(ts), p.e.fonts[famOperators][textSize].Param(6))
+		if !ok || mu {
+			return p.e.unsupported(`\above with dimension ` + tokString(ts))
+		}
+		n.thickness = d
+	}
+	l.items, l.incompleat = nil, n
+	return nil
+}
+
+// stack handles \stackrel{a}{b} (\mathrel{\mathop{b}\limits^{a}}) and
+// amsmath's \overset and \underset: \mathop{\kern0pt b}\limits with the
+// class \binrel@ measures for b.
+func (p *parser) stack(l *list, name string) error {
+	a, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	b, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	scr, err := p.parseTokens(a)
+	if err != nil {
+		return err
+	}
+	base, err := p.parseTokens(b)
+	if err != nil {
+		return err
+	}
+	op := &noad{kind: opNoad, limits: limitsOn, tok: p.tok()}
+	if name == "stackrel" {
+		op.nucleus = groupField(base)
+		op.sup = groupField(scr)
+		l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{op}}})
+		return nil
+	}
+	op.nucleus = field{kind: subMlist, list: append([]*noad{{kind: kernItem, glue: newKern(0)}}, base...)}
+	if name == "overset" {
+		op.sup = groupField(scr)
+	} else {
+		op.sub = groupField(scr)
+	}
+	// \binrel@ measures b between empty Ords with \medmuskip −1mu and
+	// \thickmuskip 1mu: negative means Bin, positive Rel.
+	again, err := p.parseTokens(b)
+	if err != nil {
+		return err
+	}
+	switch c := binrelClass(again); c {
+	case binNoad, relNoad:
+		l.add(&noad{kind: c, nucleus: field{kind: subMlist, list: []*noad{op}}})
+	default:
+		l.add(op)
+	}
+	return nil
+}
+
+// binrelClass is amsmath's \binrel@: the sign of the spacing that b gets
+// between two empty Ords in text style, with \thinmuskip 0mu,
+// \medmuskip −1mu and \thickmuskip 1mu, minus its spacing alone.
+func binrelClass(items []*noad) noadKind {
+	var kinds []noadKind
+	for _, n := range items {
+		switch {
+		case n.kind <= innerNoad:
+			kinds = append(kinds, n.kind)
+		case n.kind == fractionNoad:
+			kinds = append(kinds, innerNoad)
+		case n.kind <= vcenterNoad:
+			kinds = append(kinds, ordNoad)
+		}
+	}
+	with := append(append([]noadKind{ordNoad}, kinds...), ordNoad)
+	d := spacingSum(with) - spacingSum(kinds)
+	switch {
+	case d < 0:
+		return binNoad
+	case d > 0:
+		return relNoad
+	}
+	return ordNoad
+}
+
+// spacingSum is the inter-atom spacing of a sequence of atoms in text
+// style, in units of \medmuskip = −1 and \thickmuskip = +1.
+func spacingSum(kinds []noadKind) int {
+	k := append([]noadKind(nil), kinds...)
+	for i := range k {
+		if k[i] == binNoad && (i == 0 || k[i-1] == binNoad || k[i-1] == opNoad || k[i-1] == relNoad || k[i-1] == openNoad || k[i-1] == punctNoad) {
+			k[i] = ordNoad
+		}
+		if i > 0 && k[i-1] == binNoad && (k[i] == relNoad || k[i] == closeNoad || k[i] == punctNoad) {
+			k[i-1] = ordNoad
+		}
+	}
+	if n := len(k); n > 0 && k[n-1] == binNoad {
+		k[n-1] = ordNoad
+	}
+	sum := 0
+	for i := 1; i < len(k); i++ {
+		switch mathSpacing[k[i-1]][k[i]] {
+		case '3':
+			sum--
+		case '4':
+			sum++
+		}
+	}
+	return sum
+}
+
+// wideAccent handles amssymb's \widehat and \widetilde: the msbm wide
+// accent when the argument is wider than 2em in text style, else the
+// cmex one.
+func (p *parser) wideAccent(l *list, name string) error {
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	items, err := p.parseTokens(arg)
+	if err != nil {
+		return err
+	}
+	w := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: styleT}, groupNoad(items)}, styleT, false), 0, false).width
+	fam, c := famLarge, 0x62
+	if name == "widetilde" {
+		c = 0x65
+	}
+	if w > 2*p.e.fonts[famOperators][textSize].Param(6) {
+		fam, c = 6, 0x5B
+		if name == "widetilde" {
+			c = 0x5D
+		}
+	}
+	p.insert(token{kind: tkEnd})
+	p.insert(arg...)
+	p.insert(token{kind: tkBegin})
+	return p.accent(l, fam, c)
 }
 
 // scanDelimiter is scan_delimiter (tex.web §1160).

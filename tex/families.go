@@ -169,3 +169,26 @@ func initFonts() {
 		textFontSize = normalFonts[famOperators]
 	})
 }
+
+// textCircleFont is the TS1 text companion font pdflatex uses for
+// \textcircled at 12 pt (tcrm1200). leakaudit does not ship the ec fonts
+// (their licence asks for the whole distribution); it holds the one
+// glyph's metrics, facts read from tcrm1200.tfm: width, height, depth of
+// character 79, the big circle.
+func textCircleFont() *mathFont {
+	circleOnce.Do(func() {
+		t := &TFM{Name: "tcrm1200", DesignSize: 12 << 16, BC: 79, EC: 79,
+			Chars: []CharInfo{{Exists: true, Width: 1, Height: 1, Depth: 1}}}
+		f := &Font{TFM: t, Size: 12 << 16, widths: []Scaled{0, 855399}, heights: []Scaled{0, 589680},
+			depths: []Scaled{0, 196560}, italics: []Scaled{0}}
+		circle = &mathFont{Font: f, Name: "tcrm1200", id: -1}
+		circle.ink = make([]inkRec, 80)
+		circle.ink[79] = inkRec{0, -196560, 855399, 589680, true}
+	})
+	return circle
+}
+
+var (
+	circleOnce sync.Once
+	circle     *mathFont
+)

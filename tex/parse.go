@@ -514,6 +514,15 @@ func (p *parser) mathColor(l *list) error {
 		return err
 	}
 	tok := int32(-1)
+	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "textcircled" {
+		// \textcircled alone takes the colour's end as its argument: the
+		// TS1 circle, set after the colour is popped (so in the outer colour).
+		l.add(&noad{kind: whatsitItem, tok: tok})
+		f := textCircleFont()
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack([]*node{newChar(f, 79, p.tok())}, 0, false)}})
+		l.add(&noad{kind: whatsitItem, tok: -2})
+		return nil
+	}
 	if tokString(model) == "RGB" {
 		if r, g, b, ok := parseRGB(tokString(spec)); ok {
 			tok = int32(latex.ColorToken(r, g, b))
