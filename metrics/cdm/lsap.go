@@ -1,0 +1,127 @@
+package cdm
+
+import (
+	"math"
+	"slices"
+)
+
+// assign solves the rectangular linear sum assignment problem for an
+// n×m cost matrix (row-major): it returns min(n, m) pairs (row, col)
+// with the least total cost, sorted by row.
+//
+// The method is the shortest augmenting path algorithm with dual
+// variables (Jonker–Volgenant style, as described by Crouse, "On
+// implementing 2D rectangular assignment algorithms", 2016), which is
+// also what scipy.optimize.linear_sum_assignment runs; following the same
+// search order and tie rule (prefer an unassigned column among equally
+// short paths) makes the chosen assignment the same when several are
+// optimal.
+func assign(cost []float64, n, m int) [][2]int {
+	if n == 0 || m == 0 {
+		return nil
+	}
+	transpose := m < n
+	nr, nc := n, m
+	c := cost
+	if transpose {
+		nr, nc = m, n
+		c = make([]float64, n*m)
+		for i := range n {
+			for j := range m {
+				c[j*n+i] = cost[i*m+j]
+			}
+		}
+	}
+	u := make([]float64, nr)
+	v := make([]float64, nc)
+	spc := make([]float64, nc)
+	path := make([]int, nc)
+	col4row := make([]int, nr)
+	row4col := make([]int, nc)
+	sr := make([]bool, nr)
+	sc := make([]bool, nc)
+	remaining := make([]int, nc)
+	for i := range col4row {
+		col4row[i] = -1
+	}
+	for j := range row4col {
+		row4col[j] = -1
+		path[j] = -1
+	}
+	for cur := range nr {
+		// Find the shortest augmenting path from row cur.
+		minVal := 0.0
+		num := nc
+		for it := range nc {
+			remaining[it] = nc - it - 1
+		}
+		clear(sr)
+		clear(sc)
+		for j := range spc {
+			spc[j] = math.Inf(1)
+		}
+		sink := -1
+		i := cur
+		for sink == -1 {
+			index := -1
+			lowest := math.Inf(1)
+			sr[i] = true
+			for it := 0; it < num; it++ {
+				j := remaining[it]
+				r := minVal + c[i*nc+j] - u[i] - v[j]
+				if r < spc[j] {
+					path[j] = i
+					spc[j] = r
+				}
+				if spc[j] < lowest || spc[j] == lowest && row4col[j] == -1 {
+					lowest = spc[j]
+					index = it
+				}
+			}
+			minVal = lowest
+			if math.IsInf(minVal, 1) || index < 0 {
+				return nil // infeasible: cannot happen with finite costs
+			}
+			j := remaining[index]
+			if row4col[j] == -1 {
+				sink = j
+			} else {
+				i = row4col[j]
+			}
+			sc[j] = true
+			num--
+			remaining[index] = remaining[num]
+		}
+		// Update the duals.
+		u[cur] += minVal
+		for i := range nr {
+			if sr[i] && i != cur {
+				u[i] += minVal - spc[col4row[i]]
+			}
+		}
+		for j := range nc {
+			if sc[j] {
+				v[j] -= minVal - spc[j]
+			}
+		}
+		// Augment along the path.
+		for j := sink; ; {
+			i := path[j]
+			row4col[j] = i
+			col4row[i], j = j, col4row[i]
+			if i == cur {
+				break
+			}
+		}
+	}
+	pairs := make([][2]int, 0, nr)
+	for i := range nr {
+		if transpose {
+			pairs = append(pairs, [2]int{col4row[i], i})
+		} else {
+			pairs = append(pairs, [2]int{i, col4row[i]})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b [2]int) int { return a[0] - b[0] })
+	return pairs
+}
