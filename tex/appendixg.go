@@ -329,9 +329,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 				goto checkDimensions
 			}
 		case ordNoad:
-			if k := m.makeOrd(q, list[i+1:]); k != nil {
-				list = append(list[:i+1:i+1], append([]*noad{k}, list[i+1:]...)...)
-			}
+			list = m.makeOrd(list, i)
 		case openNoad, innerNoad:
 		case radicalNoad:
 			m.makeRadical(q)
@@ -493,31 +491,46 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 }
 
 // makeOrd applies rule 14: kerns and ligatures between adjacent
-// characters of the same family (tex.web §752–§753). rest is the list
-// after q; only its first item counts, so a colour special blocks it. It
-// returns a kern item to insert after q, if any.
-func (m *mlistState) makeOrd(q *noad, rest []*noad) *noad {
-	if q.sub.kind != emptyField || q.sup.kind != emptyField || q.nucleus.kind != mathChar || len(rest) == 0 {
-		return nil
+// characters of the same family (tex.web §752–§753). Only the item right
+// after q counts, so a colour special between two tokens blocks both. It
+// returns the list, changed when a kern is inserted or noads combined.
+func (m *mlistState) makeOrd(list []*noad, i int) []*noad {
+	q := list[i]
+	for q.sub.kind == emptyField && q.sup.kind == emptyField && q.nucleus.kind == mathChar && i+1 < len(list) {
+		p := list[i+1]
+		if p.kind > punctNoad || p.nucleus.kind != mathChar || p.nucleus.fam != q.nucleus.fam {
+			return list
+		}
+		q.nucleus.kind = mathTextChar
+		f, ok := m.fetch(q.nucleus)
+		if !ok {
+			return list
+		}
+		op, rem, kern, ok := f.ligKernStep(q.nucleus.c, p.nucleus.c)
+		if !ok {
+			return list
+		}
+		if op >= 128 {
+			k := &noad{kind: kernItem, glue: newKern(kern)}
+			return append(list[:i+1:i+1], append([]*noad{k}, list[i+1:]...)...)
+		}
+		switch op {
+		case 0: // =: the pair becomes one character
+			q.nucleus.c = rem
+			q.sub, q.sup = p.sub, p.sup
+			list = append(list[:i+1:i+1], list[i+2:]...)
+		case 1, 5: // =:| and =:|>
+			q.nucleus.c = rem
+		case 2, 6: // |=: and |=:>
+			p.nucleus.c = rem
+		default:
+			m.e.unsupported("math ligature with an inserted character")
+			return list
+		}
+		if op > 3 {
+			return list
+		}
+		q.nucleus.kind = mathChar
 	}
-	p := rest[0]
-	if p.kind > punctNoad || p.nucleus.kind != mathChar || p.nucleus.fam != q.nucleus.fam {
-		return nil
-	}
-	q.nucleus.kind = mathTextChar
-	f, ok := m.fetch(q.nucleus)
-	if !ok {
-		return nil
-	}
-	lig, val, ok := f.ligKern(q.nucleus.c, p.nucleus.c)
-	switch {
-	case !ok:
-		return nil
-	case !lig:
-		return &noad{kind: kernItem, glue: newKern(val)}
-	}
-	// A ligature in math (an uncoloured run in \mathrm): TeX rewrites the
-	// noads; not modelled.
-	m.e.unsupported("math ligature")
-	return nil
+	return list
 }

@@ -24,6 +24,8 @@ var macros = map[string]string{
 	"hookleftarrow":      `\leftarrow\joinrel\rhook`,
 	"models":             `\mathrel{|}\joinrel\Relbar`,
 	"iff":                `\;\Longleftrightarrow\;`,
+	"iint":               `\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\nolimits`,
+	"iiint":              `\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\nolimits`,
 	"implies":            `\;\Longrightarrow\;`,
 	"impliedby":          `\;\Longleftarrow\;`,
 	"cdots":              `\mathinner{\cdotp\cdotp\cdotp}`,
@@ -185,6 +187,25 @@ func (p *parser) command(l *list, name string) error {
 		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
 	case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
 		return p.primFrac(l, name)
+	case "text", "textrm", "textnormal", "textup", "textmd", "mbox", "hbox", "textbf", "textit":
+		return p.text(l, name)
+	case "begin":
+		return p.array(l)
+	case "mathchoice":
+		var choice [4][]*noad
+		for i := range choice {
+			arg, err := p.readArg()
+			if err != nil {
+				return err
+			}
+			if choice[i], err = p.parseTokens(arg); err != nil {
+				return err
+			}
+		}
+		l.add(&noad{kind: choiceNoad, choice: choice})
+		return nil
+	case "notin":
+		return p.notin(l)
 	case "stackrel", "overset", "underset":
 		return p.stack(l, name)
 	case "widehat", "widetilde":
@@ -422,6 +443,105 @@ func brackets(ts []token) bool {
 func groupNoad(items []*noad) *noad {
 	f := groupField(items)
 	return &noad{kind: ordNoad, nucleus: f}
+}
+
+// textFamilies are the text fonts of the text commands (OT1 Computer
+// Modern), by math family of the same font.
+var textFamilies = map[string]int{"textbf": famBF, "textit": famIT}
+
+// text handles amstext's \text (a box per style at 12, 12, 8 and 6 pt)
+// and \mbox/\hbox (12 pt): characters with the font's kerns and
+// ligatures, spaces as the font's interword glue. Text commands, math
+// shifts and anything but characters inside are not modelled.
+func (p *parser) text(l *list, name string) error {
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	fam := famOperators
+	if f, ok := textFamilies[name]; ok {
+		fam = f
+	}
+	sizes := [4]int{textSize, textSize, scriptSize, scriptScriptSize}
+	if name == "mbox" || name == "hbox" {
+		sizes = [4]int{textSize, textSize, textSize, textSize}
+	}
+	var choice [4][]*noad
+	for i := range choice {
+		b, err := p.textBox(arg, p.e.fonts[fam][sizes[i]])
+		if err != nil {
+			return err
+		}
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
+	}
+	p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+	return nil
+}
+
+// textBox sets characters in horizontal mode.
+func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
+	var chars []int
+	var list []*node
+	flush := func() {
+		for i := 0; i < len(chars); i++ {
+			c := chars[i]
+			if i+1 < len(chars) {
+				op, rem, kern, ok := f.ligKernStep(c, chars[i+1])
+				switch {
+				case ok && op >= 128:
+					list = append(list, newChar(f, c, p.tok()), newKern(kern))
+					continue
+				case ok && op == 0:
+					chars[i+1] = rem
+					continue
+				}
+			}
+			list = append(list, newChar(f, c, p.tok()))
+		}
+		chars = chars[:0]
+	}
+	for _, t := range ts {
+		switch {
+		case t.kind == tkChar && t.c < 128 && f.exists(int(t.c)):
+			chars = append(chars, int(t.c))
+		case t.kind == tkSpace || t.kind == tkActive || t.kind == tkCS && t.s == " ":
+			flush()
+			list = append(list, newGlue(f.Param(2), f.Param(3), f.Param(4)))
+		case t.kind == tkBegin || t.kind == tkEnd:
+		default:
+			return nil, p.e.unsupported("text content " + tokString([]token{t}))
+		}
+	}
+	flush()
+	return hpack(list, 0, false), nil
+}
+
+// notin handles \notin: \mathrel{\mathpalette\c@ncel\in}, a \vtop of
+// an \ooalign whose two rows, a centred / after 1mu and \in, share one
+// baseline (\lineskiplimit −\maxdimen, \baselineskip 0).
+func (p *parser) notin(l *list) error {
+	slash, in := symbols["in"], symbols["in"]
+	_, fam, c := mathcodeOf('/')
+	slash.fam, slash.c, slash.class = fam, c, 0
+	var choice [4][]*noad
+	for i, st := range []style{styleD, styleT, styleS, styleSS} {
+		tok := p.tok()
+		row1 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, {kind: kernItem, mu: true, glue: newKern(1 << 16)},
+			{kind: ordNoad, nucleus: field{kind: mathChar, fam: slash.fam, c: slash.c, tok: tok}}}, styleT, false)
+		row2 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st},
+			{kind: relNoad, nucleus: field{kind: mathChar, fam: in.fam, c: in.c, tok: tok}}}, styleT, false)
+		b1, b2 := hpack(row1, 0, false), hpack(row2, 0, false)
+		w := max(b1.width, b2.width)
+		r1 := hpack(append(append([]*node{filGlue()}, row1...), filGlue()), w, true)
+		r2 := hpack(row2, w, true)
+		v := vpack([]*node{r1, newKern(-r1.depth - r2.height), r2})
+		total := v.height + v.depth
+		v.height = r1.height // \vtop
+		v.depth = total - v.height
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
+	}
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	return nil
 }
 
 // primFrac handles TeX's generalized fractions (tex.web §1181): the

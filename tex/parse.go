@@ -26,6 +26,7 @@ type parser struct {
 	fam    int       // \fam for variable-family characters (−1: none)
 	depth  int
 	budget int // tokens that may still be inserted (bounds expansion)
+	arrays int // array nesting: & and \\ end cells
 }
 
 func (p *parser) tok() int32 {
@@ -178,6 +179,9 @@ const (
 	endEOF endKind = iota
 	endGroup
 	endRight
+	endAlign // & in an array
+	endCR    // \\ in an array
+	endEnv   // \end{array}
 )
 
 // parseList reads math-mode material until the end of the input, a
@@ -222,6 +226,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 			l.add(p.spaceGlue())
 			l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist}})
 		case tkAlign:
+			if p.arrays > 0 {
+				return l, endAlign, nil
+			}
 			p.e.recover("misplaced alignment tab character &")
 		case tkShift:
 			p.e.recover("display math should end with $$")
@@ -234,6 +241,19 @@ func (p *parser) parseList() (*list, endKind, error) {
 		case tkCS:
 			if t.s == "right" {
 				return l, endRight, nil
+			}
+			if p.arrays > 0 && t.s == "\\" {
+				return l, endCR, nil
+			}
+			if p.arrays > 0 && t.s == "end" {
+				arg, err := p.readArg()
+				if err != nil {
+					return nil, endEOF, err
+				}
+				if name := tokString(arg); name != "array" {
+					return nil, endEOF, p.e.unsupported(`\end{` + name + `}`)
+				}
+				return l, endEnv, nil
 			}
 			if err := p.command(l, t.s); err != nil {
 				return nil, endEOF, err

@@ -284,12 +284,13 @@ func EmbeddedFonts() []string {
 	return names
 }
 
-// ligKern runs left's lig/kern program for right (tex.web §545, §752):
-// it reports a kern and its size, or a ligature (lig true).
-func (f *Font) ligKern(left, right int) (lig bool, kern Scaled, ok bool) {
+// ligKernStep runs left's lig/kern program for right (tex.web §545,
+// §752): op ≥ 128 is a kern of the given size, otherwise a ligature
+// instruction (op and the ligature character rem).
+func (f *Font) ligKernStep(left, right int) (op, rem int, kern Scaled, ok bool) {
 	ci, found := f.Char(left)
 	if !found || ci.Tag != LigTag {
-		return false, 0, false
+		return 0, 0, 0, false
 	}
 	lk := f.TFM.LigKerns
 	i := ci.Remainder
@@ -301,19 +302,28 @@ func (f *Font) ligKern(left, right int) (lig bool, kern Scaled, ok bool) {
 		if int(in.Next) == right && in.Skip <= 128 {
 			if in.Op >= 128 {
 				k := 256*int(in.Op-128) + int(in.Rem)
-				if k < len(f.kerns) {
-					return false, f.kerns[k], true
+				if k >= len(f.kerns) {
+					return 0, 0, 0, false
 				}
-				return false, 0, false
+				return int(in.Op), 0, f.kerns[k], true
 			}
-			return true, 0, true
+			return int(in.Op), int(in.Rem), 0, true
 		}
 		if in.Skip >= 128 {
-			return false, 0, false
+			return 0, 0, 0, false
 		}
 		i += int(in.Skip) + 1
 	}
-	return false, 0, false
+	return 0, 0, 0, false
+}
+
+// ligKern reports the kern, or a ligature, between two characters.
+func (f *Font) ligKern(left, right int) (lig bool, kern Scaled, ok bool) {
+	op, _, k, ok := f.ligKernStep(left, right)
+	if !ok {
+		return false, 0, false
+	}
+	return op < 128, k, true
 }
 
 // skewKern is the kern between c and the font's skew character, TeX's

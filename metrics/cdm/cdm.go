@@ -89,12 +89,12 @@ type Side struct {
 
 // Failure reasons.
 const (
-	FailTokenizer = "tokenizer"      // the reference's normalizer raises (unbalanced braces)
-	FailFatal     = "latex_fatal"    // pdflatex would stop without output
-	FailNoBoxes   = "no_boxes"       // nothing coloured was drawn
-	FailTabular   = "tabular"        // the reference's table path, not reproduced
-	FailLimits    = "limits"         // beyond leakaudit's input limits
-	FailLaTeX     = "latex_error"    // any LaTeX error (Strict only)
+	FailTokenizer = "tokenizer"   // the reference's normalizer raises (unbalanced braces)
+	FailFatal     = "latex_fatal" // pdflatex would stop without output
+	FailNoBoxes   = "no_boxes"    // nothing coloured was drawn
+	FailTabular   = "tabular"     // the reference's table path, not reproduced
+	FailLimits    = "limits"      // beyond leakaudit's input limits
+	FailLaTeX     = "latex_error" // any LaTeX error (Strict only)
 	FailEngine    = "engine_unsupported"
 )
 

@@ -93,6 +93,9 @@ func main() {
 	defer os.RemoveAll(dir)
 
 	var recs []*Record
+	for _, pr := range probes {
+		recs = append(recs, &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"})
+	}
 	for _, in := range inputs {
 		res, err := latex.TokenizeCDM(in.text)
 		if err != nil || len(res.Tokens) == 0 || len(res.Tokens) > 5800 {
@@ -133,6 +136,33 @@ func main() {
 		}
 	}
 	log.Printf("wrote %d formulas (%d with LaTeX errors) to %s", n, bad, *out)
+}
+
+// probes are hand-written formulas typeset as they are (no tokenizer, so
+// mostly uncoloured): constructs the datasets rarely show in isolation,
+// kerns and ligatures between uncoloured characters, and text.
+var probes = []string{
+	`\mathrm{ff}`, `\mathrm{fi} x`, `\mathrm{AV}`, `\mathrm{To}`, `\mathrm{f}\mathrm{f}`, `\mathrm{ffi}`, `\mathit{ff}`,
+	`\mathcolor[RGB]{0,0,15}{\mathrm{ff}}`, `\mathcolor[RGB]{0,0,15}{\mathrm{f}}\mathcolor[RGB]{0,0,30}{\mathrm{f}}`,
+	`\text{if } x`, `\text{ffi af}`, `x_{\text{max}}`, `\mbox{a b}`, `\textbf{AV} x`,
+	`x^{\prime\prime}`, `f'(x)`, `f''`, `x'^2`, `\sqrt[3]{x}`, `\sqrt[n]{a+b}`, `\sqrt{x^2+1}`,
+	`a \over b`, `{a \atop b}`, `{n \choose k}`, `\binom{n}{k}`, `\dfrac{a}{b} \tfrac{a}{b}`,
+	`\overset{a}{=}`, `\underset{x}{\max}`, `\stackrel{def}{=}`, `\overset{*}{x}`, `\underset{+}{-}`,
+	`\widehat{abc}`, `\widehat{abcdefgh}`, `\widetilde{x}`, `\widetilde{xyzxyzxyz}`,
+	`\big( \Big[ \bigg\{ \Bigg\langle x \Bigg\rangle \bigg\} \Big] \big)`, `\bigl( x \bigr) \bigm| y`,
+	`\left( \frac{a}{b} \right)`, `\left\{ x \right.`, `\left[ \sum_{i=1}^{n} x_i \right]`, `\left\| x \right\|`,
+	`\lim_{x \to 0}`, `\sin x`, `\operatorname{arg\,max}_x`, `\max_{i}`, `\log_2 n`,
+	`\sum_{i=1}^{n} \int_0^1 \prod \oint`, `\textstyle\sum_{i=1}^{n} x`, `\sum\nolimits_{i} \int\limits_0^1`,
+	`\hat{x}_1`, `\vec{v}`, `\dot{x}^2`, `\bar{\bar{x}}`, `\mathrm{\vec{x}}`, `\tilde{A}`, `\check{f}`,
+	`\overline{x+y}`, `\underline{x}`, `\overline{\overline{x}}`,
+	`\not= \neq \ne`, `a \, b \; c \! d \quad e \qquad f \: g`, `a~b`, `a\ b`,
+	`\longrightarrow \Longrightarrow \mapsto \iff \hookrightarrow \longleftarrow`,
+	`\mathbb{R} \mathcal{L} \mathfrak{g} \mathbf{x} \mathit{ff} \boldsymbol{\alpha} \boldsymbol{x} + \boldsymbol{+}`,
+	`\upalpha \Upomega`, `x_{i}^{2} x^{2}_{i} {x}_{a}^{b}`, `x^{y^{z^{w}}}`, `x_{y_{z}}`,
+	`\displaystyle \frac{1}{2} \textstyle \frac{1}{2} \scriptstyle x`, `\cdots \ldots \dots`,
+	`\{ x \} \| y \|`, `\mkern 18mu x \mskip 9mu y \kern 3pt z \hspace{1cm} w`, `{\bf x} {\rm d} {\cal L}`,
+	`a + - b`, `+a`, `a +`, `a = + b`, `( - x )`, `a , b ; c`, `\frac{\frac{a}{b}}{\frac{c}{d}}`,
+	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
 // paper is the reference's page choice by token count (cdm-spec §7).
