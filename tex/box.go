@@ -56,6 +56,7 @@ type node struct {
 	muGlue, condMath          bool // math glue not yet converted; \nonscript
 	leaders                   *node
 	penalty                   int
+	cjk                       bool // an approximate CJK glyph, drawn as a rule of ink
 }
 
 func newChar(f *mathFont, c int, tok int32) *node {

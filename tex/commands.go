@@ -3,6 +3,8 @@ package tex
 import (
 	"strconv"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/latex"
 )
 
 // macros are commands modelled by their expansion into other supported
@@ -121,6 +123,9 @@ func (p *parser) command(l *list, name string) error {
 		p.insert(lex(exp)...)
 		return nil
 	}
+	if c, ok := charGiven(name); ok {
+		return p.char(l, c)
+	}
 	if s, ok := e.symbol(name); ok {
 		switch s.kind {
 		case symMathChar, symDelimiter:
@@ -206,6 +211,23 @@ func (p *parser) command(l *list, name string) error {
 		return nil
 	case "notin":
 		return p.notin(l)
+	case "%", "&", "#":
+		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
+	case "substack":
+		return p.substack(l)
+	case "color":
+		// \color{name}: the rest of the group in a colour that is no
+		// token's (the tokenizer's own colours use \mathcolor)
+		if _, _, err := p.readOptArg(); err != nil {
+			return err
+		}
+		if _, err := p.readArg(); err != nil {
+			return err
+		}
+		p.groupColors = append(p.groupColors, len(p.colors))
+		p.colors = append(p.colors, -1)
+		l.add(&noad{kind: whatsitItem, tok: -1})
+		return nil
 	case "stackrel", "overset", "underset":
 		return p.stack(l, name)
 	case "widehat", "widetilde":
@@ -286,6 +308,20 @@ func (p *parser) command(l *list, name string) error {
 		return nil
 	}
 	return e.unsupported(`\` + name)
+}
+
+// charGiven reports a \chardef'd character (\% is \char"25): in math
+// it acts as the character with its mathcode.
+func charGiven(name string) (rune, bool) {
+	m := meanings[name]
+	if !strings.HasPrefix(m, `\char"`) {
+		return 0, false
+	}
+	v, err := strconv.ParseInt(m[len(`\char"`):], 16, 32)
+	if err != nil || v >= 128 {
+		return 0, false
+	}
+	return rune(v), true
 }
 
 // isUndefined reports whether LaTeX, with the reference's packages,
@@ -478,70 +514,136 @@ func (p *parser) text(l *list, name string) error {
 	return nil
 }
 
-// textBox sets characters in horizontal mode.
+// textBox sets text in horizontal mode: characters with the font's
+// kerns and ligatures, spaces as its interword glue, \mathcolor (which
+// works in text mode after an error), groups. CJK ideographs are set as
+// 1em boxes: the reference's CJK fonts are not reproduced, so such a
+// layout is marked approximate.
 func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
-	var chars []int
 	var list []*node
+	var chars []int
+	var toks []int32
 	flush := func() {
 		for i := 0; i < len(chars); i++ {
 			c := chars[i]
-			if i+1 < len(chars) {
+			if i+1 < len(chars) && toks[i] == toks[i+1] {
 				op, rem, kern, ok := f.ligKernStep(c, chars[i+1])
 				switch {
 				case ok && op >= 128:
-					list = append(list, newChar(f, c, p.tok()), newKern(kern))
+					list = append(list, newChar(f, c, toks[i]), newKern(kern))
 					continue
 				case ok && op == 0:
 					chars[i+1] = rem
 					continue
 				}
 			}
-			list = append(list, newChar(f, c, p.tok()))
+			list = append(list, newChar(f, c, toks[i]))
 		}
-		chars = chars[:0]
+		chars, toks = chars[:0], toks[:0]
 	}
-	for _, t := range ts {
-		switch {
-		case t.kind == tkChar && t.c < 128 && f.exists(int(t.c)):
-			chars = append(chars, int(t.c))
-		case t.kind == tkSpace || t.kind == tkActive || t.kind == tkCS && t.s == " ":
-			flush()
-			list = append(list, newGlue(f.Param(2), f.Param(3), f.Param(4)))
-		case t.kind == tkBegin || t.kind == tkEnd:
-		default:
-			return nil, p.e.unsupported("text content " + tokString([]token{t}))
+	var walk func(ts []token) error
+	walk = func(ts []token) error {
+		for i := 0; i < len(ts); i++ {
+			t := ts[i]
+			switch {
+			case t.kind == tkChar && t.c < 128 && f.exists(int(t.c)):
+				chars = append(chars, int(t.c))
+				toks = append(toks, p.tok())
+			case t.kind == tkChar && isCJK(t.c):
+				flush()
+				list = append(list, cjkGlyph(f, p.tok()))
+				p.e.approximate("CJK glyphs set as 1em boxes")
+			case t.kind == tkSpace || t.kind == tkActive || t.kind == tkCS && t.s == " ":
+				flush()
+				list = append(list, newGlue(f.Param(2), f.Param(3), f.Param(4)))
+			case t.kind == tkBegin || t.kind == tkEnd:
+				// grouping only; a \mathcolor boundary stops ligatures
+			case t.kind == tkCS && t.s == "mathcolor":
+				flush()
+				// \mathcolor[RGB]{r,g,b}{body}
+				rest := ts[i+1:]
+				sub := &parser{e: p.e, in: [][]token{rest}, fam: -1, budget: p.budget}
+				model, _, err := sub.readOptArg()
+				if err != nil {
+					return err
+				}
+				spec, err := sub.readArg()
+				if err != nil {
+					return err
+				}
+				body, err := sub.readArg()
+				if err != nil {
+					return err
+				}
+				consumed := len(rest) - remaining(sub)
+				tok := int32(-1)
+				if tokString(model) == "RGB" {
+					if r, g, b, ok := parseRGB(tokString(spec)); ok {
+						tok = int32(latex.ColorToken(r, g, b))
+					}
+				}
+				p.colors = append(p.colors, tok)
+				err = walk(body)
+				flush()
+				p.colors = p.colors[:len(p.colors)-1]
+				if err != nil {
+					return err
+				}
+				i += consumed
+			case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
+				// A math command in text: TeX inserts the missing $ and
+				// sets the rest as an inline formula.
+				flush()
+				p.e.recover("missing $ inserted")
+				p.e.approximate("math in text mode after a missing $")
+				items, err := p.parseTokens(ts[i:])
+				if err != nil {
+					return err
+				}
+				list = append(list, p.e.mlistToHlist(items, styleT, false)...)
+				return nil
+			default:
+				return p.e.unsupported("text content " + tokString([]token{t}))
+			}
 		}
+		return nil
+	}
+	if err := walk(ts); err != nil {
+		return nil, err
 	}
 	flush()
 	return hpack(list, 0, false), nil
 }
 
-// notin handles \notin: \mathrel{\mathpalette\c@ncel\in}, a \vtop of
-// an \ooalign whose two rows, a centred / after 1mu and \in, share one
-// baseline (\lineskiplimit −\maxdimen, \baselineskip 0).
-func (p *parser) notin(l *list) error {
-	slash, in := symbols["in"], symbols["in"]
-	_, fam, c := mathcodeOf('/')
-	slash.fam, slash.c, slash.class = fam, c, 0
-	var choice [4][]*noad
-	for i, st := range []style{styleD, styleT, styleS, styleSS} {
-		tok := p.tok()
-		row1 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, {kind: kernItem, mu: true, glue: newKern(1 << 16)},
-			{kind: ordNoad, nucleus: field{kind: mathChar, fam: slash.fam, c: slash.c, tok: tok}}}, styleT, false)
-		row2 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st},
-			{kind: relNoad, nucleus: field{kind: mathChar, fam: in.fam, c: in.c, tok: tok}}}, styleT, false)
-		b1, b2 := hpack(row1, 0, false), hpack(row2, 0, false)
-		w := max(b1.width, b2.width)
-		r1 := hpack(append(append([]*node{filGlue()}, row1...), filGlue()), w, true)
-		r2 := hpack(row2, w, true)
-		v := vpack([]*node{r1, newKern(-r1.depth - r2.height), r2})
-		total := v.height + v.depth
-		v.height = r1.height // \vtop
-		v.depth = total - v.height
-		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
+// remaining counts the tokens a parser has not read.
+func remaining(p *parser) int {
+	n := 0
+	for _, s := range p.in {
+		n += len(s)
 	}
-	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
-	return nil
+	return n
+}
+
+func isCJK(r rune) bool {
+	return r >= 0x4E00 && r <= 0x9FFF || r >= 0x3400 && r <= 0x4DBF || r >= 0x3000 && r <= 0x303F || r >= 0xFF00 && r <= 0xFFEF
+}
+
+// cjkGlyph is an approximate CJK glyph: a 1em square box of ink on the
+// baseline, 0.88em high and 0.12em deep.
+func cjkGlyph(f *mathFont, tok int32) *node {
+	em := f.Param(6)
+	return &node{kind: ruleNode, width: em, height: scaleDecimal(em, "0.88"), depth: scaleDecimal(em, "0.12"), tok: tok, cjk: true}
+}
+
+// substack handles amsmath's \substack{…}: \subarray{c}…\endsubarray.
+func (p *parser) substack(l *list) error {
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	p.insert(lex(`\end{subarray}`)...)
+	p.insert(arg...)
+	return p.subarray(l, 'c')
 }
 
 // primFrac handles TeX's generalized fractions (tex.web §1181): the
@@ -1019,4 +1121,32 @@ func parseDimen(s string, em Scaled) (Scaled, bool, bool) {
 		v = -v
 	}
 	return v, mu, true
+}
+
+// notin handles \notin: \mathrel{\mathpalette\c@ncel\in}, a \vtop of
+// an \ooalign whose two rows, a centred / after 1mu and \in, share one
+// baseline (\lineskiplimit −\maxdimen, \baselineskip 0).
+func (p *parser) notin(l *list) error {
+	slash, in := symbols["in"], symbols["in"]
+	_, fam, c := mathcodeOf('/')
+	slash.fam, slash.c, slash.class = fam, c, 0
+	var choice [4][]*noad
+	for i, st := range []style{styleD, styleT, styleS, styleSS} {
+		tok := p.tok()
+		row1 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, {kind: kernItem, mu: true, glue: newKern(1 << 16)},
+			{kind: ordNoad, nucleus: field{kind: mathChar, fam: slash.fam, c: slash.c, tok: tok}}}, styleT, false)
+		row2 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st},
+			{kind: relNoad, nucleus: field{kind: mathChar, fam: in.fam, c: in.c, tok: tok}}}, styleT, false)
+		b1, b2 := hpack(row1, 0, false), hpack(row2, 0, false)
+		w := max(b1.width, b2.width)
+		r1 := hpack(append(append([]*node{filGlue()}, row1...), filGlue()), w, true)
+		r2 := hpack(row2, w, true)
+		v := vpack([]*node{r1, newKern(-r1.depth - r2.height), r2})
+		total := v.height + v.depth
+		v.height = r1.height // \vtop
+		v.depth = total - v.height
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
+	}
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	return nil
 }

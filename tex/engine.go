@@ -45,6 +45,9 @@ type Layout struct {
 	Recovered []string
 	// Warnings are layout warnings (a missing character).
 	Warnings []string
+	// Approximate lists why parts of the layout are not TeX-exact (CJK
+	// glyphs); empty for an exact layout.
+	Approximate []string
 }
 
 // engine is the state of one typesetting run.
@@ -53,7 +56,18 @@ type engine struct {
 	nullDelim Scaled
 	recovered []string
 	warnings  []string
+	approx    []string
 	unsup     error
+}
+
+// approximate records that part of the layout is not TeX-exact.
+func (e *engine) approximate(why string) {
+	for _, a := range e.approx {
+		if a == why {
+			return
+		}
+	}
+	e.approx = append(e.approx, why)
 }
 
 func (e *engine) symbol(name string) (symbol, bool) {
@@ -108,7 +122,7 @@ func Typeset(formula string) (*Layout, error) {
 		return nil, e.unsup
 	}
 	box := hpack(hl, 0, false)
-	out := &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings}
+	out := &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
 	s := shipper{out: out}
 	s.hlistOut(box, 0, 0)
 	return out, nil

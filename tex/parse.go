@@ -27,6 +27,9 @@ type parser struct {
 	depth  int
 	budget int // tokens that may still be inserted (bounds expansion)
 	arrays int // array nesting: & and \\ end cells
+	// groupColors are the positions in colors of the current group's
+	// \color switches, undone at the group's end.
+	groupColors []int
 }
 
 func (p *parser) tok() int32 {
@@ -189,7 +192,19 @@ const (
 func (p *parser) parseList() (*list, endKind, error) {
 	p.depth++
 	savedFam := p.fam // \fam is local to the group
-	defer func() { p.depth--; p.fam = savedFam }()
+	savedGroupColors := p.groupColors
+	p.groupColors = nil
+	defer func() {
+		p.depth--
+		p.fam = savedFam
+		// \color lasts to the end of its group
+		for i := len(p.groupColors) - 1; i >= 0; i-- {
+			if k := p.groupColors[i]; k < len(p.colors) {
+				p.colors = append(p.colors[:k], p.colors[k+1:]...)
+			}
+		}
+		p.groupColors = savedGroupColors
+	}()
 	if p.depth > maxParseDepth {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
@@ -250,7 +265,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 				if err != nil {
 					return nil, endEOF, err
 				}
-				if name := tokString(arg); name != "array" {
+				if name := tokString(arg); name != "array" && name != "subarray" {
 					return nil, endEOF, p.e.unsupported(`\end{` + name + `}`)
 				}
 				return l, endEnv, nil

@@ -85,6 +85,8 @@ type Side struct {
 	// construct of the formula: the reference might render it, so the
 	// item is reported apart, not as a failure of the prediction.
 	Unsupported bool
+	// Approximate lists why the layout is not TeX-exact (CJK glyphs).
+	Approximate []string
 }
 
 // Failure reasons.
@@ -131,6 +133,7 @@ func Render(formula string, prof Profile) Side {
 		s.Failure = FailLaTeX + ": " + l.Recovered[0]
 		return s
 	}
+	s.Approximate = l.Approximate
 	s.Boxes, s.W, s.H = l.PixelBoxes(len(res.Tokens), tex.PageFor(len(res.Tokens)), tex.ReferenceRaster)
 	if prof.Strict {
 		s.Fonts = make([]string, len(res.Tokens))

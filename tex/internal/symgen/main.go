@@ -106,6 +106,13 @@ func main() {
 		for _, m := range reCS.FindAllSubmatch(data, -1) {
 			names[string(m[1])] = true
 		}
+		probes, err := os.ReadFile(filepath.Join(root, "refcdm", "probe_pairs.jsonl"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, m := range reCS.FindAllSubmatch(probes, -1) {
+			names[string(m[1])] = true
+		}
 	} else {
 		log.Print("shared data not found: the table will only hold the declared commands")
 	}
