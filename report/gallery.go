@@ -68,15 +68,7 @@ func WriteGallery(dir, title, note string, pairs []GalleryPair) error {
 	var items []item
 	for i, p := range pairs {
 		name := fmt.Sprintf("pair-%04d.png", i+1)
-		f, err := os.Create(filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		err = png.Encode(f, SideBySide(p.Test, p.Train, 96))
-		if cerr := f.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
+		if err := WritePNG(filepath.Join(dir, name), SideBySide(p.Test, p.Train, 96)); err != nil {
 			return err
 		}
 		items = append(items, item{i + 1, name, p.Caption, p.Flag})
@@ -86,6 +78,19 @@ func WriteGallery(dir, title, note string, pairs []GalleryPair) error {
 		return err
 	}
 	err = galleryPage.Execute(f, map[string]any{"Title": title, "Note": note, "Items": items})
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// WritePNG writes an image to a PNG file.
+func WritePNG(path string, img image.Image) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	err = png.Encode(f, img)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}

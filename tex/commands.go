@@ -211,6 +211,12 @@ func (p *parser) command(l *list, name string) error {
 		return nil
 	case "notin":
 		return p.notin(l)
+	case "overrightarrow", "overleftarrow", "overleftrightarrow":
+		return p.overArrow(l, name)
+	case "cong":
+		return p.cong(l)
+	case "vdots":
+		return p.vdots(l)
 	case "%", "&", "#":
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
 	case "substack":
@@ -224,8 +230,7 @@ func (p *parser) command(l *list, name string) error {
 		if _, err := p.readArg(); err != nil {
 			return err
 		}
-		p.groupColors = append(p.groupColors, len(p.colors))
-		p.colors = append(p.colors, -1)
+		p.colors = append(p.colors, colorEntry{tok: -1, outer: p.tok(), group: p.depth})
 		l.add(&noad{kind: whatsitItem, tok: -1})
 		return nil
 	case "stackrel", "overset", "underset":
@@ -303,12 +308,21 @@ func (p *parser) command(l *list, name string) error {
 	case "", "@":
 		return e.unsupported(`\` + name)
 	}
+	if len(name) == 1 && !isLetter(name[0]) && !strings.Contains(definedSymbols, name) {
+		// a control symbol LaTeX does not define (\1, \*, …)
+		e.recover(`undefined control sequence \` + name)
+		return nil
+	}
 	if isUndefined(name) {
 		e.recover(`undefined control sequence \` + name)
 		return nil
 	}
 	return e.unsupported(`\` + name)
 }
+
+// definedSymbols are the control symbols LaTeX defines (most are text
+// accents or spacing); the others are undefined.
+const definedSymbols = ",;:!><{}|%&#$_\\/-'`^~\"=.@ ()[]+"
 
 // charGiven reports a \chardef'd character (\% is \char"25): in math
 // it acts as the character with its mathcode.
@@ -361,8 +375,25 @@ func (p *parser) accent(l *list, fam, c int) error {
 	if err != nil {
 		return err
 	}
+	if nestedOnChar(f) {
+		// amsmath's \mathaccentV sets an accent over an accented
+		// character its own way (\macc@nested: the outer accents take the
+		// skew of the innermost character); not modelled.
+		return p.e.unsupported("nested accents on a character")
+	}
 	l.add(&noad{kind: accentNoad, nucleus: f, accFam: fam, accC: c, tok: tok})
 	return nil
+}
+
+// nestedOnChar reports whether a field is an accent (through groups)
+// whose nucleus is, in the end, a single character.
+func nestedOnChar(f field) bool {
+	accents := 0
+	for f.kind == subMlist && len(f.list) == 1 && f.list[0].kind == accentNoad {
+		accents++
+		f = f.list[0].nucleus
+	}
+	return accents > 0 && f.kind == mathChar
 }
 
 func (p *parser) radical(l *list, d delimiter) error {
@@ -582,10 +613,10 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 						tok = int32(latex.ColorToken(r, g, b))
 					}
 				}
-				p.colors = append(p.colors, tok)
+				p.pushColor(tok)
 				err = walk(body)
 				flush()
-				p.colors = p.colors[:len(p.colors)-1]
+				p.popColor()
 				if err != nil {
 					return err
 				}
@@ -1148,5 +1179,109 @@ func (p *parser) notin(l *list) error {
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
 	}
 	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	return nil
+}
+
+// glueFil is \hfil (order 1) or \hfill (order 2) glue.
+func glueFil(order uint8) *noad {
+	return &noad{kind: glueItem, glue: &node{kind: glueNode, stretch: Unity, stretchOrder: order}}
+}
+
+// styles4 are the four styles of a \mathpalette, in \mathchoice order.
+var styles4 = [4]style{styleD, styleT, styleS, styleSS}
+
+// smashedMinus is amsmath's \relbar: \mathrel{\mathpalette\mathsm@sh
+// \std@minus}, the minus sign boxed with no height and depth.
+func (p *parser) smashedMinus(st style, tok int32) *noad {
+	_, fam, c := mathcodeOf('-')
+	b := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st},
+		{kind: ordNoad, nucleus: field{kind: mathChar, fam: fam, c: c, tok: tok}}}, styleT, false), 0, false)
+	b.height, b.depth = 0, 0
+	return &noad{kind: relNoad, nucleus: field{kind: subBox, box: b}}
+}
+
+// symNoad is the noad of a symbol by name, or of a character ("=").
+func (p *parser) symNoad(name string, tok int32) *noad {
+	s := symbols[name]
+	if len(name) == 1 {
+		s.class, s.fam, s.c = mathcodeOf(rune(name[0]))
+	}
+	return &noad{kind: noadKind(s.class % 8), nucleus: field{kind: mathChar, fam: s.fam, c: s.c, tok: tok}}
+}
+
+// overArrow handles amsmath's \overrightarrow and friends: a \vbox of
+// two alignment rows, the arrow (\arrowfill@: ends joined by \cleaders of
+// a minus in \hfill) above the argument centred by \hfil, as wide as the
+// wider.
+func (p *parser) overArrow(l *list, name string) error {
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	tok := p.tok()
+	var choice [4][]*noad
+	for i, st := range styles4 {
+		left, right := p.smashedMinus(st, tok), p.symNoad("rightarrow", tok)
+		switch name {
+		case "overleftarrow":
+			left, right = p.symNoad("leftarrow", tok), p.smashedMinus(st, tok)
+		case "overleftrightarrow":
+			left = p.symNoad("leftarrow", tok)
+		}
+		lb := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, {kind: kernItem, mu: true, glue: newKern(-2 << 16)},
+			p.smashedMinus(st, tok), {kind: kernItem, mu: true, glue: newKern(-2 << 16)}}, styleT, false), 0, false)
+		fill := glueFil(fillOrder)
+		fill.glue.leaders = lb
+		row1 := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, left, {kind: kernItem, mu: true, glue: newKern(-7 << 16)},
+			fill, {kind: kernItem, mu: true, glue: newKern(-7 << 16)}, right}, styleT, false)
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		row2 := p.e.mlistToHlist(append(append([]*noad{glueFil(filOrder), {kind: styleNoad, style: st}}, groupNoad(items)), glueFil(filOrder)), styleT, false)
+		w := max(hpack(row1, 0, false).width, hpack(row2, 0, false).width)
+		v := vpack([]*node{hpack(row1, w, true), hpack(row2, w, true)})
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
+	}
+	l.add(&noad{kind: choiceNoad, choice: choice})
+	return nil
+}
+
+// cong handles \cong: \mathrel{\mathpalette\@vereq\sim}, a \sim over an
+// = centred in an alignment with \lineskip −0.5pt, lowered 0.5pt.
+func (p *parser) cong(l *list) error {
+	tok := p.tok()
+	var choice [4][]*noad
+	for i, st := range styles4 {
+		row := func(sym string) []*node {
+			return p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, glueFil(filOrder), p.symNoad(sym, tok), glueFil(filOrder)}, styleT, false)
+		}
+		r1, r2 := row("sim"), row("=")
+		w := max(hpack(r1, 0, false).width, hpack(r2, 0, false).width)
+		v := vpack([]*node{hpack(r1, w, true), newGlue(-Unity/2, 0, 0), hpack(r2, w, true)})
+		v.shift = Unity / 2 // \lower.5\p@
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
+	}
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	return nil
+}
+
+// vdots handles \vdots: \vbox{\baselineskip4pt \lineskiplimit0pt
+// \kern6pt\hbox{.}\hbox{.}\hbox{.}} in the text font.
+func (p *parser) vdots(l *list) error {
+	tok := p.tok()
+	f := p.e.fonts[famOperators][textSize]
+	dot := func() *node { return hpack([]*node{newChar(f, '.', tok)}, 0, false) }
+	vl := []*node{newKern(6 << 16), dot()}
+	for range 2 {
+		d := dot()
+		prev := vl[len(vl)-1]
+		g := 4<<16 - prev.depth - d.height
+		if g < 0 {
+			g = Unity // \lineskip 1pt
+		}
+		vl = append(vl, newGlue(g, 0, 0), d)
+	}
+	l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: vpack(vl)}})
 	return nil
 }

@@ -14,6 +14,9 @@ var (
 	// ErrFatal is returned where pdflatex in nonstopmode would produce no
 	// output (a runaway argument, an unbalanced brace).
 	ErrFatal = errors.New("tex: fatal LaTeX error")
+	// ErrInternal reports a bug of the engine met on a formula (a
+	// recovered panic), so that one formula cannot stop a batch.
+	ErrInternal = errors.New("tex: internal error")
 )
 
 // Glyph is one character set by the layout.
@@ -95,7 +98,14 @@ func (e *engine) unsupported(what string) error {
 // string latex.CDMTokens.Rendered returns, or any math-mode LaTeX) in
 // display style, as pdflatex sets it in the reference template, and
 // returns every glyph and rule with its token.
-func Typeset(formula string) (*Layout, error) {
+func Typeset(formula string) (out *Layout, err error) {
+	defer func() {
+		// A bug must not take a batch down: the formula fails with its
+		// reason, and the bug is reported.
+		if r := recover(); r != nil {
+			out, err = nil, fmt.Errorf("%w: %v", ErrInternal, r)
+		}
+	}()
 	initFonts()
 	if tablesErr != nil {
 		return nil, tablesErr
@@ -122,7 +132,7 @@ func Typeset(formula string) (*Layout, error) {
 		return nil, e.unsup
 	}
 	box := hpack(hl, 0, false)
-	out := &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
+	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
 	s := shipper{out: out}
 	s.hlistOut(box, 0, 0)
 	return out, nil
@@ -171,6 +181,19 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 			} else if b.glueSign == glueShrinking && p.shrinkOrder == b.glueOrder {
 				curGlue -= float64(p.shrink)
 				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
+			}
+			if lb := p.leaders; lb != nil && lb.width > 0 && w+curG > 0 {
+				// \cleaders (tex.web §626–§628): as many copies as fit,
+				// centred in the glue
+				ruleWd := w + curG + 10
+				edge := h + ruleWd
+				x := h + (ruleWd%lb.width)/2
+				for x+lb.width <= edge {
+					s.hlistOut(lb, x, base+lb.shift)
+					x += lb.width
+				}
+				h = edge - 10
+				continue
 			}
 			h += w + curG
 		case kernNode:

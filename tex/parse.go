@@ -21,22 +21,58 @@ const maxParseDepth = 400
 
 type parser struct {
 	e      *engine
-	in     [][]token // input stack: the top slice is read first
-	colors []int32   // \mathcolor stack: the current token is the top
-	fam    int       // \fam for variable-family characters (−1: none)
+	in     [][]token    // input stack: the top slice is read first
+	colors []colorEntry // colour stack: the current token is the top
+	fam    int          // \fam for variable-family characters (−1: none)
 	depth  int
 	budget int // tokens that may still be inserted (bounds expansion)
 	arrays int // array nesting: & and \\ end cells
-	// groupColors are the positions in colors of the current group's
-	// \color switches, undone at the group's end.
-	groupColors []int
+
+}
+
+// colorEntry is a colour in force: a \mathcolor's (group 0, popped at
+// the end of its body and scripts, whatever the grouping, as
+// mathcolor.ltx does) or a \color's (undone at the end of the group at
+// depth group).
+type colorEntry struct {
+	tok   int32
+	outer int32 // the colour current before a \mathcolor
+	group int
 }
 
 func (p *parser) tok() int32 {
 	if len(p.colors) == 0 {
 		return -1
 	}
-	return p.colors[len(p.colors)-1]
+	return p.colors[len(p.colors)-1].tok
+}
+
+// pushColor starts a \mathcolor colour.
+func (p *parser) pushColor(tok int32) {
+	p.colors = append(p.colors, colorEntry{tok: tok, outer: p.tok()})
+}
+
+// popColor ends the innermost \mathcolor colour; it returns the colour
+// that was current before it.
+func (p *parser) popColor() int32 {
+	for i := len(p.colors) - 1; i >= 0; i-- {
+		if p.colors[i].group == 0 {
+			outer := p.colors[i].outer
+			p.colors = append(p.colors[:i], p.colors[i+1:]...)
+			return outer
+		}
+	}
+	return -1
+}
+
+// outerColor is the colour current before the innermost \mathcolor.
+func (p *parser) outerColor() int32 {
+	for i := len(p.colors) - 1; i >= 0; i-- {
+		if p.colors[i].group == 0 {
+			return p.colors[i].outer
+		}
+	}
+	return -1
 }
 
 // next returns the next input token.
@@ -192,18 +228,18 @@ const (
 func (p *parser) parseList() (*list, endKind, error) {
 	p.depth++
 	savedFam := p.fam // \fam is local to the group
-	savedGroupColors := p.groupColors
-	p.groupColors = nil
+	depth := p.depth
 	defer func() {
-		p.depth--
-		p.fam = savedFam
 		// \color lasts to the end of its group
-		for i := len(p.groupColors) - 1; i >= 0; i-- {
-			if k := p.groupColors[i]; k < len(p.colors) {
-				p.colors = append(p.colors[:k], p.colors[k+1:]...)
+		kept := p.colors[:0]
+		for _, c := range p.colors {
+			if c.group != depth {
+				kept = append(kept, c)
 			}
 		}
-		p.groupColors = savedGroupColors
+		p.colors = kept
+		p.depth--
+		p.fam = savedFam
 	}()
 	if p.depth > maxParseDepth {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
@@ -489,14 +525,11 @@ func (p *parser) colorEnd(l *list) error {
 		}
 		if t.kind == tkSup || t.kind == tkSub {
 			p.next()
-			outer := int32(-1)
-			if len(p.colors) >= 2 {
-				outer = p.colors[len(p.colors)-2]
-			}
+			outer := p.outerColor()
 			err := p.attachScript(l, t.kind == tkSup, func() (field, error) {
-				p.colors = append(p.colors, outer) // \set@color of the outer colour
+				p.pushColor(outer) // \set@color of the outer colour
 				f, err := p.scanMath()
-				p.colors = p.colors[:len(p.colors)-1]
+				p.popColor()
 				if err != nil {
 					return field{}, err
 				}
@@ -528,9 +561,7 @@ func (p *parser) colorEnd(l *list) error {
 		break
 	}
 	l.add(&noad{kind: whatsitItem, tok: -2})
-	if len(p.colors) > 0 {
-		p.colors = p.colors[:len(p.colors)-1]
-	}
+	p.popColor()
 	return nil
 }
 
@@ -563,7 +594,7 @@ func (p *parser) mathColor(l *list) error {
 			tok = int32(latex.ColorToken(r, g, b))
 		}
 	}
-	p.colors = append(p.colors, tok)
+	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})
 	// \operatorname* alone in a colour body takes the body's end as its
 	// argument (the reference's quirk, cdm-spec §5): an empty operator.
@@ -573,9 +604,7 @@ func (p *parser) mathColor(l *list) error {
 			op.limits = limitsOff
 		}
 		l.add(op)
-		if len(p.colors) > 0 {
-			p.colors = p.colors[:len(p.colors)-1]
-		}
+		p.popColor()
 		return nil
 	}
 	ins := make([]token, 0, len(body)+1)

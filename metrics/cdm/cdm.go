@@ -98,6 +98,7 @@ const (
 	FailLimits    = "limits"      // beyond leakaudit's input limits
 	FailLaTeX     = "latex_error" // any LaTeX error (Strict only)
 	FailEngine    = "engine_unsupported"
+	FailInternal  = "engine_error" // a bug of leakaudit's engine, reported
 )
 
 // Render tokenizes, lays out and boxes one formula.
@@ -124,6 +125,9 @@ func Render(formula string, prof Profile) Side {
 	switch {
 	case errors.Is(err, tex.ErrUnsupported):
 		s.Failure, s.Unsupported = FailEngine+": "+strings.TrimPrefix(err.Error(), tex.ErrUnsupported.Error()+": "), true
+		return s
+	case errors.Is(err, tex.ErrInternal):
+		s.Failure, s.Unsupported = FailInternal+": "+err.Error(), true
 		return s
 	case err != nil:
 		s.Failure = FailFatal
@@ -183,6 +187,14 @@ type Result struct {
 	// Matches are the assignment's pairs (indices into the boxed tokens of
 	// each side) and whether each was accepted.
 	Matches []Match
+	// GTTokens and PredTokens are each side's boxed tokens, GTBoxes and
+	// PredBoxes their pixel boxes [x1 y1 x2 y2], GTSize and PredSize the
+	// crops' sizes.
+	GTTokens, PredTokens []string
+	GTBoxes, PredBoxes   [][4]float64
+	GTSize, PredSize     [2]int
+	// Approximate is set when a side's layout is not TeX-exact (CJK).
+	Approximate bool
 }
 
 // Match is one assigned pair of boxed tokens.
@@ -230,7 +242,10 @@ func Score(gt, pred Side, prof Profile) Result {
 		return Result{Status: PredFailed, Reason: "pred: " + pred.Failure, G: len(boxesOf(gt).tok), Counted: true}
 	}
 	g, p := boxesOf(gt), boxesOf(pred)
-	r := Result{Status: Scored, G: len(g.tok), P: len(p.tok), Counted: true}
+	r := Result{Status: Scored, G: len(g.tok), P: len(p.tok), Counted: true,
+		GTTokens: g.tok, PredTokens: p.tok, GTBoxes: g.box, PredBoxes: p.box,
+		GTSize: [2]int{gt.W, gt.H}, PredSize: [2]int{pred.W, pred.H},
+		Approximate: len(gt.Approximate)+len(pred.Approximate) > 0}
 	n, m := len(g.tok), len(p.tok)
 	tokCost := make([]float64, n*m)
 	cost := make([]float64, n*m)

@@ -146,7 +146,7 @@ var probes = []string{
 	`\mathcolor[RGB]{0,0,15}{\mathrm{ff}}`, `\mathcolor[RGB]{0,0,15}{\mathrm{f}}\mathcolor[RGB]{0,0,30}{\mathrm{f}}`,
 	`\text{if } x`, `\text{ffi af}`, `x_{\text{max}}`, `\mbox{a b}`, `\textbf{AV} x`,
 	`x^{\prime\prime}`, `f'(x)`, `f''`, `x'^2`, `\sqrt[3]{x}`, `\sqrt[n]{a+b}`, `\sqrt{x^2+1}`,
-	`a \over b`, `{a \atop b}`, `{n \choose k}`, `\binom{n}{k}`, `\dfrac{a}{b} \tfrac{a}{b}`,
+	`{a \over b}`, `{a \atop b}`, `{n \choose k}`, `\binom{n}{k}`, `\dfrac{a}{b} \tfrac{a}{b}`,
 	`\overset{a}{=}`, `\underset{x}{\max}`, `\stackrel{def}{=}`, `\overset{*}{x}`, `\underset{+}{-}`,
 	`\widehat{abc}`, `\widehat{abcdefgh}`, `\widetilde{x}`, `\widetilde{xyzxyzxyz}`,
 	`\big( \Big[ \bigg\{ \Bigg\langle x \Bigg\rangle \bigg\} \Big] \big)`, `\bigl( x \bigr) \bigm| y`,

@@ -1,0 +1,202 @@
+package cdm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Evaluate scores pairs on workers goroutines (0: one per CPU) and
+// returns the results in input order. done, if not nil, is called after
+// each pair (from any goroutine). It stops early when ctx is cancelled.
+func Evaluate(ctx context.Context, pairs []Pair, prof Profile, workers int, done func()) ([]Result, error) {
+	if workers <= 0 {
+		workers = runtime.NumCPU()
+	}
+	results := make([]Result, len(pairs))
+	next := make(chan int, 256)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = ScorePair(pairs[i], prof)
+				if done != nil {
+					done()
+				}
+			}
+		}()
+	}
+	var err error
+feed:
+	for i := range pairs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	return results, err
+}
+
+// Summary is a split's CDM outcome.
+type Summary struct {
+	Profile     string  `json:"profile"`
+	Pairs       int     `json:"pairs"`
+	Counted     int     `json:"counted"` // in the mean and ExpRate@CDM
+	Scored      int     `json:"scored"`
+	PredFailed  int     `json:"pred_failed"`
+	GTFailed    int     `json:"gt_failed"`
+	Unsupported int     `json:"unsupported"` // left out: leakaudit's engine cannot render a side
+	Approximate int     `json:"approximate"` // scored on a layout that is not TeX-exact (CJK)
+	Exact       int     `json:"exact"`
+	MeanScore   float64 `json:"mean_score"`
+	ExpRate     float64 `json:"exp_rate"`
+	// Reasons counts failures and unsupported constructs by reason.
+	Reasons map[string]int `json:"reasons,omitempty"`
+}
+
+// Summarize aggregates results as the reference does: the mean F1 and
+// the share of exact items over the counted pairs, rounded to 3 decimals
+// (unrounded under OmniDocBench).
+func Summarize(results []Result, prof Profile) Summary {
+	s := Summary{Profile: prof.Name, Pairs: len(results), Reasons: map[string]int{}}
+	var sum float64
+	for _, r := range results {
+		switch r.Status {
+		case Scored:
+			s.Scored++
+		case PredFailed:
+			s.PredFailed++
+		case GTFailed:
+			s.GTFailed++
+		case Unsupported:
+			s.Unsupported++
+		}
+		if r.Reason != "" {
+			s.Reasons[r.Reason]++
+		}
+		if r.Approximate {
+			s.Approximate++
+		}
+		if !r.Counted {
+			continue
+		}
+		s.Counted++
+		sum += r.F1
+		if r.Exact {
+			s.Exact++
+		}
+	}
+	if s.Counted > 0 {
+		s.MeanScore = sum / float64(s.Counted)
+		s.ExpRate = float64(s.Exact) / float64(s.Counted)
+		if !prof.Unrounded {
+			s.MeanScore, s.ExpRate = round3(s.MeanScore), round3(s.ExpRate)
+		}
+	}
+	return s
+}
+
+// WriteMetricsRes writes the reference's metrics_res.json: mean_score,
+// exp_rate and details {id: {recall, precision, F1_score}} for the
+// counted pairs, keys sorted.
+func WriteMetricsRes(w io.Writer, pairs []Pair, results []Result, prof Profile) error {
+	type detail struct {
+		Recall    float64 `json:"recall"`
+		Precision float64 `json:"precision"`
+		F1        float64 `json:"F1_score"`
+	}
+	s := Summarize(results, prof)
+	out := struct {
+		MeanScore float64           `json:"mean_score"`
+		ExpRate   float64           `json:"exp_rate"`
+		Details   map[string]detail `json:"details"`
+	}{s.MeanScore, s.ExpRate, map[string]detail{}}
+	for i, r := range results {
+		if r.Counted {
+			out.Details[pairs[i].ID] = detail{r.Recall, r.Precision, r.F1}
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(out)
+}
+
+// ItemRow is one pair's evidence in the per-item outputs.
+type ItemRow struct {
+	ID          string  `json:"id" parquet:"id"`
+	Status      string  `json:"status" parquet:"status"`
+	Reason      string  `json:"reason,omitempty" parquet:"reason"`
+	Counted     bool    `json:"counted" parquet:"counted"`
+	Exact       bool    `json:"exact" parquet:"exact"`
+	Recall      float64 `json:"recall" parquet:"recall"`
+	Precision   float64 `json:"precision" parquet:"precision"`
+	F1          float64 `json:"f1" parquet:"f1"`
+	GTBoxed     int     `json:"gt_boxed" parquet:"gt_boxed"`
+	PredBoxed   int     `json:"pred_boxed" parquet:"pred_boxed"`
+	Matched     int     `json:"matched" parquet:"matched"`
+	Approximate bool    `json:"approximate,omitempty" parquet:"approximate"`
+	GT          string  `json:"gt" parquet:"gt"`
+	Pred        string  `json:"pred" parquet:"pred"`
+	// Unmatched lists the rejected pairs and unpaired tokens, as
+	// "gt:TOKEN/pred:TOKEN (reason)" strings.
+	Unmatched []string `json:"unmatched,omitempty" parquet:"unmatched,list"`
+}
+
+// Row makes a result's evidence row.
+func Row(p Pair, r Result) ItemRow {
+	row := ItemRow{ID: p.ID, Status: r.Status.String(), Reason: r.Reason, Counted: r.Counted, Exact: r.Exact,
+		Recall: r.Recall, Precision: r.Precision, F1: r.F1, GTBoxed: r.G, PredBoxed: r.P, Matched: r.TP,
+		Approximate: r.Approximate, GT: p.GT, Pred: p.Pred}
+	for _, m := range r.Matches {
+		if !m.Accepted {
+			row.Unmatched = append(row.Unmatched, fmt.Sprintf("gt:%s/pred:%s (%s)", r.GTTokens[m.G], r.PredTokens[m.P], m.Reason))
+		}
+	}
+	gSeen := make([]bool, r.G)
+	pSeen := make([]bool, r.P)
+	for _, m := range r.Matches {
+		gSeen[m.G], pSeen[m.P] = true, true
+	}
+	for i, ok := range gSeen {
+		if !ok {
+			row.Unmatched = append(row.Unmatched, "gt:"+r.GTTokens[i]+" (unpaired)")
+		}
+	}
+	for i, ok := range pSeen {
+		if !ok {
+			row.Unmatched = append(row.Unmatched, "pred:"+r.PredTokens[i]+" (unpaired)")
+		}
+	}
+	return row
+}
+
+// ReasonList returns the reasons of a summary sorted by count.
+func (s Summary) ReasonList() []string {
+	var keys []string
+	for k := range s.Reasons {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if s.Reasons[keys[i]] != s.Reasons[keys[j]] {
+			return s.Reasons[keys[i]] > s.Reasons[keys[j]]
+		}
+		return keys[i] < keys[j]
+	})
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%d %s", s.Reasons[k], strings.TrimSpace(k))
+	}
+	return out
+}

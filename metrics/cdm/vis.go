@@ -1,0 +1,58 @@
+package cdm
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+)
+
+// DrawMatch draws a scored pair's token boxes, the ground truth's crop
+// above the prediction's, accepted pairs in green and everything else in
+// red (the reference's vis_match layout, boxes only: glyphs are not
+// rasterized).
+func DrawMatch(r Result) *image.RGBA {
+	const gap = 10
+	w := max(r.GTSize[0], r.PredSize[0])
+	h := r.GTSize[1] + gap + r.PredSize[1]
+	img := image.NewRGBA(image.Rect(0, 0, max(w, 1), max(h, 1)))
+	draw.Draw(img, img.Bounds(), image.White, image.Point{}, draw.Src)
+	for x := 0; x < w; x++ {
+		for y := r.GTSize[1]; y < r.GTSize[1]+gap; y++ {
+			img.Set(x, y, color.Gray{220})
+		}
+	}
+	gOK := make([]bool, len(r.GTBoxes))
+	pOK := make([]bool, len(r.PredBoxes))
+	for _, m := range r.Matches {
+		if m.Accepted {
+			gOK[m.G], pOK[m.P] = true, true
+		}
+	}
+	green, red := color.RGBA{0, 160, 0, 255}, color.RGBA{220, 0, 0, 255}
+	rect := func(b [4]float64, dy int, c color.Color) {
+		x0, y0, x1, y1 := int(b[0]), int(b[1])+dy, int(b[2]), int(b[3])+dy
+		for x := x0; x <= x1; x++ {
+			img.Set(x, y0, c)
+			img.Set(x, y1, c)
+		}
+		for y := y0; y <= y1; y++ {
+			img.Set(x0, y, c)
+			img.Set(x1, y, c)
+		}
+	}
+	for i, b := range r.GTBoxes {
+		c := color.Color(red)
+		if gOK[i] {
+			c = green
+		}
+		rect(b, 0, c)
+	}
+	for i, b := range r.PredBoxes {
+		c := color.Color(red)
+		if pOK[i] {
+			c = green
+		}
+		rect(b, r.GTSize[1]+gap, c)
+	}
+	return img
+}
