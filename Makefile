@@ -22,13 +22,17 @@ test:
 ## bench: label index build and query throughput at 1M and 10M synthetic
 ## labels (each size in its own process, so that peak memory is per size);
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
-## the canonicalizer, reader and image normalizer micro-benchmarks.
+## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
+## of CROHME labels per core; CDM pairs/s over MathWriting valid (all cores).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM|BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./latex/
 	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/ ./imagehash/
+	$(GO) test -run '^$$' -bench BenchmarkTypeset -benchmem -cpu 1 ./tex/
+	$(GO) test -run '^$$' -bench 'BenchmarkCDMMathWritingValid' -benchtime 3x ./metrics/cdm/
+	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s
@@ -38,10 +42,14 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
 	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/
 
-## goldens: regenerate the committed TeX oracles (needs Debian's texlive-base
-## and texlive-binaries; CI only reads the committed files).
+## goldens: regenerate the committed TeX oracles: TFM metrics, the symbol
+## table, and the layout golden from real LaTeX's DVI (needs Debian's
+## texlive-base, -binaries, -latex-base, -latex-recommended, -latex-extra and
+## -fonts-recommended, and ../shared/data; CI only reads the committed files).
 goldens:
 	$(GO) run ./tex/internal/tfmgolden
+	$(GO) run ./tex/internal/symgen
+	$(GO) run ./tex/internal/dvigolden
 
 clean:
 	rm -rf bin demo-report
