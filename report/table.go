@@ -67,3 +67,34 @@ func (t *Table) Write(w io.Writer) error {
 	}
 	return nil
 }
+
+// Markdown renders the table as a GitHub-flavoured Markdown table.
+func (t *Table) Markdown() string {
+	var b strings.Builder
+	esc := func(s string) string { return strings.ReplaceAll(strings.ReplaceAll(s, "|", `\|`), "\n", " ") }
+	b.WriteString("|")
+	for _, h := range t.Header {
+		b.WriteString(" " + esc(strings.TrimPrefix(h, ">")) + " |")
+	}
+	b.WriteString("\n|")
+	for _, h := range t.Header {
+		if strings.HasPrefix(h, ">") {
+			b.WriteString("---:|")
+		} else {
+			b.WriteString("---|")
+		}
+	}
+	b.WriteString("\n")
+	for _, r := range t.Rows {
+		b.WriteString("|")
+		for i := range t.Header {
+			c := ""
+			if i < len(r) {
+				c = r[i]
+			}
+			b.WriteString(" " + esc(c) + " |")
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}

@@ -1,0 +1,648 @@
+package audit
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics/cdm"
+	"github.com/leakaudit/leakaudit/stats"
+)
+
+// Findings is the outcome of an audit (findings.json). It holds nothing
+// that depends on the machine or the time: the same inputs give the same
+// bytes.
+type Findings struct {
+	Tool      string         `json:"tool"`
+	Config    *Config        `json:"config"`
+	Inputs    []InputFile    `json:"inputs"`
+	Splits    []SplitFinding `json:"splits"`
+	Overlap   []SplitLevel   `json:"overlap,omitempty"`
+	Gaps      []Gap          `json:"contamination,omitempty"`
+	Anomalies []Anomaly      `json:"anomalies"`
+	// Limitations lists what the audit could not check.
+	Limitations []string       `json:"limitations,omitempty"`
+	Items       []ItemEvidence `json:"-"`
+}
+
+// InputFile is one input with its checksum.
+type InputFile struct {
+	Role   string `json:"role"`
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+	Items  int64  `json:"items,omitempty"`
+	// Skipped records, by reason.
+	Skipped map[string]int64 `json:"skipped,omitempty"`
+}
+
+// SplitFinding is one split's measured figures.
+type SplitFinding struct {
+	Name      string `json:"name"`
+	Role      string `json:"role"`
+	Benchmark string `json:"benchmark"`
+	N         int    `json:"n"`
+	// ExpRate is the text ExpRate at the audit level (L1), percent.
+	ExpRate float64 `json:"exprate"`
+	// ExpRateCDM is ExpRate@CDM over the pairs CDM counts, percent, with
+	// its Wilson interval.
+	ExpRateCDM   float64    `json:"exprate_cdm"`
+	ExpRateCDMCI [2]float64 `json:"exprate_cdm_ci"`
+	CDMExact     int        `json:"cdm_exact"`
+	CDMCounted   int        `json:"cdm_counted"`
+	MeanCDM      float64    `json:"mean_cdm_f1"`
+	// CDMLeftOut counts pairs CDM leaves out: ground truths that fail, and
+	// items leakaudit's engine cannot lay out.
+	CDMGTFailed    int      `json:"cdm_gt_failed"`
+	CDMUnsupported int      `json:"cdm_unsupported"`
+	Reported       *float64 `json:"reported_exprate"`
+	// Flags: LOW, NO_GAP(train,test), REVERSAL.
+	Flags []string `json:"flags,omitempty"`
+	// ClassA and ClassB count items string-exact at L1 with CDM < 1, and
+	// CDM-exact but not string-exact (cdm_reversal at item level).
+	ClassA, ClassA1, ClassB, ClassB1 int            `json:"-"`
+	Classes                          map[string]int `json:"item_classes"`
+}
+
+// Gap is the contaminated-versus-clean comparison of one split at one
+// level (anomalies-and-memorization.md §4).
+type Gap struct {
+	Split        string     `json:"split"`
+	Level        string     `json:"level"`
+	Contaminated int        `json:"n_contaminated"`
+	Clean        int        `json:"n_clean"`
+	AccC         float64    `json:"acc_contaminated"`
+	AccU         float64    `json:"acc_clean"`
+	Delta        float64    `json:"delta_pp"`
+	CI           [2]float64 `json:"delta_ci_pp"`
+	Test         stats.Test `json:"test"`
+	MHDelta      float64    `json:"mh_delta_pp"`
+	CMHChi2      float64    `json:"cmh_chi2"`
+	CMHP         float64    `json:"cmh_p"`
+	Significant  bool       `json:"significant"`
+	Undefined    string     `json:"undefined,omitempty"`
+}
+
+// Anomaly is one finding for a reviewer, with its evidence.
+type Anomaly struct {
+	Kind     string         `json:"kind"` // split_inversion, cdm_reversal, contamination_gap, error_label_memorization
+	Split    string         `json:"split"`
+	Summary  string         `json:"summary"`
+	Evidence map[string]any `json:"evidence"`
+}
+
+// ItemEvidence is one test item's evidence (items.parquet).
+type ItemEvidence struct {
+	Split     string  `json:"split" parquet:"split"`
+	ID        string  `json:"id" parquet:"id"`
+	Seq       int64   `json:"seq" parquet:"seq"`
+	GT        string  `json:"gt" parquet:"gt"`
+	Pred      string  `json:"pred" parquet:"pred"`
+	ExactL1   bool    `json:"exact_l1" parquet:"exact_l1"`
+	ExactL3   bool    `json:"exact_l3" parquet:"exact_l3"`
+	CDMStatus string  `json:"cdm_status" parquet:"cdm_status"`
+	CDMF1     float64 `json:"cdm_f1" parquet:"cdm_f1"`
+	CDMExact  bool    `json:"cdm_exact" parquet:"cdm_exact"`
+	Class     string  `json:"class,omitempty" parquet:"class"`
+	FoundIn   string  `json:"found_in_train,omitempty" parquet:"found_in_train"` // levels at which the label is in a training corpus
+	TrainIDs  string  `json:"train_ids,omitempty" parquet:"train_ids"`
+	Tokens    int     `json:"gt_tokens" parquet:"gt_tokens"`
+	Suspect   string  `json:"suspect,omitempty" parquet:"suspect"`
+	Erroneous bool    `json:"label_erroneous,omitempty" parquet:"label_erroneous"`
+	Corrected string  `json:"label_corrected,omitempty" parquet:"label_corrected"`
+	Memorized bool    `json:"memorized,omitempty" parquet:"memorized"`
+}
+
+// Correction is one line of a corrections file.
+type Correction struct {
+	Dataset   string `json:"dataset"`
+	Split     string `json:"split"`
+	ID        string `json:"id"`
+	Erroneous string `json:"label_erroneous"`
+	Corrected string `json:"label_corrected"`
+	Source    string `json:"source"`
+	Evidence  string `json:"evidence"`
+	Locus     string `json:"locus"`
+}
+
+// AuditJob runs an audit.
+type AuditJob struct {
+	Config   *Config
+	Tool     string
+	Workers  int
+	Progress func(stage string, done, total int)
+	Log      func(format string, args ...any)
+}
+
+type splitData struct {
+	cfg     SplitConfig
+	items   []dataset.Item
+	results []cdm.Result
+	stats   dataset.Stats
+}
+
+// FileDigest returns a file's size and sha256.
+func FileDigest(path string) (int64, string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	n, err := io.Copy(h, bufio.NewReaderSize(f, 1<<20))
+	if err != nil {
+		return 0, "", err
+	}
+	return n, hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// RunAudit scores every split with CDM and text ExpRate, looks the test
+// labels up in the training corpora, and derives the findings.
+func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
+	c := job.Config
+	logf := job.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	prof, ok := cdm.Profiles[c.Profile]
+	if !ok {
+		return nil, fmt.Errorf("unknown CDM profile %q", c.Profile)
+	}
+	levels, err := latex.ParseLevels(strings.Join(c.Levels, ","))
+	if err != nil {
+		return nil, err
+	}
+	f := &Findings{Tool: job.Tool, Config: c}
+	addInput := func(role, name, path string) (*InputFile, error) {
+		size, sum, err := FileDigest(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s: %w", role, name, err)
+		}
+		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: size, SHA256: sum})
+		return &f.Inputs[len(f.Inputs)-1], nil
+	}
+	for _, t := range c.Train {
+		if _, err := addInput("train corpus", t.Name, c.Path(t.Path)); err != nil {
+			return nil, err
+		}
+	}
+	var corrections map[string]Correction
+	if c.Corrections != "" {
+		if _, err := addInput("corrections", "corrections", c.Path(c.Corrections)); err != nil {
+			return nil, err
+		}
+		if corrections, err = readCorrections(c.Path(c.Corrections)); err != nil {
+			return nil, err
+		}
+	}
+	// Read and score every split.
+	var data []*splitData
+	for _, s := range c.Splits {
+		path := c.Path(s.Predictions)
+		in, err := addInput("predictions", s.Name, path)
+		if err != nil {
+			return nil, err
+		}
+		format, err := dataset.ParseFormat(s.Format)
+		if err != nil {
+			return nil, err
+		}
+		d := &splitData{cfg: s}
+		st, err := dataset.Scan(dataset.Source{Path: path, Format: format, Field: s.Field, IDField: s.IDField}, func(it dataset.Item) error {
+			d.items = append(d.items, it)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("split %s: %w", s.Name, err)
+		}
+		d.stats = st
+		in.Items, in.Skipped = st.Items, st.Reasons
+		pairs := make([]cdm.Pair, 0, len(d.items))
+		for _, it := range d.items {
+			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred})
+		}
+		done := 0
+		d.results, err = cdm.Evaluate(ctx, pairs, prof, job.Workers, func() {
+			done++
+			if job.Progress != nil && done%256 == 0 {
+				job.Progress("CDM "+s.Name, done, len(pairs))
+			}
+		})
+		if err != nil {
+			return nil, err
+		}
+		logf("%s: %d items scored", s.Name, len(d.items))
+		data = append(data, d)
+	}
+	// Look the non-train splits' labels up in the training corpora.
+	found := map[string]map[int64]map[string][]string{} // split → seq → level → train ids
+	if len(c.Train) > 0 {
+		var tests []Split
+		for _, d := range data {
+			if d.cfg.Role != "train" {
+				format, _ := dataset.ParseFormat(d.cfg.Format)
+				tests = append(tests, Split{Name: d.cfg.Name, Source: dataset.Source{Path: c.Path(d.cfg.Predictions), Format: format, Field: d.cfg.Field, IDField: d.cfg.IDField}})
+			}
+		}
+		var train []index.CorpusInput
+		for _, t := range c.Train {
+			format, _ := dataset.ParseFormat(t.Format)
+			train = append(train, index.CorpusInput{Name: t.Name, Source: dataset.Source{Path: c.Path(t.Path), Format: format, Field: t.Field}})
+		}
+		rep, err := RunOverlap(ctx, OverlapJob{Train: train, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
+			Item: func(m ItemMatch) error {
+				if !m.Found {
+					return nil
+				}
+				if found[m.Split] == nil {
+					found[m.Split] = map[int64]map[string][]string{}
+				}
+				if found[m.Split][m.Seq] == nil {
+					found[m.Split][m.Seq] = map[string][]string{}
+				}
+				var ids []string
+				for _, r := range m.TrainIDs {
+					ids = append(ids, r.Corpus+"/"+r.ID)
+				}
+				found[m.Split][m.Seq][m.Level] = ids
+				return nil
+			}})
+		if err != nil {
+			return nil, err
+		}
+		f.Overlap = rep.Splits
+	} else {
+		f.Limitations = append(f.Limitations, "no training corpus given: contamination was not measured")
+	}
+	// Per split figures and per item evidence.
+	l1, _ := latex.LookupLevel("audit")
+	l2, _ := latex.LookupLevel("ws")
+	l3, _ := latex.LookupLevel("tokens")
+	l4, _ := latex.LookupLevel("render")
+	for _, d := range data {
+		sf := SplitFinding{Name: d.cfg.Name, Role: d.cfg.Role, Benchmark: d.cfg.Benchmark, N: len(d.items), Reported: d.cfg.ReportedExpRate, Classes: map[string]int{}}
+		sum := cdm.Summarize(d.results, prof)
+		sf.CDMExact, sf.CDMCounted, sf.CDMGTFailed, sf.CDMUnsupported = sum.Exact, sum.Counted, sum.GTFailed, sum.Unsupported
+		sf.MeanCDM = sum.MeanScore
+		if iv, ok := stats.Wilson(sum.Exact, sum.Counted, stats.Z95); ok {
+			sf.ExpRateCDM = pct(float64(sum.Exact) / float64(sum.Counted))
+			sf.ExpRateCDMCI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+		}
+		exact1 := 0
+		for i, it := range d.items {
+			r := d.results[i]
+			ev := ItemEvidence{Split: d.cfg.Name, ID: it.ID, Seq: it.Seq, GT: it.Label, Pred: it.Pred,
+				CDMStatus: r.Status.String(), CDMF1: r.F1, CDMExact: r.Counted && r.Exact}
+			ev.ExactL1 = sameAt(l1, it.Label, it.Pred)
+			ev.ExactL3 = sameAt(l3, it.Label, it.Pred)
+			if ev.ExactL1 {
+				exact1++
+			}
+			if k, err := l3.Canon(it.Label); err == nil {
+				ev.Tokens = len(strings.Fields(k))
+			}
+			if r.Counted {
+				switch {
+				case ev.ExactL1 && !r.Exact:
+					ev.Class = "A2"
+					if !sameAt(l2, it.Label, it.Pred) {
+						ev.Class = "A1"
+					}
+				case !ev.ExactL1 && r.Exact:
+					ev.Class = "B2"
+					if sameAt(l4, it.Label, it.Pred) {
+						ev.Class = "B1"
+					}
+				}
+				if ev.Class != "" {
+					sf.Classes[ev.Class]++
+				}
+			}
+			if lv := found[d.cfg.Name][it.Seq]; len(lv) > 0 {
+				var names []string
+				for _, l := range levels {
+					if ids, ok := lv[l.Name]; ok {
+						names = append(names, l.Name)
+						if ev.TrainIDs == "" {
+							ev.TrainIDs = strings.Join(ids, " ")
+						}
+					}
+				}
+				ev.FoundIn = strings.Join(names, ",")
+			}
+			ev.Suspect = suspectRules(it.Label, r)
+			if corr, ok := corrections[d.cfg.Name+"\x00"+it.ID]; ok {
+				ev.Erroneous, ev.Corrected = true, corr.Corrected
+			}
+			ev.Memorized = (ev.Erroneous || ev.Suspect != "") && ev.ExactL3 && (!ev.Erroneous || !sameAt(l3, ev.Corrected, it.Pred))
+			f.Items = append(f.Items, ev)
+		}
+		if sf.N > 0 {
+			sf.ExpRate = pct(float64(exact1) / float64(sf.N))
+		}
+		if sf.CDMCounted > 0 && sf.ExpRateCDM < 70 {
+			sf.Flags = append(sf.Flags, "LOW")
+		}
+		f.Splits = append(f.Splits, sf)
+	}
+	f.inversions()
+	f.reversals()
+	f.gaps(levels)
+	f.memorization(corrections != nil)
+	for _, sf := range f.Splits {
+		if sf.CDMUnsupported > 0 {
+			f.Limitations = append(f.Limitations, fmt.Sprintf("%s: %d item(s) left out of ExpRate@CDM because leakaudit's TeX engine does not lay out one of their constructs (listed in items)", sf.Name, sf.CDMUnsupported))
+		}
+	}
+	return f, nil
+}
+
+func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
+
+// sameAt reports whether two labels are equal at a canonical level; a
+// label that fails to canonicalize equals nothing.
+func sameAt(l latex.Level, a, b string) bool {
+	ka, err1 := l.Canon(a)
+	kb, err2 := l.Canon(b)
+	return err1 == nil && err2 == nil && ka == kb
+}
+
+func readCorrections(path string) (map[string]Correction, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer fh.Close()
+	out := map[string]Correction{}
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	line := 0
+	for sc.Scan() {
+		line++
+		if strings.TrimSpace(sc.Text()) == "" {
+			continue
+		}
+		var c Correction
+		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
+		}
+		out[c.Split+"\x00"+c.ID] = c
+	}
+	return out, sc.Err()
+}
+
+// suspectRules returns the automatic suspect rules a ground truth hits
+// (S1: it fails to tokenize or render; S2: structural oddities), joined
+// by commas.
+func suspectRules(gt string, r cdm.Result) string {
+	var rules []string
+	if r.Status == cdm.GTFailed {
+		rules = append(rules, "S1")
+	}
+	toks := strings.Fields(gt)
+	s2 := false
+	if len(toks) > 0 && (toks[0] == "^" || toks[0] == "_") {
+		s2 = true // a script with no base at the start
+	}
+	depth := 0
+	for i, t := range toks {
+		switch t {
+		case "(":
+			depth++
+		case ")":
+			depth--
+		}
+		if (t == "^" || t == "_") && i+3 < len(toks) && toks[i+1] == "{" && toks[i+3] == "}" && strings.Contains(",.;:=<>", toks[i+2]) {
+			s2 = true // a script of only punctuation or a relation
+		}
+		if t == "{" && i+1 < len(toks) && toks[i+1] == "}" {
+			s2 = true // an empty group
+		}
+		for _, r := range t {
+			if r >= 0x3000 && r <= 0x303F || r >= 0x4E00 && r <= 0x9FFF || r >= 0xFF00 && r <= 0xFFEF {
+				s2 = true
+			}
+		}
+	}
+	if depth != 0 {
+		s2 = true // unbalanced ( )
+	}
+	if s2 {
+		rules = append(rules, "S2")
+	}
+	return strings.Join(rules, ",")
+}
+
+// inversions flags splits of one benchmark whose ExpRate@CDM runs the
+// wrong way (train below val or test, val below test), with Newcombe
+// intervals and Holm-adjusted tests.
+func (f *Findings) inversions() {
+	type pair struct{ a, b *SplitFinding }
+	var pairs []pair
+	byBench := map[string][]*SplitFinding{}
+	var benches []string
+	for i := range f.Splits {
+		s := &f.Splits[i]
+		if byBench[s.Benchmark] == nil {
+			benches = append(benches, s.Benchmark)
+		}
+		byBench[s.Benchmark] = append(byBench[s.Benchmark], s)
+	}
+	order := map[string]int{"train": 0, "val": 1, "test": 2}
+	for _, b := range benches {
+		list := byBench[b]
+		for _, x := range list {
+			for _, y := range list {
+				if order[x.Role] < order[y.Role] && x.CDMCounted > 0 && y.CDMCounted > 0 {
+					pairs = append(pairs, pair{x, y})
+				}
+			}
+		}
+	}
+	if len(pairs) == 0 {
+		return
+	}
+	ps := make([]float64, len(pairs))
+	tests := make([]stats.Test, len(pairs))
+	for i, p := range pairs {
+		tests[i] = stats.TwoProportions(p.b.CDMExact, p.b.CDMCounted, p.a.CDMExact, p.a.CDMCounted)
+		ps[i] = tests[i].P
+	}
+	adj := stats.Holm(ps)
+	for i, p := range pairs {
+		iv, _ := stats.Newcombe(p.b.CDMExact, p.b.CDMCounted, p.a.CDMExact, p.a.CDMCounted, stats.Z95)
+		diff := float64(p.b.CDMExact)/float64(p.b.CDMCounted) - float64(p.a.CDMExact)/float64(p.a.CDMCounted)
+		ev := map[string]any{
+			"metric": "exprate@CDM", "lower_role": p.a.Role, "lower_split": p.a.Name, "higher_split": p.b.Name,
+			"acc_" + p.a.Role: p.a.ExpRateCDM, "acc_" + p.b.Role: p.b.ExpRateCDM,
+			"k_n_" + p.a.Name: fmt.Sprintf("%d/%d", p.a.CDMExact, p.a.CDMCounted), "k_n_" + p.b.Name: fmt.Sprintf("%d/%d", p.b.CDMExact, p.b.CDMCounted),
+			"difference_pp": pct(diff), "difference_ci_pp": [2]float64{pct(iv.Lo), pct(iv.Hi)},
+			"test": tests[i].Method, "z": round3(tests[i].Z), "p": tests[i].P, "p_holm": adj[i],
+		}
+		if iv.Lo > 0 && adj[i] < f.Config.Alpha {
+			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "split_inversion", Split: p.a.Name,
+				Summary: fmt.Sprintf("%s (%s) %.2f%% is below %s (%s) %.2f%% by %.2f pp [%.2f, %.2f], Holm-adjusted p %.2g",
+					p.a.Name, p.a.Role, p.a.ExpRateCDM, p.b.Name, p.b.Role, p.b.ExpRateCDM, pct(diff), pct(iv.Lo), pct(iv.Hi), adj[i]),
+				Evidence: ev})
+		}
+		if p.a.Role == "train" && p.b.Role == "test" && iv.Lo > -f.Config.NoGapDelta/100 && iv.Hi < f.Config.NoGapDelta/100 {
+			p.a.Flags = append(p.a.Flags, "NO_GAP("+p.b.Name+")")
+		}
+	}
+}
+
+func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+
+// reversals flags a reported text ExpRate above the measured
+// ExpRate@CDM's upper bound (split level), and items that are
+// string-exact but not CDM-exact (class A, item level).
+func (f *Findings) reversals() {
+	for i := range f.Splits {
+		s := &f.Splits[i]
+		if s.Reported != nil && s.CDMCounted > 0 && *s.Reported > s.ExpRateCDMCI[1] {
+			s.Flags = append(s.Flags, "REVERSAL")
+			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "cdm_reversal", Split: s.Name,
+				Summary: fmt.Sprintf("reported ExpRate %.2f%% is above the measured ExpRate@CDM %.2f%% [%.2f, %.2f] by %.2f pp",
+					*s.Reported, s.ExpRateCDM, s.ExpRateCDMCI[0], s.ExpRateCDMCI[1], *s.Reported-s.ExpRateCDM),
+				Evidence: map[string]any{"scope": "split", "reported_exprate": *s.Reported, "source": f.Config.ReportedSource,
+					"exprate_cdm": s.ExpRateCDM, "exprate_cdm_ci": s.ExpRateCDMCI, "magnitude_pp": round3(*s.Reported - s.ExpRateCDM),
+					"k_n": fmt.Sprintf("%d/%d", s.CDMExact, s.CDMCounted)}})
+		}
+		a := s.Classes["A1"] + s.Classes["A2"]
+		if a == 0 {
+			continue
+		}
+		var ex []string
+		for _, it := range f.Items {
+			if it.Split == s.Name && (it.Class == "A1" || it.Class == "A2") && len(ex) < 10 {
+				ex = append(ex, it.ID)
+			}
+		}
+		f.Anomalies = append(f.Anomalies, Anomaly{Kind: "cdm_reversal", Split: s.Name,
+			Summary:  fmt.Sprintf("%d item(s) string-exact at the audit level but CDM < 1 (A1 false merges %d, A2 CDM pipeline %d)", a, s.Classes["A1"], s.Classes["A2"]),
+			Evidence: map[string]any{"scope": "item", "level": "audit", "A1": s.Classes["A1"], "A2": s.Classes["A2"], "B1": s.Classes["B1"], "B2": s.Classes["B2"], "examples": ex}})
+	}
+}
+
+// lengthBins are the GT-length strata (L3 tokens).
+var lengthBins = []int{5, 10, 15, 20, 30, math.MaxInt}
+
+func lengthBin(n int) int {
+	for i, b := range lengthBins {
+		if n <= b {
+			return i
+		}
+	}
+	return len(lengthBins) - 1
+}
+
+// gaps compares CDM-exact accuracy on contaminated and clean items of
+// every non-train split at every level.
+func (f *Findings) gaps(levels []latex.Level) {
+	if len(f.Overlap) == 0 {
+		return
+	}
+	for _, s := range f.Splits {
+		if s.Role == "train" {
+			continue
+		}
+		for _, l := range levels {
+			var kc, nc, ku, nu int
+			strata := make([]stats.Stratum, len(lengthBins))
+			for _, it := range f.Items {
+				if it.Split != s.Name || it.CDMStatus == cdm.Unsupported.String() || it.CDMStatus == cdm.GTFailed.String() {
+					continue
+				}
+				b := lengthBin(it.Tokens)
+				x := 0
+				if it.CDMExact {
+					x = 1
+				}
+				if strings.Contains(","+it.FoundIn+",", ","+l.Name+",") {
+					kc, nc = kc+x, nc+1
+					strata[b].K1 += x
+					strata[b].N1++
+				} else {
+					ku, nu = ku+x, nu+1
+					strata[b].K0 += x
+					strata[b].N0++
+				}
+			}
+			g := Gap{Split: s.Name, Level: l.Name, Contaminated: nc, Clean: nu}
+			switch {
+			case nc == 0:
+				g.Undefined = "no contaminated item"
+			case nu == 0:
+				g.Undefined = "no clean item: the split is entirely in the training data; a novel evaluation set is needed"
+			default:
+				g.AccC, g.AccU = pct(float64(kc)/float64(nc)), pct(float64(ku)/float64(nu))
+				g.Delta = round3(g.AccC - g.AccU)
+				iv, _ := stats.Newcombe(kc, nc, ku, nu, stats.Z95)
+				g.CI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+				g.Test = stats.TwoProportions(kc, nc, ku, nu)
+				rd, chi2, p := stats.MantelHaenszel(strata)
+				g.MHDelta, g.CMHChi2, g.CMHP = pct(rd), round3(chi2), p
+				g.Significant = iv.Lo > 0 && g.Test.P < f.Config.Alpha
+			}
+			f.Gaps = append(f.Gaps, g)
+			if g.Significant {
+				f.Anomalies = append(f.Anomalies, Anomaly{Kind: "contamination_gap", Split: s.Name,
+					Summary: fmt.Sprintf("at %s, items whose label is in the training data are CDM-exact %.2f%% (n=%d) against %.2f%% for clean items (n=%d): +%.2f pp [%.2f, %.2f]; length-stratified %.2f pp",
+						l.Name, g.AccC, nc, g.AccU, nu, g.Delta, g.CI[0], g.CI[1], g.MHDelta),
+					Evidence: map[string]any{"level": l.Name, "n_contaminated": nc, "n_clean": nu, "acc_contaminated": g.AccC, "acc_clean": g.AccU,
+						"delta_pp": g.Delta, "delta_ci_pp": g.CI, "test": g.Test.Method, "p": g.Test.P, "mh_delta_pp": g.MHDelta, "cmh_chi2": g.CMHChi2, "cmh_p": g.CMHP}})
+			}
+		}
+	}
+}
+
+// memorization lists predictions that reproduce a label known to be
+// wrong (corrections file), and reports the suspects' retention.
+func (f *Findings) memorization(haveCorrections bool) {
+	bySplit := map[string][]ItemEvidence{}
+	var names []string
+	for _, it := range f.Items {
+		if (it.Erroneous || it.Suspect != "") && bySplit[it.Split] == nil {
+			names = append(names, it.Split)
+		}
+		if it.Erroneous || it.Suspect != "" {
+			bySplit[it.Split] = append(bySplit[it.Split], it)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		var confirmed, memorized []map[string]any
+		nConf := 0
+		for _, it := range bySplit[name] {
+			if !it.Erroneous {
+				continue
+			}
+			nConf++
+			if it.Memorized {
+				memorized = append(memorized, map[string]any{"id": it.ID, "label": it.GT, "prediction": it.Pred, "corrected": it.Corrected})
+			}
+			confirmed = append(confirmed, map[string]any{"id": it.ID})
+		}
+		if len(memorized) > 0 {
+			iv, _ := stats.Wilson(len(memorized), nConf, stats.Z95)
+			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "error_label_memorization", Split: name,
+				Summary:  fmt.Sprintf("the model reproduces %d of %d known-wrong labels (%.1f%% [%.1f, %.1f])", len(memorized), nConf, 100*float64(len(memorized))/float64(nConf), 100*iv.Lo, 100*iv.Hi),
+				Evidence: map[string]any{"source": "corrections", "memorized": memorized, "erroneous_items": nConf}})
+		}
+	}
+	if !haveCorrections {
+		f.Limitations = append(f.Limitations, "no corrections file: label-error memorization is reported for automatic suspects (S1, S2) only, in the items, not as confirmed errors")
+	}
+}

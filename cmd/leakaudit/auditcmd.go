@@ -1,0 +1,122 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/report"
+)
+
+func newAuditCmd() *cobra.Command {
+	var (
+		config, out string
+		workers     int
+		asJSON      bool
+	)
+	cmd := &cobra.Command{
+		Use:   "audit --config audit.yaml --out DIR",
+		Short: "Audit a model's benchmark results: inversions, reversals, contamination, memorized label errors",
+		Long: `audit takes a model's predictions on the splits of its benchmarks, the
+training corpora it may have seen and the ExpRates its authors reported, and
+writes the evidence a reviewer would publish:
+
+  split_inversion           a split scoring significantly above one that should
+                            be easier (train below val or test), by ExpRate@CDM
+                            with Newcombe intervals and Holm-adjusted tests
+  cdm_reversal              a reported text ExpRate above the measured
+                            ExpRate@CDM's 95% bound, or items string-exact but
+                            CDM < 1
+  contamination_gap         test items whose label is in a training corpus
+                            recognised significantly more often than the others
+                            (with a length-stratified Mantel-Haenszel estimate)
+  error_label_memorization  predictions reproducing ground-truth labels known to
+                            be wrong (a corrections file)
+
+Every prediction is scored with leakaudit's CDM (no TeX needed) and its text
+ExpRate at the audit level. DIR receives findings.json, report.md, a
+self-contained report.html, per-item evidence (items.parquet, items.jsonl) and
+the figures; every input is listed with its size and sha256. The
+configuration format is documented in the audit package (audit.Config).`,
+		Example: `  leakaudit audit --config texteller.yaml --out texteller-report/`,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if config == "" || out == "" {
+				return fmt.Errorf("give --config and --out")
+			}
+			c, err := audit.LoadConfig(config)
+			if err != nil {
+				return err
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			bar := progress.New()
+			last := ""
+			f, err := audit.RunAudit(ctx, audit.AuditJob{Config: c, Tool: toolName(), Workers: workers,
+				Log: func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) },
+				Progress: func(stage string, done, total int) {
+					if stage != last {
+						if last != "" {
+							bar.Done()
+						}
+						bar.Start(stage, int64(total))
+						last = stage
+					}
+					bar.Add(256)
+				}})
+			if last != "" {
+				bar.Done()
+			}
+			if err != nil {
+				return err
+			}
+			if err := report.WriteAudit(out, f); err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				return enc.Encode(f)
+			}
+			return printAudit(cmd.OutOrStdout(), f, out)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
+	fl.StringVar(&out, "out", "", "folder for the report")
+	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
+	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
+	return cmd
+}
+
+func printAudit(w io.Writer, f *audit.Findings, dir string) error {
+	t := report.Table{Header: []string{"split", "role", ">n", ">ExpRate L1 %", ">ExpRate@CDM %", ">reported %", "flags"}}
+	for _, s := range f.Splits {
+		rep := "–"
+		if s.Reported != nil {
+			rep = fmt.Sprintf("%.2f", *s.Reported)
+		}
+		fl := ""
+		for _, x := range s.Flags {
+			fl += x + " "
+		}
+		t.Add(s.Name, s.Role, fmt.Sprint(s.N), fmt.Sprintf("%.2f", s.ExpRate), fmt.Sprintf("%.2f", s.ExpRateCDM), rep, fl)
+	}
+	if err := t.Write(w); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%d finding(s):\n", len(f.Anomalies))
+	for _, a := range f.Anomalies {
+		fmt.Fprintf(w, "  %-25s %-18s %s\n", a.Kind, a.Split, a.Summary)
+	}
+	fmt.Fprintf(w, "\nreport: %s/report.html (also report.md, findings.json, items.parquet)\n", dir)
+	return nil
+}

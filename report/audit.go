@@ -1,0 +1,243 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot/vg"
+
+	"github.com/leakaudit/leakaudit/audit"
+)
+
+// AuditFiles are the files WriteAudit writes into its folder.
+var AuditFiles = []string{"findings.json", "report.md", "report.html", "items.parquet", "items.jsonl", "fig-exprate.png", "fig-contamination.png", "fig-cdm-f1.png"}
+
+// WriteAudit writes an audit's provenance report into dir:
+// findings.json (machine-readable), report.md and a self-contained
+// report.html (figures inlined), per-item evidence as Parquet and JSONL,
+// and the figures as PNG files. Everything is deterministic.
+func WriteAudit(dir string, f *audit.Findings) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var js bytes.Buffer
+	enc := json.NewEncoder(&js)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(f); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "findings.json"), js.Bytes(), 0o644); err != nil {
+		return err
+	}
+	for _, name := range []string{"items.parquet", "items.jsonl"} {
+		w, err := CreateItems[audit.ItemEvidence](filepath.Join(dir, name))
+		if err != nil {
+			return err
+		}
+		for _, it := range f.Items {
+			if err := w.Write(it); err != nil {
+				w.Close()
+				return err
+			}
+		}
+		if err := w.Close(); err != nil {
+			return err
+		}
+	}
+	figs, err := auditFigures(f)
+	if err != nil {
+		return err
+	}
+	for _, fig := range figs {
+		if err := os.WriteFile(filepath.Join(dir, fig.File), fig.PNG, 0o644); err != nil {
+			return err
+		}
+	}
+	md := auditMarkdown(f, figs)
+	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md), 0o644); err != nil {
+		return err
+	}
+	var h bytes.Buffer
+	if err := auditHTML(&h, f, figs); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644)
+}
+
+type figure struct {
+	File, Caption string
+	PNG           []byte
+}
+
+func auditFigures(f *audit.Findings) ([]figure, error) {
+	var figs []figure
+	ex := Bars{Title: "ExpRate@CDM by split (95% Wilson)", YLabel: "%"}
+	measured := Series{Name: "measured ExpRate@CDM"}
+	for _, s := range f.Splits {
+		ex.Labels = append(ex.Labels, s.Name)
+		measured.Values = append(measured.Values, s.ExpRateCDM)
+		measured.Lo = append(measured.Lo, s.ExpRateCDMCI[0])
+		measured.Hi = append(measured.Hi, s.ExpRateCDMCI[1])
+	}
+	ex.Series = []Series{measured}
+	png, err := ex.PNG(16*vg.Centimeter, 9*vg.Centimeter)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, figure{"fig-exprate.png", "Measured ExpRate@CDM per split with 95% Wilson intervals.", png})
+	if len(f.Gaps) > 0 {
+		cb := Bars{Title: "CDM-exact accuracy: contaminated vs clean", YLabel: "%"}
+		c, u := Series{Name: "label in training data"}, Series{Name: "clean"}
+		for _, g := range f.Gaps {
+			if g.Undefined != "" {
+				continue
+			}
+			cb.Labels = append(cb.Labels, g.Split+" "+g.Level)
+			c.Values = append(c.Values, g.AccC)
+			u.Values = append(u.Values, g.AccU)
+		}
+		if len(cb.Labels) > 0 {
+			cb.Series = []Series{c, u}
+			png, err := cb.PNG(16*vg.Centimeter, 9*vg.Centimeter)
+			if err != nil {
+				return nil, err
+			}
+			figs = append(figs, figure{"fig-contamination.png", "CDM-exact accuracy of test items whose label is in a training corpus and of the others, per split and level.", png})
+		}
+	}
+	var f1 []float64
+	for _, it := range f.Items {
+		if it.CDMStatus == "scored" || it.CDMStatus == "pred_failed" {
+			f1 = append(f1, it.CDMF1)
+		}
+	}
+	png, err = Histogram("CDM F1 of all scored items", f1, 20, 16*vg.Centimeter, 7*vg.Centimeter)
+	if err != nil {
+		return nil, err
+	}
+	figs = append(figs, figure{"fig-cdm-f1.png", "Distribution of CDM F1 over every scored item.", png})
+	return figs, nil
+}
+
+func fmtPtr(p *float64) string {
+	if p == nil {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f", *p)
+}
+
+func auditMarkdown(f *audit.Findings, figs []figure) string {
+	var b strings.Builder
+	title := f.Config.Name
+	if title == "" {
+		title = "leakaudit audit"
+	}
+	fmt.Fprintf(&b, "# %s\n\n", title)
+	fmt.Fprintf(&b, "Model: %s. Tool: %s. CDM profile: %s. Levels: %s.\n\n", f.Config.Model, f.Tool, f.Config.Profile, strings.Join(f.Config.Levels, ", "))
+	fmt.Fprintf(&b, "## Findings\n\n")
+	if len(f.Anomalies) == 0 {
+		b.WriteString("No anomaly.\n\n")
+	}
+	for _, a := range f.Anomalies {
+		fmt.Fprintf(&b, "- **%s** (%s): %s\n", a.Kind, a.Split, a.Summary)
+	}
+	b.WriteString("\n## Splits\n\nEvery figure is **measured** by leakaudit unless marked *reported*.\n\n")
+	t := Table{Header: []string{"split", "role", ">n", ">ExpRate L1 %", ">ExpRate@CDM %", "95% CI", ">reported % (reported)", ">CDM left out", "flags"}}
+	for _, s := range f.Splits {
+		t.Add(s.Name, s.Role, fmt.Sprint(s.N), fmt.Sprintf("%.2f", s.ExpRate), fmt.Sprintf("%.2f", s.ExpRateCDM),
+			fmt.Sprintf("[%.2f, %.2f]", s.ExpRateCDMCI[0], s.ExpRateCDMCI[1]), fmtPtr(s.Reported), fmt.Sprint(s.CDMGTFailed+s.CDMUnsupported), strings.Join(s.Flags, " "))
+	}
+	b.WriteString(t.Markdown())
+	if f.Config.ReportedSource != "" {
+		fmt.Fprintf(&b, "\nReported figures: %s.\n", f.Config.ReportedSource)
+	}
+	if len(f.Overlap) > 0 {
+		b.WriteString("\n## Overlap with the training corpora\n\n")
+		o := Table{Header: []string{"split", "level", ">total", ">found", ">rate %"}}
+		for _, s := range f.Overlap {
+			o.Add(s.Name, s.Level, fmt.Sprint(s.Total), fmt.Sprint(s.Found), s.Rate.String())
+		}
+		b.WriteString(o.Markdown())
+	}
+	if len(f.Gaps) > 0 {
+		b.WriteString("\n## Contaminated versus clean items (CDM-exact)\n\n")
+		g := Table{Header: []string{"split", "level", ">n contaminated", ">n clean", ">acc contaminated %", ">acc clean %", ">Δ pp", "95% CI", ">p", ">MH Δ pp"}}
+		for _, x := range f.Gaps {
+			if x.Undefined != "" {
+				g.Add(x.Split, x.Level, fmt.Sprint(x.Contaminated), fmt.Sprint(x.Clean), "–", "–", "–", x.Undefined, "", "")
+				continue
+			}
+			g.Add(x.Split, x.Level, fmt.Sprint(x.Contaminated), fmt.Sprint(x.Clean), fmt.Sprintf("%.2f", x.AccC), fmt.Sprintf("%.2f", x.AccU),
+				fmt.Sprintf("%+.2f", x.Delta), fmt.Sprintf("[%.2f, %.2f]", x.CI[0], x.CI[1]), fmt.Sprintf("%.2g", x.Test.P), fmt.Sprintf("%+.2f", x.MHDelta))
+		}
+		b.WriteString(g.Markdown())
+	}
+	b.WriteString("\n## Figures\n\n")
+	for _, fg := range figs {
+		fmt.Fprintf(&b, "![%s](%s)\n\n%s\n\n", fg.Caption, fg.File, fg.Caption)
+	}
+	b.WriteString("## Inputs\n\n")
+	in := Table{Header: []string{"role", "name", "path", ">bytes", "sha256", ">items"}}
+	for _, x := range f.Inputs {
+		in.Add(x.Role, x.Name, x.Path, fmt.Sprint(x.Size), x.SHA256, fmt.Sprint(x.Items))
+	}
+	b.WriteString(in.Markdown())
+	if len(f.Limitations) > 0 {
+		b.WriteString("\n## Limitations\n\n")
+		for _, l := range f.Limitations {
+			fmt.Fprintf(&b, "- %s\n", l)
+		}
+	}
+	b.WriteString("\nPer-item evidence: `items.parquet` and `items.jsonl`; machine-readable findings: `findings.json`.\n")
+	return b.String()
+}
+
+var auditPage = template.Must(template.New("audit").Funcs(template.FuncMap{"deref": func(p *float64) float64 { return *p }}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:14px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.anomaly{background:#fff4e5;border-left:4px solid #e67e22;padding:6px 10px;margin:6px 0}
+code{font-size:13px;word-break:break-all}img{max-width:100%}
+</style></head><body>
+<h1 id="title">{{.Title}}</h1>
+<p>Model: {{.F.Config.Model}}. Tool: {{.F.Tool}}. CDM profile: {{.F.Config.Profile}}.</p>
+<h2>Findings</h2>
+{{if not .F.Anomalies}}<p>No anomaly.</p>{{end}}
+{{range .F.Anomalies}}<div class="anomaly"><b>{{.Kind}}</b> ({{.Split}}): {{.Summary}}</div>{{end}}
+<h2>Splits</h2>
+<table id="splits"><tr><th>split</th><th>role</th><th>n</th><th>ExpRate L1 %</th><th>ExpRate@CDM %</th><th>95% CI</th><th>reported %</th><th>flags</th></tr>
+{{range .F.Splits}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td class="n">{{.N}}</td><td class="n">{{printf "%.2f" .ExpRate}}</td><td class="n">{{printf "%.2f" .ExpRateCDM}}</td><td>[{{printf "%.2f" (index .ExpRateCDMCI 0)}}, {{printf "%.2f" (index .ExpRateCDMCI 1)}}]</td><td class="n">{{if .Reported}}{{printf "%.2f" (deref .Reported)}}{{else}}–{{end}}</td><td>{{range .Flags}}{{.}} {{end}}</td></tr>
+{{end}}</table>
+{{if .F.Gaps}}<h2>Contaminated versus clean items</h2>
+<table><tr><th>split</th><th>level</th><th>n contaminated</th><th>n clean</th><th>acc contaminated %</th><th>acc clean %</th><th>Δ pp</th><th>95% CI</th></tr>
+{{range .F.Gaps}}<tr><td>{{.Split}}</td><td>{{.Level}}</td><td class="n">{{.Contaminated}}</td><td class="n">{{.Clean}}</td>{{if .Undefined}}<td colspan="4">{{.Undefined}}</td>{{else}}<td class="n">{{printf "%.2f" .AccC}}</td><td class="n">{{printf "%.2f" .AccU}}</td><td class="n">{{printf "%+.2f" .Delta}}</td><td>[{{printf "%.2f" (index .CI 0)}}, {{printf "%.2f" (index .CI 1)}}]</td>{{end}}</tr>
+{{end}}</table>{{end}}
+<h2>Figures</h2>
+{{range .Figs}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{.Data}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
+<h2>Inputs</h2>
+<table><tr><th>role</th><th>name</th><th>bytes</th><th>sha256</th><th>items</th></tr>
+{{range .F.Inputs}}<tr><td>{{.Role}}</td><td>{{.Name}}</td><td class="n">{{.Size}}</td><td><code>{{.SHA256}}</code></td><td class="n">{{.Items}}</td></tr>{{end}}</table>
+{{if .F.Limitations}}<h2>Limitations</h2><ul>{{range .F.Limitations}}<li>{{.}}</li>{{end}}</ul>{{end}}
+</body></html>
+`))
+
+func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure) error {
+	type fig struct{ Caption, Data string }
+	var fs []fig
+	for _, x := range figs {
+		fs = append(fs, fig{x.Caption, base64.StdEncoding.EncodeToString(x.PNG)})
+	}
+	title := f.Config.Name
+	if title == "" {
+		title = "leakaudit audit"
+	}
+	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs})
+}

@@ -1,0 +1,106 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// Bars is a grouped bar chart: one group per label, one bar per series.
+type Bars struct {
+	Title, YLabel string
+	Labels        []string
+	Series        []Series
+}
+
+// Series is one bar series, with optional error bars.
+type Series struct {
+	Name   string
+	Values []float64
+	Lo, Hi []float64 // interval ends (same units), or nil
+}
+
+var palette = []color.Color{
+	color.RGBA{31, 119, 180, 255}, color.RGBA{255, 127, 14, 255}, color.RGBA{44, 160, 44, 255},
+	color.RGBA{214, 39, 40, 255}, color.RGBA{148, 103, 189, 255},
+}
+
+// PNG renders the chart as a PNG image of the given size in points.
+func (b Bars) PNG(width, height vg.Length) ([]byte, error) {
+	p := plot.New()
+	p.Title.Text = b.Title
+	p.Y.Label.Text = b.YLabel
+	p.Legend.Top = true
+	n := len(b.Series)
+	w := vg.Points(float64(width) / float64(max(1, len(b.Labels))) / float64(n+1))
+	for i, s := range b.Series {
+		vals := plotter.Values(s.Values)
+		bc, err := plotter.NewBarChart(vals, w)
+		if err != nil {
+			return nil, err
+		}
+		bc.Color = palette[i%len(palette)]
+		bc.LineStyle.Width = 0
+		bc.Offset = vg.Length(float64(i)-float64(n-1)/2) * w
+		p.Add(bc)
+		if n > 1 {
+			p.Legend.Add(s.Name, bc)
+		}
+		if s.Lo != nil && n == 1 { // error bars on single-series charts
+			pts := make(plotter.XYs, len(s.Values))
+			errs := make(plotter.YErrors, len(s.Values))
+			for j := range s.Values {
+				pts[j].X, pts[j].Y = float64(j), s.Values[j]
+				errs[j].Low, errs[j].High = s.Values[j]-s.Lo[j], s.Hi[j]-s.Values[j]
+			}
+			eb, err := plotter.NewYErrorBars(struct {
+				plotter.XYer
+				plotter.YErrorer
+			}{pts, errs})
+			if err != nil {
+				return nil, err
+			}
+			p.Add(eb)
+		}
+	}
+	p.NominalX(b.Labels...)
+	p.X.Tick.Label.Rotation = 0.5
+	p.X.Tick.Label.XAlign = draw.XRight
+	c := vgimg.New(width, height)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	png := vgimg.PngCanvas{Canvas: c}
+	if _, err := png.WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("figure %q: %w", b.Title, err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Histogram renders values in [0, 1] as a histogram PNG.
+func Histogram(title string, values []float64, bins int, width, height vg.Length) ([]byte, error) {
+	p := plot.New()
+	p.Title.Text = title
+	p.Y.Label.Text = "items"
+	if len(values) == 0 {
+		values = []float64{0}
+	}
+	h, err := plotter.NewHist(plotter.Values(values), bins)
+	if err != nil {
+		return nil, err
+	}
+	h.FillColor = palette[0]
+	p.Add(h)
+	c := vgimg.New(width, height)
+	p.Draw(draw.New(c))
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
