@@ -37,3 +37,37 @@ func TestDemo(t *testing.T) {
 		t.Error("overlap.json differs between two demo runs")
 	}
 }
+
+// TestModelAudit runs the model demo twice: it must find every planted
+// contamination and label error and nothing else, and its findings.json,
+// report.md and report.html must be byte-identical across runs.
+func TestModelAudit(t *testing.T) {
+	dir := t.TempDir()
+	var first map[string][]byte
+	for i := 0; i < 2; i++ {
+		var w bytes.Buffer
+		if _, err := RunModelAudit(context.Background(), dir, "test", &w); err != nil {
+			t.Fatalf("%v\n%s", err, w.String())
+		}
+		files := map[string][]byte{}
+		for _, name := range []string{"findings.json", "report.md", "report.html", "items.jsonl"} {
+			data, err := os.ReadFile(filepath.Join(dir, "audit", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = data
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for name, data := range files {
+			if !bytes.Equal(data, first[name]) {
+				t.Errorf("%s differs between two runs", name)
+			}
+		}
+	}
+	if !bytes.Contains(first["report.html"], []byte("data:image/png;base64,")) {
+		t.Error("report.html has no inlined figure")
+	}
+}

@@ -14,18 +14,30 @@ func newDemoCmd() *cobra.Command {
 	var dir string
 	cmd := &cobra.Command{
 		Use:   "demo",
-		Short: "Run an overlap audit on a built-in synthetic benchmark",
+		Short: "Run the overlap audit and a full model audit on built-in synthetic benchmarks",
 		Long: `demo generates a small synthetic benchmark (two training corpora, one of them a
 Hugging Face-style Parquet file, and two test splits with planted copies of
 training labels: exact, respaced, wrapped in $…$, and the \alpha b / \alphab
 false-merge case), audits it at the raw, audit and ws levels, and checks that
-exactly the planted copies are found. It needs no data and no network.`,
+exactly the planted copies are found.
+
+It then audits a synthetic model: a training corpus, train/val/test prediction
+files in which some test labels were copied from the training corpus and ten
+test labels are wrong (the wrong labels are in the training corpus too, and a
+corrections file names them), and a "model" that recognises what it saw in
+training and 70% of the rest and reproduces six of the wrong labels. The
+audit scores every prediction with CDM, looks the labels up, and writes the
+report into DIR/audit; the demo fails unless every planted contamination and
+label error is found and nothing else. It needs no data and no network.`,
 		Example: "  leakaudit demo --dir demo-report",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			_, err := demo.Run(ctx, dir, toolName(), cmd.OutOrStdout())
+			if _, err := demo.Run(ctx, dir, toolName(), cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			_, err := demo.RunModelAudit(ctx, dir, toolName(), cmd.OutOrStdout())
 			return err
 		},
 	}
