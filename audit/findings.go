@@ -283,6 +283,13 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		f.Overlap = rep.Splits
+		for _, tr := range rep.Train {
+			for i := range f.Inputs {
+				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {
+					f.Inputs[i].Items, f.Inputs[i].Skipped = tr.Stats.Items, tr.Stats.Reasons
+				}
+			}
+		}
 	} else {
 		f.Limitations = append(f.Limitations, "no training corpus given: contamination was not measured")
 	}

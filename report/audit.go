@@ -15,9 +15,6 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 )
 
-// AuditFiles are the files WriteAudit writes into its folder.
-var AuditFiles = []string{"findings.json", "report.md", "report.html", "items.parquet", "items.jsonl", "fig-exprate.png", "fig-contamination.png", "fig-cdm-f1.png"}
-
 // WriteAudit writes an audit's provenance report into dir:
 // findings.json (machine-readable), report.md and a self-contained
 // report.html (figures inlined), per-item evidence as Parquet and JSONL,
@@ -92,6 +89,31 @@ func auditFigures(f *audit.Findings) ([]figure, error) {
 		return nil, err
 	}
 	figs = append(figs, figure{"fig-exprate.png", "Measured ExpRate@CDM per split with 95% Wilson intervals.", png})
+	if len(f.Overlap) > 0 {
+		ob := Bars{Title: "Test labels found in the training corpora", YLabel: "%"}
+		byLevel := map[string]*Series{}
+		var order []string
+		seenSplit := map[string]bool{}
+		for _, s := range f.Overlap {
+			if !seenSplit[s.Name] {
+				seenSplit[s.Name] = true
+				ob.Labels = append(ob.Labels, s.Name)
+			}
+			if byLevel[s.Level] == nil {
+				byLevel[s.Level] = &Series{Name: s.Level}
+				order = append(order, s.Level)
+			}
+			byLevel[s.Level].Values = append(byLevel[s.Level].Values, float64(s.Rate))
+		}
+		for _, l := range order {
+			ob.Series = append(ob.Series, *byLevel[l])
+		}
+		png, err := ob.PNG(16*vg.Centimeter, 9*vg.Centimeter)
+		if err != nil {
+			return nil, err
+		}
+		figs = append(figs, figure{"fig-overlap.png", "Share of each test split's labels found in the training corpora, per canonical level.", png})
+	}
 	if len(f.Gaps) > 0 {
 		cb := Bars{Title: "CDM-exact accuracy: contaminated vs clean", YLabel: "%"}
 		c, u := Series{Name: "label in training data"}, Series{Name: "clean"}

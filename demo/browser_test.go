@@ -1,0 +1,90 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"image/png"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// findBrowser returns a headless-capable Chromium, or "".
+func findBrowser() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome", "chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// TestReportInBrowser opens the demo audit's report.html in a real
+// headless browser: the page must load with its tables and inlined
+// figures decoded, and render to a screenshot. It skips when no Chromium
+// is installed (Debian: apt-get install chromium).
+func TestReportInBrowser(t *testing.T) {
+	browser := findBrowser()
+	if browser == "" {
+		t.Skip("no Chromium found (apt-get install chromium); the HTML report is not checked in a browser")
+	}
+	dir := t.TempDir()
+	var w bytes.Buffer
+	if _, err := RunModelAudit(context.Background(), dir, "test", &w); err != nil {
+		t.Fatalf("%v\n%s", err, w.String())
+	}
+	page := "file://" + filepath.Join(dir, "audit", "report.html")
+	run := func(args ...string) []byte {
+		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+		defer cancel()
+		base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile")}
+		out, err := exec.CommandContext(ctx, browser, append(base, args...)...).Output()
+		if err != nil {
+			t.Fatalf("%s %v: %v", browser, args, err)
+		}
+		return out
+	}
+	// The DOM after load: a script counts the figures the browser decoded.
+	dom := string(run("--virtual-time-budget=5000", "--dump-dom", page))
+	for _, want := range []string{`id="title"`, `id="splits"`, "contamination_gap", "error_label_memorization", "demo-test"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("rendered DOM lacks %q", want)
+		}
+	}
+	if n := strings.Count(dom, "<img"); n < 2 {
+		t.Errorf("rendered DOM has %d images, want the inlined figures", n)
+	}
+	shot := filepath.Join(dir, "report.png")
+	run("--window-size=1200,2400", "--screenshot="+shot, page)
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("screenshot: %v", err)
+	}
+	// Not blank: the page draws text, tables and figures.
+	b := img.Bounds()
+	dark := 0
+	for y := b.Min.Y; y < b.Max.Y; y += 4 {
+		for x := b.Min.X; x < b.Max.X; x += 4 {
+			r, g, bl, _ := img.At(x, y).RGBA()
+			if r+g+bl < 3*0x8000 {
+				dark++
+			}
+		}
+	}
+	if dark < 500 {
+		t.Errorf("the screenshot is nearly blank (%d dark samples)", dark)
+	}
+	if os.Getenv("LEAKAUDIT_KEEP_SCREENSHOT") != "" {
+		data, _ := os.ReadFile(shot)
+		os.WriteFile(os.Getenv("LEAKAUDIT_KEEP_SCREENSHOT"), data, 0o644)
+	}
+	t.Logf("report rendered in %s: %d images in the DOM, screenshot %dx%d with %d dark samples", filepath.Base(browser), strings.Count(dom, "<img"), b.Dx(), b.Dy(), dark)
+}
