@@ -29,6 +29,9 @@ type Config struct {
 	Name  string         `yaml:"name" json:"name"`
 	Model string         `yaml:"model" json:"model"`
 	Train []CorpusConfig `yaml:"train" json:"train"`
+	// TrainImages are training image sets (folders, CROHME split folders,
+	// archives, Parquet) the test images are compared with.
+	TrainImages []CorpusConfig `yaml:"train_images" json:"train_images,omitempty"`
 	// Splits lists the prediction files.
 	Splits []SplitConfig `yaml:"splits" json:"splits"`
 	// Levels are the canonical levels of the overlap (default audit, ws).
@@ -67,6 +70,9 @@ type SplitConfig struct {
 	Format      string `yaml:"format" json:"format,omitempty"`
 	Field       string `yaml:"field" json:"field,omitempty"`
 	IDField     string `yaml:"id_field" json:"id_field,omitempty"`
+	// Images are the split's images (ids as in the predictions), for
+	// near-duplicate evidence.
+	Images string `yaml:"images" json:"images,omitempty"`
 	// ReportedExpRate is the published text ExpRate in percent, if any.
 	ReportedExpRate *float64 `yaml:"reported_exprate" json:"reported_exprate,omitempty"`
 }
@@ -107,12 +113,14 @@ func (c *Config) check() error {
 			c.Splits[i].Benchmark = s.Name
 		}
 	}
-	for i, t := range c.Train {
-		if t.Path == "" {
-			return fmt.Errorf("audit config: training corpus %d has no path", i+1)
-		}
-		if t.Name == "" {
-			c.Train[i].Name = filepath.Base(t.Path)
+	for _, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
+		for i, t := range list {
+			if t.Path == "" {
+				return fmt.Errorf("audit config: training corpus %d has no path", i+1)
+			}
+			if t.Name == "" {
+				list[i].Name = filepath.Base(t.Path)
+			}
 		}
 	}
 	if len(c.Levels) == 0 {

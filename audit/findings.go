@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"image"
 	"io"
 	"math"
 	"os"
@@ -31,10 +32,25 @@ type Findings struct {
 	Overlap   []SplitLevel   `json:"overlap,omitempty"`
 	Gaps      []Gap          `json:"contamination,omitempty"`
 	Anomalies []Anomaly      `json:"anomalies"`
+	// NearDups are the test images with a near-copy among the training
+	// images.
+	NearDups []NearDupPair `json:"near_duplicates,omitempty"`
 	// Limitations lists what the audit could not check.
 	Limitations []string       `json:"limitations,omitempty"`
 	Items       []ItemEvidence `json:"-"`
+	// Evidence are side-by-side image pairs for the report (test image,
+	// training image), the first ones found.
+	Evidence []ImageEvidence `json:"-"`
 }
+
+// ImageEvidence is one near-duplicate pair with both images.
+type ImageEvidence struct {
+	Pair        NearDupPair
+	Test, Train image.Image
+}
+
+// maxEvidence is how many image pairs the report shows.
+const maxEvidence = 12
 
 // InputFile is one input with its checksum.
 type InputFile struct {
@@ -119,6 +135,7 @@ type ItemEvidence struct {
 	FoundIn   string  `json:"found_in_train,omitempty" parquet:"found_in_train"` // levels at which the label is in a training corpus
 	TrainIDs  string  `json:"train_ids,omitempty" parquet:"train_ids"`
 	Tokens    int     `json:"gt_tokens" parquet:"gt_tokens"`
+	NearDup   string  `json:"near_duplicate,omitempty" parquet:"near_duplicate"` // nearest training image within the radius: corpus/id (distance)
 	Suspect   string  `json:"suspect,omitempty" parquet:"suspect"`
 	Erroneous bool    `json:"label_erroneous,omitempty" parquet:"label_erroneous"`
 	Corrected string  `json:"label_corrected,omitempty" parquet:"label_corrected"`
@@ -293,6 +310,13 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	} else {
 		f.Limitations = append(f.Limitations, "no training corpus given: contamination was not measured")
 	}
+	// Compare the splits' images with the training images.
+	near := map[string]map[string]NearDupPair{} // split → test id → pair
+	if len(c.TrainImages) > 0 {
+		if err := f.nearDups(ctx, job, near); err != nil {
+			return nil, err
+		}
+	}
 	// Per split figures and per item evidence.
 	l1, _ := latex.LookupLevel("audit")
 	l2, _ := latex.LookupLevel("ws")
@@ -350,6 +374,12 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				ev.FoundIn = strings.Join(names, ",")
 			}
 			ev.Suspect = suspectRules(it.Label, r)
+			if p, ok := near[d.cfg.Name][it.ID]; ok {
+				ev.NearDup = fmt.Sprintf("%s/%s (%d)", p.TrainSplit, p.TrainID, p.Distance)
+				if p.LabelMismatch && p.Identical { // a copy: the same normalized pixels (a verified pair may be another formula written alike)
+					ev.Suspect = strings.Trim(ev.Suspect+",S3", ",")
+				}
+			}
 			if corr, ok := corrections[d.cfg.Name+"\x00"+it.ID]; ok {
 				ev.Erroneous, ev.Corrected = true, corr.Corrected
 			}
@@ -615,41 +645,141 @@ func (f *Findings) gaps(levels []latex.Level) {
 	}
 }
 
-// memorization lists predictions that reproduce a label known to be
-// wrong (corrections file), and reports the suspects' retention.
+// memorization lists, per split, the predictions that reproduce a
+// ground truth known to be wrong (corrections file) or strongly suspected
+// (S1: it fails to tokenize or render; S3: a near-copy of its image in
+// the training images carries another label), with the evidence. The
+// S2 heuristics are reported in the items only.
 func (f *Findings) memorization(haveCorrections bool) {
-	bySplit := map[string][]ItemEvidence{}
 	var names []string
+	bySplit := map[string][]ItemEvidence{}
+	strong := func(it ItemEvidence) bool {
+		return it.Erroneous || strings.Contains(it.Suspect, "S1") || strings.Contains(it.Suspect, "S3")
+	}
 	for _, it := range f.Items {
-		if (it.Erroneous || it.Suspect != "") && bySplit[it.Split] == nil {
+		if !strong(it) {
+			continue
+		}
+		if bySplit[it.Split] == nil {
 			names = append(names, it.Split)
 		}
-		if it.Erroneous || it.Suspect != "" {
-			bySplit[it.Split] = append(bySplit[it.Split], it)
-		}
+		bySplit[it.Split] = append(bySplit[it.Split], it)
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		var confirmed, memorized []map[string]any
-		nConf := 0
+		var memorized []map[string]any
+		n := len(bySplit[name])
 		for _, it := range bySplit[name] {
-			if !it.Erroneous {
+			if !it.Memorized {
 				continue
 			}
-			nConf++
-			if it.Memorized {
-				memorized = append(memorized, map[string]any{"id": it.ID, "label": it.GT, "prediction": it.Pred, "corrected": it.Corrected})
+			var sources []string
+			if it.Erroneous {
+				sources = append(sources, "corrections")
 			}
-			confirmed = append(confirmed, map[string]any{"id": it.ID})
+			for _, r := range []string{"S1", "S3"} {
+				if strings.Contains(it.Suspect, r) {
+					sources = append(sources, r)
+				}
+			}
+			m := map[string]any{"id": it.ID, "label": it.GT, "prediction": it.Pred, "sources": sources}
+			if it.Corrected != "" {
+				m["corrected"] = it.Corrected
+			}
+			if it.NearDup != "" {
+				m["near_duplicate"] = it.NearDup
+			}
+			memorized = append(memorized, m)
 		}
-		if len(memorized) > 0 {
-			iv, _ := stats.Wilson(len(memorized), nConf, stats.Z95)
-			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "error_label_memorization", Split: name,
-				Summary:  fmt.Sprintf("the model reproduces %d of %d known-wrong labels (%.1f%% [%.1f, %.1f])", len(memorized), nConf, 100*float64(len(memorized))/float64(nConf), 100*iv.Lo, 100*iv.Hi),
-				Evidence: map[string]any{"source": "corrections", "memorized": memorized, "erroneous_items": nConf}})
+		if len(memorized) == 0 {
+			continue
 		}
+		iv, _ := stats.Wilson(len(memorized), n, stats.Z95)
+		f.Anomalies = append(f.Anomalies, Anomaly{Kind: "error_label_memorization", Split: name,
+			Summary: fmt.Sprintf("the model reproduces %d of %d labels known or strongly suspected to be wrong (%.1f%% [%.1f, %.1f])",
+				len(memorized), n, 100*float64(len(memorized))/float64(n), 100*iv.Lo, 100*iv.Hi),
+			Evidence: map[string]any{"memorized": memorized, "erroneous_items": n}})
 	}
 	if !haveCorrections {
-		f.Limitations = append(f.Limitations, "no corrections file: label-error memorization is reported for automatic suspects (S1, S2) only, in the items, not as confirmed errors")
+		f.Limitations = append(f.Limitations, "no corrections file: label errors are only the automatic suspects (S1 a label that fails to render, S3 a near-copy image with another label; S2 heuristics are listed per item)")
 	}
+}
+
+// nearDups searches each split's images among the training images and
+// keeps the pairs by split and test id, and the first pairs' images.
+func (f *Findings) nearDups(ctx context.Context, job AuditJob, near map[string]map[string]NearDupPair) error {
+	c := job.Config
+	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: c.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log}
+	if nj.DB != "" {
+		nj.DB = nj.DB + "-images"
+	}
+	for _, t := range c.TrainImages {
+		path := c.Path(t.Path)
+		nj.Train = append(nj.Train, index.ImageCorpusInput{Name: t.Name, Source: dataset.ImageSource{Path: path}})
+	}
+	for _, s := range c.Splits {
+		if s.Images != "" {
+			nj.Tests = append(nj.Tests, ImageSplit{Name: s.Name, Source: dataset.ImageSource{Path: c.Path(s.Images)}})
+		}
+	}
+	if len(nj.Tests) == 0 {
+		f.Limitations = append(f.Limitations, "training images given but no split has images: no near-duplicate search")
+		return nil
+	}
+	type kept struct {
+		p     NearDupPair
+		test  dataset.ImageItem
+		train index.ImageRecord
+	}
+	// The report shows copies whose labels differ first (S3), then other
+	// pairs whose labels differ, then the rest.
+	var copies, mismatch, same []kept
+	nj.Pair = func(p NearDupPair, t dataset.ImageItem, r index.ImageRecord) error {
+		switch {
+		case p.LabelMismatch && p.Identical && len(copies) < maxEvidence:
+			copies = append(copies, kept{p, t, r})
+		case p.LabelMismatch && !p.Identical && len(mismatch) < maxEvidence:
+			mismatch = append(mismatch, kept{p, t, r})
+		case !p.LabelMismatch && len(same) < maxEvidence:
+			same = append(same, kept{p, t, r})
+		}
+		return nil
+	}
+	rep, err := RunNearDup(ctx, nj)
+	if err != nil {
+		return fmt.Errorf("near-duplicates: %w", err)
+	}
+	for _, p := range rep.Pairs {
+		if near[p.TestSplit] == nil {
+			near[p.TestSplit] = map[string]NearDupPair{}
+		}
+		if q, ok := near[p.TestSplit][p.TestID]; !ok || p.Distance < q.Distance {
+			near[p.TestSplit][p.TestID] = p
+		}
+	}
+	f.NearDups = rep.Pairs
+	ev := append(append(copies, mismatch...), same...)
+	if len(ev) > maxEvidence {
+		ev = ev[:maxEvidence]
+	}
+	want := map[string]map[int64]bool{}
+	for _, e := range ev {
+		if want[e.train.Corpus] == nil {
+			want[e.train.Corpus] = map[int64]bool{}
+		}
+		want[e.train.Corpus][e.train.Seq] = true
+	}
+	imgs, err := TrainImages(nj.Train, want)
+	if err != nil {
+		return err
+	}
+	lim := dataset.DefaultImageLimits
+	for _, e := range ev {
+		ti, err1 := e.test.Decode(lim)
+		ri, err2 := imgs[e.train.Corpus][e.train.Seq].Decode(lim)
+		if err1 == nil && err2 == nil {
+			f.Evidence = append(f.Evidence, ImageEvidence{Pair: e.p, Test: ti, Train: ri})
+		}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -57,16 +58,37 @@ func WriteAudit(dir string, f *audit.Findings) error {
 			return err
 		}
 	}
-	md := auditMarkdown(f, figs)
+	var pairs []pairImage
+	for i, e := range f.Evidence {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, SideBySide(e.Test, e.Train, 96)); err != nil {
+			return err
+		}
+		name := fmt.Sprintf("pair-%02d.png", i+1)
+		if err := os.MkdirAll(filepath.Join(dir, "pairs"), 0o755); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "pairs", name), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		p := e.Pair
+		cap := fmt.Sprintf("test %s/%s (left) and training image %s/%s (right), pHash distance %d%s", p.TestSplit, p.TestID, p.TrainSplit, p.TrainID, p.Distance,
+			map[bool]string{true: "; the labels differ: " + p.TestLabel + " | " + p.TrainLabel}[p.LabelMismatch])
+		pairs = append(pairs, pairImage{File: "pairs/" + name, Caption: cap, Data: base64.StdEncoding.EncodeToString(buf.Bytes())})
+	}
+	md := auditMarkdown(f, figs, pairs)
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
 	var h bytes.Buffer
-	if err := auditHTML(&h, f, figs); err != nil {
+	if err := auditHTML(&h, f, figs, pairs); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644)
 }
+
+// pairImage is a side-by-side near-duplicate pair in the report.
+type pairImage struct{ File, Caption, Data string }
 
 type figure struct {
 	File, Caption string
@@ -155,7 +177,7 @@ func fmtPtr(p *float64) string {
 	return fmt.Sprintf("%.2f", *p)
 }
 
-func auditMarkdown(f *audit.Findings, figs []figure) string {
+func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage) string {
 	var b strings.Builder
 	title := f.Config.Name
 	if title == "" {
@@ -205,6 +227,12 @@ func auditMarkdown(f *audit.Findings, figs []figure) string {
 	for _, fg := range figs {
 		fmt.Fprintf(&b, "![%s](%s)\n\n%s\n\n", fg.Caption, fg.File, fg.Caption)
 	}
+	if len(f.NearDups) > 0 {
+		fmt.Fprintf(&b, "## Image near-duplicates\n\n%d test image(s) have a near-copy among the training images; the first %d:\n\n", len(f.NearDups), len(pairs))
+		for _, p := range pairs {
+			fmt.Fprintf(&b, "![%s](%s)\n\n%s\n\n", p.Caption, p.File, p.Caption)
+		}
+	}
 	b.WriteString("## Inputs\n\n")
 	in := Table{Header: []string{"role", "name", "path", ">bytes", "sha256", ">items"}}
 	for _, x := range f.Inputs {
@@ -244,6 +272,8 @@ code{font-size:13px;word-break:break-all}img{max-width:100%}
 {{end}}</table>{{end}}
 <h2>Figures</h2>
 {{range .Figs}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{.Data}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
+{{if .Pairs}}<h2>Image near-duplicates</h2><p>{{len .F.NearDups}} test image(s) have a near-copy among the training images; the first {{len .Pairs}}:</p>
+{{range .Pairs}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{.Data}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}{{end}}
 <h2>Inputs</h2>
 <table><tr><th>role</th><th>name</th><th>bytes</th><th>sha256</th><th>items</th></tr>
 {{range .F.Inputs}}<tr><td>{{.Role}}</td><td>{{.Name}}</td><td class="n">{{.Size}}</td><td><code>{{.SHA256}}</code></td><td class="n">{{.Items}}</td></tr>{{end}}</table>
@@ -251,7 +281,7 @@ code{font-size:13px;word-break:break-all}img{max-width:100%}
 </body></html>
 `))
 
-func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure) error {
+func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure, pairs []pairImage) error {
 	type fig struct{ Caption, Data string }
 	var fs []fig
 	for _, x := range figs {
@@ -261,5 +291,5 @@ func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure) error {
 	if title == "" {
 		title = "leakaudit audit"
 	}
-	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs})
+	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs, "Pairs": pairs})
 }

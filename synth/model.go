@@ -1,11 +1,16 @@
 package synth
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/tex"
 )
 
 // ModelDemo is a generated benchmark with a "model" and its predictions,
@@ -124,6 +129,7 @@ func GenerateModelDemo(dir string, seed uint64) (ModelDemo, error) {
 	// label is also in the training corpus (the model saw it there), and
 	// the model reproduces 6 of them.
 	var corrections []byte
+	correctOf := map[string]string{}
 	for k := 0; k < 10; k++ {
 		i := 200 + k
 		correct := test[i].GT
@@ -134,6 +140,7 @@ func GenerateModelDemo(dir string, seed uint64) (ModelDemo, error) {
 		seen.add(wrong)
 		train = append(train, wrong)
 		test[i].GT = wrong
+		correctOf[test[i].ID] = correct
 		md.Erroneous = append(md.Erroneous, test[i].ID)
 		if k < 6 {
 			test[i].Pred = wrong
@@ -144,6 +151,42 @@ func GenerateModelDemo(dir string, seed uint64) (ModelDemo, error) {
 		line, _ := json.Marshal(map[string]string{"dataset": "demo", "split": "demo-test", "id": test[i].ID,
 			"label_erroneous": wrong, "label_corrected": correct, "source": "planted by the demo", "evidence": "the demo generator", "locus": "one symbol"})
 		corrections = append(append(corrections, line...), '\n')
+	}
+	// Images: every training formula and every val/test item rendered by
+	// leakaudit's layout engine. A planted label error's image is the
+	// correct formula, whose image is also in the training images with the
+	// correct label.
+	var trainImgs []labelled
+	for i, f := range train[:3000] {
+		trainImgs = append(trainImgs, labelled{"train_" + strconv.Itoa(i), f, f})
+	}
+	for k, id := range md.Erroneous {
+		var correct string
+		for _, r := range test {
+			if r.ID == id {
+				correct = correctOf[id]
+			}
+		}
+		trainImgs = append(trainImgs, labelled{"train_fixed_" + strconv.Itoa(k), correct, correct})
+	}
+	if err := writeImages(filepath.Join(dir, "train-images"), trainImgs); err != nil {
+		return md, err
+	}
+	for _, sp := range []struct {
+		name string
+		recs []predRecord
+	}{{"val-images", val}, {"test-images", test}} {
+		var items []labelled
+		for _, r := range sp.recs {
+			drawn := r.GT
+			if c, ok := correctOf[r.ID]; ok {
+				drawn = c
+			}
+			items = append(items, labelled{r.ID, r.GT, drawn})
+		}
+		if err := writeImages(filepath.Join(dir, sp.name), items); err != nil {
+			return md, err
+		}
 	}
 	md.Contaminated["demo-val"] = 60
 	md.Contaminated["demo-test"] = 120 + 10
@@ -165,12 +208,46 @@ func GenerateModelDemo(dir string, seed uint64) (ModelDemo, error) {
 model: a synthetic model that memorized its training data
 train:
   - {name: train-corpus, path: train-corpus.json}
+train_images:
+  - {name: train-images, path: train-images}
 splits:
   - {name: demo-train, benchmark: demo, role: train, predictions: demo-train.json}
-  - {name: demo-val, benchmark: demo, role: val, predictions: demo-val.json}
-  - {name: demo-test, benchmark: demo, role: test, predictions: demo-test.json}
+  - {name: demo-val, benchmark: demo, role: val, predictions: demo-val.json, images: val-images}
+  - {name: demo-test, benchmark: demo, role: test, predictions: demo-test.json, images: test-images}
 corrections: corrections.jsonl
 levels: [audit, ws]
 `
 	return md, os.WriteFile(md.Config, []byte(cfg), 0o644)
+}
+
+// labelled is an image to draw (the formula drawn) and its label.
+type labelled struct{ id, label, drawn string }
+
+// writeImages writes a CROHME-style split folder: caption.txt (id, tab,
+// label) and img/<id>.png, each formula drawn by leakaudit's layout
+// engine as ink boxes (tex.Layout.InkImage) at 100 dpi.
+func writeImages(dir string, items []labelled) error {
+	if err := os.MkdirAll(filepath.Join(dir, "img"), 0o755); err != nil {
+		return err
+	}
+	var caps strings.Builder
+	for _, it := range items {
+		l, err := tex.Typeset(it.drawn)
+		if err != nil {
+			return fmt.Errorf("render %q: %w", it.drawn, err)
+		}
+		img := l.InkImage(100)
+		if img == nil {
+			continue
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dir, "img", it.id+".png"), buf.Bytes(), 0o644); err != nil {
+			return err
+		}
+		caps.WriteString(it.id + "\t" + it.label + "\n")
+	}
+	return os.WriteFile(filepath.Join(dir, "caption.txt"), []byte(caps.String()), 0o644)
 }
