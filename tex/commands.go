@@ -3,8 +3,6 @@ package tex
 import (
 	"strconv"
 	"strings"
-
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // macros are commands modelled by their expansion into other supported
@@ -594,25 +592,11 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 				// \mathcolor[RGB]{r,g,b}{body}
 				rest := ts[i+1:]
 				sub := &parser{e: p.e, in: [][]token{rest}, fam: -1, budget: p.budget}
-				model, _, err := sub.readOptArg()
-				if err != nil {
-					return err
-				}
-				spec, err := sub.readArg()
-				if err != nil {
-					return err
-				}
-				body, err := sub.readArg()
+				tok, body, err := sub.readMathColor()
 				if err != nil {
 					return err
 				}
 				consumed := len(rest) - remaining(sub)
-				tok := int32(-1)
-				if tokString(model) == "RGB" {
-					if r, g, b, ok := parseRGB(tokString(spec)); ok {
-						tok = int32(latex.ColorToken(r, g, b))
-					}
-				}
 				p.pushColor(tok)
 				err = walk(body)
 				flush()

@@ -175,13 +175,7 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 			h += p.width
 		case glueNode:
 			w := p.width - curG
-			if b.glueSign == glueStretching && p.stretchOrder == b.glueOrder {
-				curGlue += float64(p.stretch)
-				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
-			} else if b.glueSign == glueShrinking && p.shrinkOrder == b.glueOrder {
-				curGlue -= float64(p.shrink)
-				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
-			}
+			curG = setGlue(b, p, &curGlue)
 			if lb := p.leaders; lb != nil && lb.width > 0 && w+curG > 0 {
 				// \cleaders (tex.web §626–§628): as many copies as fit,
 				// centred in the glue
@@ -200,6 +194,19 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 			h += p.width
 		}
 	}
+}
+
+// setGlue is TeX's glue setting in hlist_out and vlist_out (tex.web
+// §625, §634): the running total of the box's stretch or shrink so far,
+// times its glue ratio, rounded, so that rounding errors do not add up.
+func setGlue(b, g *node, total *float64) Scaled {
+	switch {
+	case b.glueSign == glueStretching && g.stretchOrder == b.glueOrder:
+		*total += float64(g.stretch)
+	case b.glueSign == glueShrinking && g.shrinkOrder == b.glueOrder:
+		*total -= float64(g.shrink)
+	}
+	return Scaled(math.Round(vetGlue(b.glueSet * *total)))
 }
 
 // vetGlue clamps a glue product as TeX does.
@@ -236,13 +243,7 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 			}
 		case glueNode:
 			w := p.width - curG
-			if b.glueSign == glueStretching && p.stretchOrder == b.glueOrder {
-				curGlue += float64(p.stretch)
-				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
-			} else if b.glueSign == glueShrinking && p.shrinkOrder == b.glueOrder {
-				curGlue -= float64(p.shrink)
-				curG = Scaled(math.Round(vetGlue(b.glueSet * curGlue)))
-			}
+			curG = setGlue(b, p, &curGlue)
 			v += w + curG
 		case kernNode:
 			v += p.width

@@ -565,21 +565,36 @@ func (p *parser) colorEnd(l *list) error {
 	return nil
 }
 
-// mathColor handles \mathcolor[RGB]{r,g,b}{body}.
-func (p *parser) mathColor(l *list) error {
+// readMathColor reads the arguments of \mathcolor[model]{spec}{body}:
+// the token whose palette colour it is (−1 for any other colour) and the
+// body.
+func (p *parser) readMathColor() (tok int32, body []token, err error) {
 	model, _, err := p.readOptArg()
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	spec, err := p.readArg()
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
-	body, err := p.readArg()
+	if body, err = p.readArg(); err != nil {
+		return 0, nil, err
+	}
+	tok = -1
+	if tokString(model) == "RGB" {
+		if r, g, b, ok := parseRGB(tokString(spec)); ok {
+			tok = int32(latex.ColorToken(r, g, b))
+		}
+	}
+	return tok, body, nil
+}
+
+// mathColor handles \mathcolor[RGB]{r,g,b}{body}.
+func (p *parser) mathColor(l *list) error {
+	tok, body, err := p.readMathColor()
 	if err != nil {
 		return err
 	}
-	tok := int32(-1)
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "textcircled" {
 		// \textcircled alone takes the colour's end as its argument: the
 		// TS1 circle, set after the colour is popped (so in the outer colour).
@@ -588,11 +603,6 @@ func (p *parser) mathColor(l *list) error {
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack([]*node{newChar(f, 79, p.tok())}, 0, false)}})
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
-	}
-	if tokString(model) == "RGB" {
-		if r, g, b, ok := parseRGB(tokString(spec)); ok {
-			tok = int32(latex.ColorToken(r, g, b))
-		}
 	}
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})

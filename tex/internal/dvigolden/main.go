@@ -42,6 +42,7 @@ import (
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/tex"
+	"github.com/leakaudit/leakaudit/tex/internal/reftemplate"
 )
 
 // Record is one golden formula.
@@ -271,32 +272,11 @@ func sample(root string) []input {
 	return res
 }
 
-const preamble = `\documentclass[12pt]{article}
-\usepackage[landscape]{geometry}
-\usepackage{geometry}
-\geometry{%spaper,scale=0.98}
-\pagestyle{empty}
-\usepackage{booktabs}
-\usepackage{amsmath}
-\usepackage{upgreek}
-\usepackage{amssymb}
-\usepackage{xcolor}
-\begin{document}
-\makeatletter
-\renewcommand*{\@textcolor}[3]{%%
-  \protect\leavevmode
-  \begingroup
-    \color#1{#2}#3%%
-  \endgroup
-}
-\makeatother
-`
-
 // typeset runs LaTeX over the records on one page each and fills them in.
 // It reports whether the log had errors.
 func typeset(dir, paperName string, recs []*Record) (bool, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, preamble, paperName)
+	b.WriteString(reftemplate.Preamble(paperName))
 	lines := strings.Count(b.String(), "\n")
 	lineOf := make([]int, len(recs))
 	for i, r := range recs {

@@ -29,6 +29,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/tex/internal/reftemplate"
 )
 
 // sources are the files whose declarations are collected, in load order.
@@ -128,19 +129,8 @@ func main() {
 	}
 	defer os.RemoveAll(dir)
 	var b strings.Builder
-	b.WriteString(`\documentclass[12pt]{article}
-\usepackage[landscape]{geometry}
-\usepackage{geometry}
-\geometry{a5paper,scale=0.98}
-\pagestyle{empty}
-\usepackage{booktabs}
-\usepackage{amsmath}
-\usepackage{upgreek}
-\usepackage{amssymb}
-\usepackage{xcolor}
-\begin{document}
-\makeatletter
-\newwrite\out \immediate\openout\out=meanings.txt
+	b.WriteString(reftemplate.Preamble("a5") + "\\makeatletter\n")
+	b.WriteString(`\newwrite\out \immediate\openout\out=meanings.txt
 \def\W#1{\immediate\write\out{#1}}
 \def\M#1{\expandafter\ifx\csname#1\endcsname\relax\W{U #1}\else
   \W{M #1 \expandafter\meaning\csname#1\endcsname}%
