@@ -41,6 +41,10 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTokenizeCDM -fuzztime $(FUZZTIME) ./latex/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
 	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/
+	$(GO) test -run '^$$' -fuzz FuzzTypeset -fuzztime $(FUZZTIME) ./tex/
+	$(GO) test -run '^$$' -fuzz FuzzScorePair -fuzztime $(FUZZTIME) ./metrics/cdm/
+	$(GO) test -run '^$$' -fuzz FuzzImageDecode -fuzztime $(FUZZTIME) ./dataset/
+	$(GO) test -run '^$$' -fuzz FuzzScanParquet -fuzztime $(FUZZTIME) ./dataset/
 
 ## goldens: regenerate the committed TeX oracles: TFM metrics, the symbol
 ## table, and the layout golden from real LaTeX's DVI (needs Debian's

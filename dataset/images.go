@@ -5,6 +5,8 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"image"
 	_ "image/jpeg" // JPEG decoder
@@ -39,11 +41,11 @@ type ImageLimits struct {
 	MaxBytes  int64 // encoded size of one image (default 32 MiB)
 	MaxPixels int64 // width × height as declared in the header (default 40M)
 	MaxSide   int   // either dimension (default 20,000)
-	MaxItems  int64 // entries read from one archive (default 10M)
+	MaxItems  int64 // entries of one archive (default 500,000; an archive declaring more is refused before its directory is read)
 }
 
 // DefaultImageLimits are the limits used when a field is zero.
-var DefaultImageLimits = ImageLimits{MaxBytes: 32 << 20, MaxPixels: 40_000_000, MaxSide: 20_000, MaxItems: 10_000_000}
+var DefaultImageLimits = ImageLimits{MaxBytes: 32 << 20, MaxPixels: 40_000_000, MaxSide: 20_000, MaxItems: 500_000}
 
 func (l ImageLimits) or() ImageLimits {
 	d := DefaultImageLimits
@@ -247,6 +249,11 @@ func scanCROHMEImages(dir string, lim ImageLimits, e *emitter, fn func(ImageItem
 }
 
 func scanZip(p string, lim ImageLimits, e *emitter, fn func(ImageItem) error) error {
+	// Refuse an archive that declares too many entries before Go's reader
+	// allocates its whole directory.
+	if n, err := zipDeclaredEntries(p); err == nil && n > uint64(lim.MaxItems) {
+		return fmt.Errorf("archive declares %d entries, limit %d", n, lim.MaxItems)
+	}
 	zr, err := zip.OpenReader(p)
 	if err != nil {
 		return fmt.Errorf("not a readable zip archive: %w", err)
@@ -345,7 +352,7 @@ func scanParquetImages(src ImageSource, lim ImageLimits, e *emitter, fn func(Ima
 	}
 	defer fh.Close()
 	fi, _ := fh.Stat()
-	pf, err := parquet.OpenFile(fh, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := openParquet(fh, fi.Size())
 	if err != nil {
 		return fmt.Errorf("not a readable Parquet file: %w", err)
 	}
@@ -402,4 +409,40 @@ func scanParquetImages(src ImageSource, lim ImageLimits, e *emitter, fn func(Ima
 		}
 	}
 	return nil
+}
+
+// zipDeclaredEntries reads the entry count an archive's end of central
+// directory record declares (zip64 included), without reading the
+// directory.
+func zipDeclaredEntries(path string) (uint64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, err
+	}
+	size := fi.Size()
+	n := min(size, 22+65535) // the record and the longest comment
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, size-n); err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndex(buf, []byte("PK\x05\x06"))
+	if i < 0 || len(buf)-i < 22 {
+		return 0, errors.New("no end of central directory")
+	}
+	count := uint64(binary.LittleEndian.Uint16(buf[i+10:]))
+	if count != 0xFFFF || i < 20 || !bytes.Equal(buf[i-20:i-16], []byte("PK\x06\x07")) {
+		return count, nil
+	}
+	// zip64: the locator points at the zip64 end record
+	off := int64(binary.LittleEndian.Uint64(buf[i-20+8:]))
+	rec := make([]byte, 56)
+	if _, err := f.ReadAt(rec, off); err != nil || !bytes.Equal(rec[:4], []byte("PK\x06\x06")) {
+		return count, nil
+	}
+	return binary.LittleEndian.Uint64(rec[32:]), nil
 }

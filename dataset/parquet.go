@@ -1,6 +1,8 @@
 package dataset
 
 import (
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -126,7 +128,7 @@ func scanParquet(src Source, e *emitter) error {
 	if err != nil {
 		return err
 	}
-	pf, err := parquet.OpenFile(fh, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	pf, err := openParquet(fh, fi.Size())
 	if err != nil {
 		// An unreadable footer means no item can be read: a file fault.
 		e.stats.FileError = fmt.Sprintf("not a readable Parquet file: %v", err)
@@ -172,4 +174,50 @@ func scanParquet(src Source, e *emitter) error {
 		}
 	}
 	return nil
+}
+
+// maxParquetFooter bounds a Parquet footer (the file metadata).
+const maxParquetFooter = 64 << 20
+
+// openParquet opens a Parquet file after checking that its framing and
+// metadata are plausible: the magic at both ends, a footer inside the file
+// and below maxParquetFooter, and every column chunk inside the file with
+// an uncompressed size below 1 GiB. A damaged or hostile file is refused
+// here instead of making the reader allocate what it declares.
+func openParquet(fh *os.File, size int64) (*parquet.File, error) {
+	if size < 12 {
+		return nil, fmt.Errorf("%d bytes is too short for Parquet", size)
+	}
+	var head, tail [8]byte
+	if _, err := fh.ReadAt(head[:4], 0); err != nil {
+		return nil, err
+	}
+	if _, err := fh.ReadAt(tail[:], size-8); err != nil {
+		return nil, err
+	}
+	if string(head[:4]) != "PAR1" || string(tail[4:]) != "PAR1" {
+		return nil, errors.New("no Parquet magic at both ends")
+	}
+	footer := int64(binary.LittleEndian.Uint32(tail[:4]))
+	if footer <= 0 || footer > size-12 || footer > maxParquetFooter {
+		return nil, fmt.Errorf("implausible footer of %d bytes in a %d-byte file", footer, size)
+	}
+	pf, err := parquet.OpenFile(fh, size, parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return nil, err
+	}
+	for _, rg := range pf.Metadata().RowGroups {
+		if rg.NumRows < 0 {
+			return nil, fmt.Errorf("row group with %d rows", rg.NumRows)
+		}
+		for _, c := range rg.Columns {
+			m := c.MetaData
+			if m.DataPageOffset < 4 || m.TotalCompressedSize < 0 || m.DataPageOffset+m.TotalCompressedSize > size-8-footer ||
+				m.TotalUncompressedSize < 0 || m.TotalUncompressedSize > 1<<30 || m.NumValues < 0 {
+				return nil, fmt.Errorf("column chunk outside the file or implausibly large (offset %d, %d bytes, %d uncompressed)",
+					m.DataPageOffset, m.TotalCompressedSize, m.TotalUncompressedSize)
+			}
+		}
+	}
+	return pf, nil
 }

@@ -17,6 +17,17 @@ var (
 	// ErrInternal reports a bug of the engine met on a formula (a
 	// recovered panic), so that one formula cannot stop a batch.
 	ErrInternal = errors.New("tex: internal error")
+	// ErrTooLarge is returned for a formula beyond MaxFormulaBytes or
+	// MaxTokens.
+	ErrTooLarge = errors.New("tex: formula exceeds the layout limits")
+)
+
+// Limits of Typeset: longer input is refused with ErrTooLarge, deeper
+// nesting than maxParseDepth with ErrFatal (TeX's own limits are similar:
+// its input stack and save stack).
+const (
+	MaxFormulaBytes = 256 << 10
+	MaxTokens       = 50_000
 )
 
 // Glyph is one character set by the layout.
@@ -112,7 +123,13 @@ func Typeset(formula string) (out *Layout, err error) {
 	}
 	loadSymbols()
 	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace}
+	if len(formula) > MaxFormulaBytes {
+		return nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(formula), MaxFormulaBytes)
+	}
 	toks := lex(formula)
+	if len(toks) > MaxTokens {
+		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
+	}
 	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096}
 	l, end, err := p.parseList()
 	if err != nil {

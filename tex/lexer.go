@@ -91,6 +91,8 @@ func lex(s string) []token {
 			toks = append(toks, token{kind: tkSpace, c: ' '})
 			i = j
 			continue
+		case c == 0 || c == 0x7F:
+			// ^^@ is ignored (catcode 9); ^^? is invalid (catcode 15)
 		default:
 			toks = append(toks, token{kind: tkChar, c: c})
 		}

@@ -126,6 +126,9 @@ func Render(formula string, prof Profile) Side {
 	case errors.Is(err, tex.ErrUnsupported):
 		s.Failure, s.Unsupported = FailEngine+": "+strings.TrimPrefix(err.Error(), tex.ErrUnsupported.Error()+": "), true
 		return s
+	case errors.Is(err, tex.ErrTooLarge):
+		s.Failure = FailLimits
+		return s
 	case errors.Is(err, tex.ErrInternal):
 		s.Failure, s.Unsupported = FailInternal+": "+err.Error(), true
 		return s
