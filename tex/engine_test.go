@@ -32,20 +32,20 @@ func FuzzTypeset(f *testing.F) {
 // layout, never a panic or a hang.
 func TestHostileFormulas(t *testing.T) {
 	for name, s := range map[string]string{
-		"300k characters":     strings.Repeat("x+", 150_000),
-		"60k tokens":          strings.Repeat("x ", 60_000),
-		"10k nested braces":   strings.Repeat("{", 10_000) + "x" + strings.Repeat("}", 10_000),
-		"10k nested scripts":  strings.Repeat("x^{", 10_000) + strings.Repeat("}", 10_000),
-		"10k nested fracs":    strings.Repeat(`\frac{1}{`, 10_000) + strings.Repeat("}", 10_000),
-		"invalid UTF-8":       "x\xff\xfe+\xc3",
-		"NUL bytes":           "x\x00+\x00y",
-		"unbalanced":          `\frac{a}{b`,
-		"runaway colour":      `\mathcolor[RGB]{0,0,15}{x`,
-		"lone right":          `\right)`,
-		"deep left":           strings.Repeat(`\left(`, 5_000),
-		"many sqrt indexes":   strings.Repeat(`\sqrt[`, 1_000),
-		"huge array":          `\begin{array}{` + strings.Repeat("c", 1000) + `}` + strings.Repeat("x&", 999) + `x\end{array}`,
-		"macro loop guard":    strings.Repeat(`\neq`, 20_000),
+		"300k characters":    strings.Repeat("x+", 150_000),
+		"60k tokens":         strings.Repeat("x ", 60_000),
+		"10k nested braces":  strings.Repeat("{", 10_000) + "x" + strings.Repeat("}", 10_000),
+		"10k nested scripts": strings.Repeat("x^{", 10_000) + strings.Repeat("}", 10_000),
+		"10k nested fracs":   strings.Repeat(`\frac{1}{`, 10_000) + strings.Repeat("}", 10_000),
+		"invalid UTF-8":      "x\xff\xfe+\xc3",
+		"NUL bytes":          "x\x00+\x00y",
+		"unbalanced":         `\frac{a}{b`,
+		"runaway colour":     `\mathcolor[RGB]{0,0,15}{x`,
+		"lone right":         `\right)`,
+		"deep left":          strings.Repeat(`\left(`, 5_000),
+		"many sqrt indexes":  strings.Repeat(`\sqrt[`, 1_000),
+		"huge array":         `\begin{array}{` + strings.Repeat("c", 1000) + `}` + strings.Repeat("x&", 999) + `x\end{array}`,
+		"macro loop guard":   strings.Repeat(`\neq`, 20_000),
 	} {
 		start := time.Now()
 		l, err := Typeset(s)
