@@ -345,7 +345,12 @@ func scanTar(p string, lim ImageLimits, e *emitter, fn func(ImageItem) error) er
 
 // scanParquetImages reads an image struct column {bytes, path} and, when
 // present, a label column.
-func scanParquetImages(src ImageSource, lim ImageLimits, e *emitter, fn func(ImageItem) error) error {
+func scanParquetImages(src ImageSource, lim ImageLimits, e *emitter, fn func(ImageItem) error) (err error) {
+	defer func() { // parquet-go panics on some damaged files (see scanParquet)
+		if r := recover(); r != nil {
+			err = fmt.Errorf("damaged Parquet file: %v", r)
+		}
+	}()
 	fh, err := os.Open(src.Path)
 	if err != nil {
 		return err

@@ -118,7 +118,14 @@ func lookupColumn(f *parquet.File, want string, defaults []string) (name string,
 	return "", parquet.LeafColumn{}, fmt.Errorf("no column %q among %q", orDefaults(want, defaults), cols)
 }
 
-func scanParquet(src Source, e *emitter) error {
+func scanParquet(src Source, e *emitter) (err error) {
+	// parquet-go panics on some damaged files; such a file is a file
+	// fault: the items read before it are kept, the rest is reported.
+	defer func() {
+		if r := recover(); r != nil {
+			e.stats.FileError, err = fmt.Sprintf("damaged Parquet file: %v", r), nil
+		}
+	}()
 	fh, err := os.Open(src.Path)
 	if err != nil {
 		return err
