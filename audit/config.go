@@ -48,6 +48,9 @@ type Config struct {
 	NoGapDelta float64 `yaml:"no_gap_delta" json:"no_gap_delta"`
 	// Alpha is the significance level (default 0.05).
 	Alpha float64 `yaml:"alpha" json:"alpha"`
+	// MaxLabelBytes skips items with a longer label, counted per input
+	// (default dataset.DefaultMaxLabelBytes).
+	MaxLabelBytes int `yaml:"max_label_bytes" json:"max_label_bytes,omitempty"`
 
 	dir string
 }

@@ -81,9 +81,12 @@ type SplitFinding struct {
 	MeanCDM      float64    `json:"mean_cdm_f1"`
 	// CDMLeftOut counts pairs CDM leaves out: ground truths that fail, and
 	// items leakaudit's engine cannot lay out.
-	CDMGTFailed    int      `json:"cdm_gt_failed"`
-	CDMUnsupported int      `json:"cdm_unsupported"`
-	Reported       *float64 `json:"reported_exprate"`
+	CDMGTFailed    int `json:"cdm_gt_failed"`
+	CDMUnsupported int `json:"cdm_unsupported"`
+	// CDMReasons counts the failures and unsupported constructs (a
+	// formula over the limits fails with reason "limits").
+	CDMReasons map[string]int `json:"cdm_reasons,omitempty"`
+	Reported   *float64       `json:"reported_exprate"`
 	// Flags: LOW, NO_GAP(train,test), REVERSAL.
 	Flags []string `json:"flags,omitempty"`
 	// ClassA and ClassB count items string-exact at L1 with CDM < 1, and
@@ -237,7 +240,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		d := &splitData{cfg: s}
-		st, err := dataset.Scan(dataset.Source{Path: path, Format: format, Field: s.Field, IDField: s.IDField}, func(it dataset.Item) error {
+		st, err := dataset.Scan(dataset.Source{Path: path, Format: format, Field: s.Field, IDField: s.IDField, Limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}}, func(it dataset.Item) error {
 			d.items = append(d.items, it)
 			return nil
 		})
@@ -327,6 +330,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		sum := cdm.Summarize(d.results, prof)
 		sf.CDMExact, sf.CDMCounted, sf.CDMGTFailed, sf.CDMUnsupported = sum.Exact, sum.Counted, sum.GTFailed, sum.Unsupported
 		sf.MeanCDM = sum.MeanScore
+		sf.CDMReasons = sum.Reasons
 		if iv, ok := stats.Wilson(sum.Exact, sum.Counted, stats.Z95); ok {
 			sf.ExpRateCDM = pct(float64(sum.Exact) / float64(sum.Counted))
 			sf.ExpRateCDMCI = [2]float64{pct(iv.Lo), pct(iv.Hi)}

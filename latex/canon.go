@@ -38,9 +38,11 @@ var wrapperEnvs = []string{"equation", "equation*", "displaymath", "math"}
 // environments), then drop every whitespace run except one that separates a
 // control word from a following ASCII letter, which becomes one U+0020.
 // A control space (a backslash followed by whitespace) is kept as `\ `.
+// Invalid UTF-8 bytes become U+FFFD first, so that deleting whitespace can
+// never join stray bytes into a character that was not there.
 func CanonWS(s string) string {
 	if !isASCII(s) { // ASCII is already in NFC
-		s = norm.NFC.String(s)
+		s = norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD"))
 	}
 	s = StripWrappers(s)
 	return squeezeSpace(s)

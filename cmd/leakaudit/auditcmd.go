@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -19,6 +20,7 @@ func newAuditCmd() *cobra.Command {
 	var (
 		config, out string
 		workers     int
+		maxLabel    int
 		asJSON      bool
 	)
 	cmd := &cobra.Command{
@@ -54,6 +56,9 @@ configuration format is documented in the audit package (audit.Config).`,
 			c, err := audit.LoadConfig(config)
 			if err != nil {
 				return err
+			}
+			if cmd.Flags().Changed("max-label-bytes") {
+				c.MaxLabelBytes = maxLabel
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -94,6 +99,7 @@ configuration format is documented in the audit package (audit.Config).`,
 	fl.StringVar(&out, "out", "", "folder for the report")
 	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
+	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
 	return cmd
 }
 

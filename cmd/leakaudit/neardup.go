@@ -31,6 +31,7 @@ func newNearDupCmd() *cobra.Command {
 		workers       int
 		maxPixels     int64
 		maxImageBytes int64
+		maxEntries    int64
 	)
 	cmd := &cobra.Command{
 		Use:   "neardup --train [NAME=]PATH... --test [NAME=]PATH... [flags]",
@@ -70,7 +71,7 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 			if canvas != string(imagehash.Stretch) && canvas != string(imagehash.Aspect) {
 				return fmt.Errorf("--canvas must be stretch or aspect")
 			}
-			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes}
+			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
 			job := audit.NearDupJob{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
 				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
@@ -161,6 +162,7 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 	f.IntVar(&workers, "workers", 0, "hashing goroutines (default: number of CPUs)")
 	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images whose header declares more pixels (decompression bombs)")
 	f.Int64Var(&maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip image files larger than this")
+	f.Int64Var(&maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, "refuse an archive with more entries (read from its directory record before anything else)")
 	return cmd
 }
 

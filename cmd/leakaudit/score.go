@@ -24,7 +24,7 @@ func newScoreCmd() *cobra.Command {
 		input, format, field, idField string
 		profile, out, vis             string
 		visIDs                        []string
-		visMax, workers               int
+		visMax, workers, maxLabel     int
 		asJSON                        bool
 	)
 	var names []string
@@ -70,7 +70,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			}
 			var pairs []cdm.Pair
 			noPred := 0
-			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField}, func(it dataset.Item) error {
+			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: dataset.Limits{MaxLabelBytes: maxLabel}}, func(it dataset.Item) error {
 				if !it.HasPred {
 					noPred++
 					return nil
@@ -132,6 +132,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
 	fl.IntVar(&visMax, "vis-max", 20, "items drawn at most")
 	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
+	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }

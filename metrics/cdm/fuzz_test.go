@@ -1,9 +1,14 @@
 package cdm
 
 import (
+	"bytes"
+	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
 // FuzzScorePair: any pair scores without a panic, with scores in [0, 1]
@@ -44,5 +49,26 @@ func TestHostilePairs(t *testing.T) {
 			t.Errorf("%s: %s", name, r.Reason)
 		}
 		t.Logf("%s: %s %s", name, r.Status, r.Reason)
+	}
+}
+
+// TestDeterministicAcrossWorkers: the reference schema output is
+// byte-identical whatever the number of workers.
+func TestDeterministicAcrossWorkers(t *testing.T) {
+	pairs := readPairs(t, shareddata.Path(t, filepath.Join("refcdm", "reference_600", "pairs.json")))
+	var outs []string
+	for _, w := range []int{1, 2, 7} {
+		res, err := Evaluate(context.Background(), pairs, UniMERNet, w, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := WriteMetricsRes(&b, pairs, res, UniMERNet); err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, b.String())
+	}
+	if outs[0] != outs[1] || outs[0] != outs[2] {
+		t.Error("metrics_res.json differs between worker counts")
 	}
 }
