@@ -15,6 +15,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -23,7 +24,7 @@ func newScoreCmd() *cobra.Command {
 	var (
 		input, format, field, idField string
 		profile, out, vis             string
-		visIDs                        []string
+		visIDs, metricList            []string
 		visMax, workers, maxLabel     int
 		asJSON                        bool
 	)
@@ -69,8 +70,11 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 				return err
 			}
 			var pairs []cdm.Pair
+			var gts, preds []string
+			var has []bool
 			noPred := 0
 			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: dataset.Limits{MaxLabelBytes: maxLabel}}, func(it dataset.Item) error {
+				gts, preds, has = append(gts, it.Label), append(preds, it.Pred), append(has, it.HasPred)
 				if !it.HasPred {
 					noPred++
 					return nil
@@ -84,22 +88,38 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if len(pairs) == 0 {
 				return fmt.Errorf("%s: no items with a prediction (%d items read, %d without prediction)", input, st.Items, noPred)
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-			defer stop()
-			bar := progress.New()
-			bar.Start("CDM", int64(len(pairs)))
-			results, err := cdm.Evaluate(ctx, pairs, prof, workers, func() { bar.Add(1) })
-			bar.Done()
+			wantCDM := false
+			var textNames []string
+			for _, m := range metricList {
+				if m == "cdm" {
+					wantCDM = true
+				} else {
+					textNames = append(textNames, m)
+				}
+			}
+			text, err := metrics.Compute(textNames, gts, preds, has)
 			if err != nil {
 				return err
 			}
+			var results []cdm.Result
+			if wantCDM {
+				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+				defer stop()
+				bar := progress.New()
+				bar.Start("CDM", int64(len(pairs)))
+				results, err = cdm.Evaluate(ctx, pairs, prof, workers, func() { bar.Add(1) })
+				bar.Done()
+				if err != nil {
+					return err
+				}
+			}
 			sum := cdm.Summarize(results, prof)
-			if out != "" {
+			if out != "" && wantCDM {
 				if err := writeScore(out, pairs, results, prof); err != nil {
 					return err
 				}
 			}
-			if vis != "" {
+			if vis != "" && wantCDM {
 				n, err := writeVis(vis, pairs, results, visIDs, visMax)
 				if err != nil {
 					return err
@@ -111,12 +131,30 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 				enc := json.NewEncoder(w)
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
-				return enc.Encode(struct {
-					Input   string        `json:"input"`
-					Skipped int           `json:"skipped_without_prediction"`
-					Summary cdm.Summary   `json:"summary"`
-					Read    dataset.Stats `json:"read"`
-				}{input, noPred, sum, st})
+				out := struct {
+					Input   string          `json:"input"`
+					Skipped int             `json:"skipped_without_prediction"`
+					Summary *cdm.Summary    `json:"cdm,omitempty"`
+					Text    []metrics.Value `json:"text_metrics,omitempty"`
+					Read    dataset.Stats   `json:"read"`
+				}{Input: input, Skipped: noPred, Text: text, Read: st}
+				if wantCDM {
+					out.Summary = &sum
+				}
+				return enc.Encode(out)
+			}
+			if len(text) > 0 {
+				t := report.Table{Header: []string{"metric", ">value", ">items", ">missing"}}
+				for _, v := range text {
+					t.Add(v.Name, fmt.Sprintf("%.6f", v.Value), fmt.Sprint(v.N), fmt.Sprint(v.Missing))
+				}
+				if err := t.Write(w); err != nil {
+					return err
+				}
+				fmt.Fprintln(w)
+			}
+			if !wantCDM {
+				return nil
 			}
 			return printScore(w, input, sum, noPred, st)
 		},
@@ -132,6 +170,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
 	fl.IntVar(&visMax, "vis-max", 20, "items drawn at most")
 	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
+	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu and imege report that they are unavailable)")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
@@ -206,7 +245,11 @@ func writeVis(dir string, pairs []cdm.Pair, results []cdm.Result, ids []string, 
 func printScore(w io.Writer, input string, s cdm.Summary, noPred int, st dataset.Stats) error {
 	fmt.Fprintf(w, "CDM (%s profile) on %s\n\n", s.Profile, input)
 	t := report.Table{Header: []string{"pairs", ">counted", ">mean F1", ">ExpRate@CDM", ">exact", ">pred failed", ">GT failed (left out)", ">unsupported (left out)"}}
-	t.Add(fmt.Sprint(s.Pairs), fmt.Sprint(s.Counted), fmt.Sprintf("%.3f", s.MeanScore), fmt.Sprintf("%.2f%%", 100*s.ExpRate),
+	rate := 0.0
+	if s.Counted > 0 {
+		rate = 100 * float64(s.Exact) / float64(s.Counted) // unrounded, unlike metrics_res.json's exp_rate
+	}
+	t.Add(fmt.Sprint(s.Pairs), fmt.Sprint(s.Counted), fmt.Sprintf("%.3f", s.MeanScore), fmt.Sprintf("%.2f%%", rate),
 		fmt.Sprint(s.Exact), fmt.Sprint(s.PredFailed), fmt.Sprint(s.GTFailed), fmt.Sprint(s.Unsupported))
 	if err := t.Write(w); err != nil {
 		return err
