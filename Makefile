@@ -23,7 +23,8 @@ test:
 ## labels (each size in its own process, so that peak memory is per size);
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
-## of CROHME labels per core; CDM pairs/s over MathWriting valid (all cores).
+## of CROHME labels per core; CDM pairs/s over MathWriting valid (all cores);
+## every text metric over TAMER's 24,607 HME100K pairs (s/pass).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -33,6 +34,7 @@ bench:
 	$(GO) test -run '^$$' -bench BenchmarkTypeset -benchmem -cpu 1 ./tex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMMathWritingValid' -benchtime 3x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
+	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

@@ -124,18 +124,47 @@ func Tokenize13a(line string) []string {
 	return strings.Fields(string(b))
 }
 
-// ngrams counts the n-grams of orders 1…max of tokens.
-func ngrams(toks []string, maxOrder int) map[string]int {
-	m := map[string]int{}
+// ngramKey is an n-gram of interned tokens (unused slots −1).
+type ngramKey [4]int32
+
+// interner numbers tokens.
+type interner map[string]int32
+
+func (in interner) ids(toks []string) []int32 {
+	out := make([]int32, len(toks))
+	for i, t := range toks {
+		id, ok := in[t]
+		if !ok {
+			id = int32(len(in))
+			in[t] = id
+		}
+		out[i] = id
+	}
+	return out
+}
+
+// ngrams counts the n-grams of orders 1…max of a token sequence.
+func ngrams(toks []int32, maxOrder int) map[ngramKey]int {
+	m := make(map[ngramKey]int, 4*len(toks))
 	for n := 1; n <= maxOrder; n++ {
 		for i := 0; i+n <= len(toks); i++ {
-			m[strings.Join(toks[i:i+n], "\x00")+"\x01"+string(rune('0'+n))]++
+			k := ngramKey{-1, -1, -1, -1}
+			copy(k[:], toks[i:i+n])
+			m[k]++
 		}
 	}
 	return m
 }
 
-func order(key string) int { return int(key[len(key)-1] - '0') }
+func order(k ngramKey) int {
+	n := 0
+	for _, v := range k {
+		if v >= 0 {
+			n++
+		}
+	}
+	return n
+}
 
 // BLEUResult is a corpus BLEU with its parts.
 type BLEUResult struct {
@@ -150,11 +179,20 @@ type BLEUResult struct {
 // compute_bleu, max order 4, no smoothing) over 13a tokens of the
 // normalize_text-ed strings of the whole subset.
 func BLEUUniMERNet(refs, preds []string) BLEUResult {
+	nr, np := make([]string, len(refs)), make([]string, len(refs))
+	for i := range refs {
+		nr[i], np[i] = NormalizeText(refs[i]), NormalizeText(preds[i])
+	}
+	return bleuUniMERNetNormalized(nr, np)
+}
+
+func bleuUniMERNetNormalized(refs, preds []string) BLEUResult {
 	var match, possible [4]int
 	var res BLEUResult
+	in := interner{}
 	for i := range refs {
-		r := Tokenize13a(NormalizeText(refs[i]))
-		p := Tokenize13a(NormalizeText(preds[i]))
+		r := in.ids(Tokenize13a(refs[i]))
+		p := in.ids(Tokenize13a(preds[i]))
 		res.RefLength += len(r)
 		res.HypLength += len(p)
 		rc, pc := ngrams(r, 4), ngrams(p, 4)
@@ -200,8 +238,9 @@ func BLEUUniMERNet(refs, preds []string) BLEUResult {
 func BLEUIm2markup(refs, preds []string) BLEUResult {
 	var correct, total [4]int
 	var res BLEUResult
+	in := interner{}
 	for i := range refs {
-		r, p := strings.Fields(refs[i]), strings.Fields(preds[i])
+		r, p := in.ids(strings.Fields(refs[i])), in.ids(strings.Fields(preds[i]))
 		res.RefLength += len(r)
 		res.HypLength += len(p)
 		rc, pc := ngrams(r, 4), ngrams(p, 4)
@@ -245,7 +284,8 @@ func SentenceBLEUNougat(gt, pred string) (bleu float64, ok bool) {
 	if len([]rune(pred)) < 4 || len([]rune(gt)) < 4 {
 		return 0, false
 	}
-	r, p := strings.Fields(gt), strings.Fields(pred)
+	in := interner{}
+	r, p := in.ids(strings.Fields(gt)), in.ids(strings.Fields(pred))
 	rc, pc := ngrams(r, 4), ngrams(p, 4)
 	var num, den [4]int
 	for k, c := range pc {

@@ -3,6 +3,7 @@ package metrics
 import (
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/leakaudit/leakaudit/latex"
 )
@@ -44,7 +45,59 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		}
 	}
 	var out []Value
-	var l3 [][2]string // lazily: both sides at the tokens level
+	// Canonical keys and normalized strings are computed once per run.
+	keys := map[string][2][]string{}
+	keysAt := func(l latex.Level) [2][]string {
+		if k, ok := keys[l.Name]; ok {
+			return k
+		}
+		// the tokens and render levels share one tokenizer run per
+		// string, so they are computed together; halves run in parallel
+		levels := []latex.Level{l}
+		if l.Name == "tokens" || l.Name == "render" {
+			t, _ := latex.LookupLevel("tokens")
+			r, _ := latex.LookupLevel("render")
+			levels = []latex.Level{t, r}
+		}
+		out := make([][2][]string, len(levels))
+		for j := range levels {
+			out[j][0], out[j][1] = make([]string, len(gts)), make([]string, len(gts))
+		}
+		var wg sync.WaitGroup
+		half := len(gts) / 2
+		for _, rng := range [][2]int{{0, half}, {half, len(gts)}} {
+			wg.Add(1)
+			go func(a, b int) {
+				defer wg.Done()
+				for i := a; i < b; i++ {
+					for side, s := range [2]string{gts[i], p[i]} {
+						for j, lv := range levels {
+							k, err := lv.Canon(s)
+							if err != nil {
+								k = "\x00failed" + string(rune('0'+side))
+							}
+							out[j][side][i] = k
+						}
+					}
+				}
+			}(rng[0], rng[1])
+		}
+		wg.Wait()
+		for j, lv := range levels {
+			keys[lv.Name] = out[j]
+		}
+		return keys[l.Name]
+	}
+	dists := map[bool][]int{} // token distances, as given (false) and at L3 (true)
+	var normG, normP []string
+	normalized := func() {
+		if normG == nil {
+			normG, normP = make([]string, len(gts)), make([]string, len(gts))
+			for i := range gts {
+				normG[i], normP[i] = NormalizeText(gts[i]), NormalizeText(p[i])
+			}
+		}
+	}
 	for _, name := range names {
 		v := Value{Name: name, N: len(gts)}
 		switch {
@@ -53,8 +106,14 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 			if !ok {
 				return nil, fmt.Errorf("unknown level in %q", name)
 			}
-			k, n := ExpRate(l, gts, p, has)
-			v.Value, v.Missing = frac(k, n), missing
+			k := keysAt(l)
+			exact := 0
+			for i := range gts {
+				if has[i] && k[0][i] == k[1][i] {
+					exact++
+				}
+			}
+			v.Value, v.Missing = frac(exact, len(gts)), missing
 		case strings.HasPrefix(name, "le") && strings.Contains(name, "@tokEdit"):
 			k := int(name[2] - '0')
 			if k < 1 || k > 3 {
@@ -62,41 +121,56 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 			}
 			g, q := gts, p
 			if strings.HasSuffix(name, ":L3") {
-				if l3 == nil {
-					l3 = make([][2]string, len(gts))
-					for i := range gts {
-						l3[i][0], _ = latex.CanonTokens(gts[i])
-						l3[i][1], _ = latex.CanonTokens(p[i])
-					}
+				l, _ := latex.LookupLevel("tokens")
+				k := keysAt(l)
+				g, q = k[0], k[1]
+			}
+			l3 := strings.HasSuffix(name, ":L3")
+			d, ok := dists[l3]
+			if !ok {
+				d = make([]int, len(gts))
+				for i := range gts {
+					d[i] = TokenDistance(q[i], g[i])
 				}
-				g, q = make([]string, len(gts)), make([]string, len(gts))
-				for i := range l3 {
-					g[i], q[i] = l3[i][0], l3[i][1]
+				dists[l3] = d
+			}
+			within := 0
+			for i := range gts {
+				if has[i] && d[i] <= k {
+					within++
 				}
 			}
-			c, n := LeK(g, q, has)
-			v.Value, v.Missing = frac(c[k], n), missing
+			v.Value, v.Missing = frac(within, len(gts)), missing
 		case name == "bleu_unimernet":
-			v.Value = BLEUUniMERNet(gts, p).BLEU
+			normalized()
+			v.Value = bleuUniMERNetNormalized(normG, normP).BLEU
 		case name == "bleu_im2markup":
 			v.Value = BLEUIm2markup(gts, p).BLEU
 		case name == "bleu_nougat":
 			v.Value, v.N = BLEUNougat(gts, p)
 		case name == "ed_unimernet":
+			normalized()
 			var s float64
 			for i := range gts {
-				s += EDUniMERNet(gts[i], p[i])
+				s += edNormalized(normG[i], normP[i], false)
 			}
 			v.Value = s / float64(max(1, len(gts)))
-		case name == "ed_pix2tex", name == "ed_nougat":
-			f := EDPix2tex
-			if name == "ed_nougat" {
-				f = EDNougat
-			}
+		case name == "ed_pix2tex":
+			normalized()
 			var s float64
 			v.N = 0
 			for i := range gts {
-				if e, ok := f(gts[i], p[i]); ok {
+				if normG[i] != "" {
+					s += edNormalized(normG[i], normP[i], true)
+					v.N++
+				}
+			}
+			v.Value = s / float64(max(1, v.N))
+		case name == "ed_nougat":
+			var s float64
+			v.N = 0
+			for i := range gts {
+				if e, ok := EDNougat(gts[i], p[i]); ok {
 					s += e
 					v.N++
 				}

@@ -4,8 +4,17 @@ package metrics
 // the normalize_text-ed strings over the longer length (0 for two empty
 // strings).
 func EDUniMERNet(gt, pred string) float64 {
-	g, p := []rune(NormalizeText(gt)), []rune(NormalizeText(pred))
+	return edNormalized(NormalizeText(gt), NormalizeText(pred), false)
+}
+
+// edNormalized is the character Levenshtein of normalized strings over
+// the longer length, or over the reference's (byRef).
+func edNormalized(gt, pred string, byRef bool) float64 {
+	g, p := []rune(gt), []rune(pred)
 	m := max(len(g), len(p))
+	if byRef {
+		m = len(g)
+	}
 	if m == 0 {
 		return 0
 	}
@@ -16,11 +25,11 @@ func EDUniMERNet(gt, pred string) float64 {
 // post-processed strings over the reference's length (it can exceed 1);
 // ok is false for an empty reference, which pix2tex skips.
 func EDPix2tex(gt, pred string) (float64, bool) {
-	g, p := []rune(NormalizeText(gt)), []rune(NormalizeText(pred))
-	if len(g) == 0 {
+	g := NormalizeText(gt)
+	if g == "" {
 		return 0, false
 	}
-	return float64(Levenshtein(p, g)) / float64(len(g)), true
+	return edNormalized(g, NormalizeText(pred), true), true
 }
 
 // EDNougat is ed_nougat for one sample: nltk edit_distance of the raw
