@@ -466,9 +466,7 @@ func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
 		if err == io.EOF {
 			return nil
 		}
-		line, _ := cr.FieldPos(0)
 		id := strconv.FormatInt(seq, 10)
-		where := fmt.Sprintf("record starting at line %d", line)
 		if err != nil {
 			var pe *csv.ParseError
 			if errors.As(err, &pe) && pe.StartLine != lastLine {
@@ -478,6 +476,8 @@ func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
 			}
 			return err
 		}
+		line, _ := cr.FieldPos(0) // only after a successful Read: it panics otherwise
+		where := fmt.Sprintf("record starting at line %d", line)
 		if idCol >= 0 && idCol < len(rec) {
 			id = rec[idCol]
 		}
