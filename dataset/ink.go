@@ -146,7 +146,7 @@ func scanInkImages(src ImageSource, e *emitter, fn func(ImageItem) error) error 
 	}
 	for seq, p := range files {
 		it := ImageItem{Seq: int64(seq), ID: strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)), Where: "file " + filepath.Base(p)}
-		data, err := readBounded(p, DefaultMaxFileBytes)
+		data, err := readBounded(p, MaxInkMLBytes)
 		if err != nil {
 			e.skip(it.Seq, it.ID, it.Where, err.Error())
 			continue

@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// DefaultMaxFileBytes bounds the size of one InkML file.
-const DefaultMaxFileBytes = 64 << 20
+// MaxInkMLBytes bounds the size of one InkML file, which is read whole.
+const MaxInkMLBytes = 64 << 20
 
 // inkmlFiles lists the .inkml files under path in lexical order, or path
 // itself when it is a file.
@@ -54,7 +54,7 @@ func scanInkML(src Source, e *emitter) error {
 			rel = filepath.Base(path)
 		}
 		where := "file " + rel
-		data, err := readBounded(path, DefaultMaxFileBytes)
+		data, err := readBounded(path, MaxInkMLBytes)
 		switch {
 		case err != nil:
 			e.skip(int64(seq), id, where, err.Error())

@@ -87,6 +87,20 @@ type Limits struct {
 	// MaxLabelBytes is the longest label delivered; longer ones are
 	// skipped as ReasonTooLong. Zero means DefaultMaxLabelBytes.
 	MaxLabelBytes int
+	// MaxFileBytes refuses a larger input file. Zero means
+	// DefaultMaxFileBytes. (Readers stream, so this bounds time, not
+	// memory.)
+	MaxFileBytes int64
+}
+
+// DefaultMaxFileBytes is the default input file size limit (64 GiB).
+const DefaultMaxFileBytes = 64 << 30
+
+func (l Limits) maxFile() int64 {
+	if l.MaxFileBytes <= 0 {
+		return DefaultMaxFileBytes
+	}
+	return l.MaxFileBytes
 }
 
 // DefaultMaxLabelBytes is the default label length limit. The longest label

@@ -38,6 +38,9 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
+	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() && fi.Size() > src.Limits.maxFile() {
+		return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+	}
 	format := src.Format
 	if format == "" {
 		f, err := Detect(src.Path)

@@ -59,6 +59,22 @@ func wrapChineseAt(s string) string {
 	return b.String()
 }
 
+// Nesting returns the deepest brace/bracket nesting of a formula, as the
+// tokenizer's limit counts it.
+func Nesting(s string) int {
+	depth, deepest := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '{', '[':
+			depth++
+			deepest = max(deepest, depth)
+		case '}', ']':
+			depth--
+		}
+	}
+	return deepest
+}
+
 // checkLimits refuses formulas beyond the tokenizer's limits.
 func checkLimits(s string) error {
 	if len(s) > MaxFormulaBytes {

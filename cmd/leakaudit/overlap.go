@@ -24,6 +24,7 @@ import (
 type inputFlags struct {
 	format, field, idField string
 	maxLabel               int
+	maxFile                int64
 }
 
 func (f *inputFlags) register(cmd *cobra.Command) {
@@ -31,6 +32,7 @@ func (f *inputFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.field, "field", "", "label field, column or InkML annotation type (default: gt, label, latex_formula, latex, formula, text, caption; InkML: truth, normalizedLabel, label)")
 	cmd.Flags().StringVar(&f.idField, "id-field", "", "id field or column (default: img_id, id, name, …; else positions)")
 	cmd.Flags().IntVar(&f.maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip labels longer than this many bytes (counted and reported)")
+	cmd.Flags().Int64Var(&f.maxFile, "max-file-bytes", dataset.DefaultMaxFileBytes, "refuse an input file larger than this")
 }
 
 func formatNames() string {
@@ -47,7 +49,7 @@ func (f *inputFlags) source(path string) (dataset.Source, error) {
 		return dataset.Source{}, err
 	}
 	return dataset.Source{Path: path, Format: format, Field: f.field, IDField: f.idField,
-		Limits: dataset.Limits{MaxLabelBytes: f.maxLabel}}, nil
+		Limits: dataset.Limits{MaxLabelBytes: f.maxLabel, MaxFileBytes: f.maxFile}}, nil
 }
 
 // namedSource is an input given as [NAME=]PATH.

@@ -26,6 +26,8 @@ func newScoreCmd() *cobra.Command {
 		profile, out, vis             string
 		visIDs, metricList            []string
 		visMax, workers, maxLabel     int
+		limits                        cdm.Limits
+		maxFile                       int64
 		asJSON                        bool
 	)
 	var names []string
@@ -65,6 +67,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if !ok {
 				return fmt.Errorf("unknown --profile %q (one of %s)", profile, strings.Join(names, ", "))
 			}
+			prof.Limits = limits
 			f, err := dataset.ParseFormat(format)
 			if err != nil {
 				return err
@@ -73,7 +76,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			var gts, preds []string
 			var has []bool
 			noPred := 0
-			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: dataset.Limits{MaxLabelBytes: maxLabel}}, func(it dataset.Item) error {
+			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: dataset.Limits{MaxLabelBytes: maxLabel, MaxFileBytes: maxFile}}, func(it dataset.Item) error {
 				gts, preds, has = append(gts, it.Label), append(preds, it.Pred), append(has, it.HasPred)
 				if !it.HasPred {
 					noPred++
@@ -170,6 +173,10 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
 	fl.IntVar(&visMax, "vis-max", 20, "items drawn at most")
 	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
+	fl.Int64Var(&maxFile, "max-file-bytes", dataset.DefaultMaxFileBytes, "refuse an input file larger than this")
+	fl.IntVar(&limits.MaxFormulaBytes, "max-formula-bytes", cdm.DefaultLimits.MaxFormulaBytes, "a longer formula fails with reason \"limits\" (at most the tokenizer's 64 KiB)")
+	fl.IntVar(&limits.MaxNesting, "max-nesting", cdm.DefaultLimits.MaxNesting, "a formula nested deeper (braces and brackets) fails with reason \"limits\" (at most 512)")
+	fl.IntVar(&limits.MaxTokens, "max-tokens", cdm.DefaultLimits.MaxTokens, "a formula with more coloured tokens fails with reason \"limits\"")
 	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu and imege report that they are unavailable)")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")

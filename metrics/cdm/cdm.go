@@ -51,8 +51,35 @@ type Profile struct {
 	// font, counts an item exact only when every token matches, and
 	// treats any LaTeX error as a failure.
 	Strict bool
+	// Limits bound the formulas scored (zero fields: DefaultLimits); a
+	// formula beyond them fails with reason "limits".
+	Limits Limits
 	norm   func(string) string
 	help   string
+}
+
+// Limits bound a formula before it is tokenized and laid out.
+type Limits struct {
+	MaxFormulaBytes int // default latex.MaxFormulaBytes (64 KiB)
+	MaxNesting      int // brace/bracket depth, default latex.MaxNesting (512)
+	MaxTokens       int // coloured tokens, default 20,000
+}
+
+// DefaultLimits are the limits used for zero fields.
+var DefaultLimits = Limits{MaxFormulaBytes: latex.MaxFormulaBytes, MaxNesting: latex.MaxNesting, MaxTokens: 20_000}
+
+func (l Limits) or() Limits {
+	d := DefaultLimits
+	if l.MaxFormulaBytes > 0 {
+		d.MaxFormulaBytes = min(l.MaxFormulaBytes, latex.MaxFormulaBytes)
+	}
+	if l.MaxNesting > 0 {
+		d.MaxNesting = min(l.MaxNesting, latex.MaxNesting)
+	}
+	if l.MaxTokens > 0 {
+		d.MaxTokens = l.MaxTokens
+	}
+	return d
 }
 
 // Help says what the profile is and what it changes.
@@ -104,6 +131,15 @@ const (
 // Render tokenizes, lays out and boxes one formula.
 func Render(formula string, prof Profile) Side {
 	var s Side
+	lim := prof.Limits.or()
+	if n := len(formula); n > lim.MaxFormulaBytes {
+		s.Failure = fmt.Sprintf("%s: %d bytes (limit %d)", FailLimits, n, lim.MaxFormulaBytes)
+		return s
+	}
+	if d := latex.Nesting(formula); d > lim.MaxNesting {
+		s.Failure = fmt.Sprintf("%s: nesting %d (limit %d)", FailLimits, d, lim.MaxNesting)
+		return s
+	}
 	res, err := latex.TokenizeCDM(formula)
 	switch {
 	case errors.Is(err, latex.ErrTabular):
@@ -114,6 +150,10 @@ func Render(formula string, prof Profile) Side {
 		return s
 	case err != nil:
 		s.Failure = FailTokenizer
+		return s
+	}
+	if n := len(res.Tokens); n > lim.MaxTokens {
+		s.Failure = fmt.Sprintf("%s: %d tokens (limit %d)", FailLimits, n, lim.MaxTokens)
 		return s
 	}
 	s.Tokens = res.Tokens
