@@ -133,11 +133,11 @@ func Render(formula string, prof Profile) Side {
 	var s Side
 	lim := prof.Limits.or()
 	if n := len(formula); n > lim.MaxFormulaBytes {
-		s.Failure = fmt.Sprintf("%s: %d bytes (limit %d)", FailLimits, n, lim.MaxFormulaBytes)
+		s.Failure = fmt.Sprintf("%s: more than %d bytes", FailLimits, lim.MaxFormulaBytes)
 		return s
 	}
 	if d := latex.Nesting(formula); d > lim.MaxNesting {
-		s.Failure = fmt.Sprintf("%s: nesting %d (limit %d)", FailLimits, d, lim.MaxNesting)
+		s.Failure = fmt.Sprintf("%s: nested deeper than %d", FailLimits, lim.MaxNesting)
 		return s
 	}
 	res, err := latex.TokenizeCDM(formula)
@@ -153,7 +153,7 @@ func Render(formula string, prof Profile) Side {
 		return s
 	}
 	if n := len(res.Tokens); n > lim.MaxTokens {
-		s.Failure = fmt.Sprintf("%s: %d tokens (limit %d)", FailLimits, n, lim.MaxTokens)
+		s.Failure = fmt.Sprintf("%s: more than %d tokens", FailLimits, lim.MaxTokens)
 		return s
 	}
 	s.Tokens = res.Tokens
