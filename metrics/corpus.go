@@ -2,6 +2,7 @@ package metrics
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 
@@ -93,9 +94,7 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 	normalized := func() {
 		if normG == nil {
 			normG, normP = make([]string, len(gts)), make([]string, len(gts))
-			for i := range gts {
-				normG[i], normP[i] = NormalizeText(gts[i]), NormalizeText(p[i])
-			}
+			parallelFor(len(gts), func(i int) { normG[i], normP[i] = NormalizeText(gts[i]), NormalizeText(p[i]) })
 		}
 	}
 	for _, name := range names {
@@ -129,9 +128,7 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 			d, ok := dists[l3]
 			if !ok {
 				d = make([]int, len(gts))
-				for i := range gts {
-					d[i] = TokenDistance(q[i], g[i])
-				}
+				parallelFor(len(gts), func(i int) { d[i] = TokenDistance(q[i], g[i]) })
 				dists[l3] = d
 			}
 			within := 0
@@ -147,31 +144,53 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		case name == "bleu_im2markup":
 			v.Value = BLEUIm2markup(gts, p).BLEU
 		case name == "bleu_nougat":
-			v.Value, v.N = BLEUNougat(gts, p)
+			b := make([]float64, len(gts))
+			ok := make([]bool, len(gts))
+			parallelFor(len(gts), func(i int) { b[i], ok[i] = SentenceBLEUNougat(gts[i], p[i]) })
+			var sum float64
+			v.N = 0
+			for i := range b {
+				if ok[i] {
+					sum += b[i]
+					v.N++
+				}
+			}
+			v.Value = sum / float64(max(1, v.N))
 		case name == "ed_unimernet":
 			normalized()
+			e := make([]float64, len(gts))
+			parallelFor(len(gts), func(i int) { e[i] = edNormalized(normG[i], normP[i], false) })
 			var s float64
-			for i := range gts {
-				s += edNormalized(normG[i], normP[i], false)
+			for _, x := range e {
+				s += x
 			}
 			v.Value = s / float64(max(1, len(gts)))
 		case name == "ed_pix2tex":
 			normalized()
+			e := make([]float64, len(gts))
+			parallelFor(len(gts), func(i int) {
+				if normG[i] != "" {
+					e[i] = edNormalized(normG[i], normP[i], true)
+				}
+			})
 			var s float64
 			v.N = 0
 			for i := range gts {
 				if normG[i] != "" {
-					s += edNormalized(normG[i], normP[i], true)
+					s += e[i]
 					v.N++
 				}
 			}
 			v.Value = s / float64(max(1, v.N))
 		case name == "ed_nougat":
+			e := make([]float64, len(gts))
+			ok := make([]bool, len(gts))
+			parallelFor(len(gts), func(i int) { e[i], ok[i] = EDNougat(gts[i], p[i]) })
 			var s float64
 			v.N = 0
 			for i := range gts {
-				if e, ok := EDNougat(gts[i], p[i]); ok {
-					s += e
+				if ok[i] {
+					s += e[i]
 					v.N++
 				}
 			}
@@ -195,4 +214,21 @@ func frac(k, n int) float64 {
 		return 0
 	}
 	return float64(k) / float64(n)
+}
+
+// parallelFor runs f(0…n−1) on all CPUs; each index is written by one
+// goroutine, so results are as deterministic as the sequential loop.
+func parallelFor(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for i := w; i < n; i += workers {
+				f(i)
+			}
+		}(w)
+	}
+	wg.Wait()
 }
