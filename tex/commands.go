@@ -213,6 +213,14 @@ func (p *parser) command(l *list, name string) error {
 		return p.overArrow(l, name)
 	case "cong":
 		return p.cong(l)
+	case "phantom", "vphantom", "hphantom":
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		return p.phantom(l, arg, name != "hphantom", name != "vphantom")
+	case "xrightarrow", "xleftarrow":
+		return p.extArrow(l, name)
 	case "vdots":
 		return p.vdots(l)
 	case "%", "&", "#":
@@ -1267,5 +1275,95 @@ func (p *parser) vdots(l *list) error {
 		vl = append(vl, newGlue(g, 0, 0), d)
 	}
 	l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: vpack(vl)}})
+	return nil
+}
+
+// phantom handles \phantom, \vphantom and \hphantom: an empty box with
+// the argument's height and depth (v) and width (h), per style.
+func (p *parser) phantom(l *list, arg []token, v, h bool) error {
+	var choice [4][]*noad
+	for i, st := range styles4 {
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		b := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, groupNoad(items)}, styleT, false), 0, false)
+		e := &node{kind: hlistNode}
+		if v {
+			e.height, e.depth = b.height, b.depth
+		}
+		if h {
+			e.width = b.width
+		}
+		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: e}}}
+	}
+	l.add(&noad{kind: choiceNoad, choice: choice})
+	return nil
+}
+
+// extArrow handles amsmath's \xrightarrow[below]{above} and \xleftarrow
+// (\ext@arrow 0359): the arrow fill in display style, stretched to the
+// wider of the script-style arguments padded by 5mu and 9mu, as a
+// \mathop with limits inside a \mathrel, the scripts followed by 3mu.
+func (p *parser) extArrow(l *list, name string) error {
+	below, _, err := p.readOptArg()
+	if err != nil {
+		return err
+	}
+	above, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	tok := p.tok()
+	padded := func(ts []token) (*node, []*noad, error) {
+		items, err := p.parseTokens(ts)
+		if err != nil {
+			return nil, nil, err
+		}
+		list := []*noad{{kind: styleNoad, style: styleS}, {kind: kernItem, mu: true, glue: newKern(5 << 16)},
+			groupNoad(items), {kind: kernItem, mu: true, glue: newKern(9 << 16)}}
+		return hpack(p.e.mlistToHlist(list, styleT, false), 0, false), items, nil
+	}
+	bb, belowItems, err := padded(below)
+	if err != nil {
+		return err
+	}
+	ab, aboveItems, err := padded(above)
+	if err != nil {
+		return err
+	}
+	// \rightarrowfill@ in display style
+	left, right := p.smashedMinus(styleD, tok), p.symNoad("rightarrow", tok)
+	if name == "xleftarrow" {
+		left, right = p.symNoad("leftarrow", tok), p.smashedMinus(styleD, tok)
+	}
+	lb := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: styleD}, {kind: kernItem, mu: true, glue: newKern(-2 << 16)},
+		p.smashedMinus(styleD, tok), {kind: kernItem, mu: true, glue: newKern(-2 << 16)}}, styleT, false), 0, false)
+	fill := glueFil(fillOrder)
+	fill.glue.leaders = lb
+	arrow := p.e.mlistToHlist([]*noad{{kind: styleNoad, style: styleD}, left, {kind: kernItem, mu: true, glue: newKern(-7 << 16)},
+		fill, {kind: kernItem, mu: true, glue: newKern(-7 << 16)}, right}, styleT, false)
+	w := max(hpack(arrow, 0, false).width, bb.width, ab.width)
+	nucleus := hpack(arrow, w, true)
+	op := &noad{kind: opNoad, limits: limitsOn, nucleus: field{kind: subBox, box: nucleus}, tok: tok}
+	// The scripts are parsed again: a math list is laid out only once.
+	script := func(ts []token) (field, error) {
+		items, err := p.parseTokens(ts)
+		if err != nil {
+			return field{}, err
+		}
+		return field{kind: subMlist, list: append(items, &noad{kind: kernItem, mu: true, glue: newKern(3 << 16)})}, nil
+	}
+	if len(aboveItems) > 0 {
+		if op.sup, err = script(above); err != nil {
+			return err
+		}
+	}
+	if len(belowItems) > 0 {
+		if op.sub, err = script(below); err != nil {
+			return err
+		}
+	}
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{op}}})
 	return nil
 }
