@@ -223,6 +223,12 @@ func (p *parser) command(l *list, name string) error {
 		return p.extArrow(l, name)
 	case "vdots":
 		return p.vdots(l)
+	case "ddots":
+		return p.ddots(l)
+	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
+		// size commands are invalid in math: LaTeX warns and does nothing
+		e.recover(`command \` + name + ` invalid in math mode (ignored)`)
+		return nil
 	case "%", "&", "#":
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
 	case "substack":
@@ -1365,5 +1371,26 @@ func (p *parser) extArrow(l *list, name string) error {
 		}
 	}
 	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{op}}})
+	return nil
+}
+
+// ddots handles \ddots: \mathinner{\mkern1mu\raise7pt\vbox{\kern7pt
+// \hbox{.}}\mkern2mu\raise4pt\hbox{.}\mkern2mu\raise1pt\hbox{.}\mkern1mu}.
+func (p *parser) ddots(l *list) error {
+	tok := p.tok()
+	f := p.e.fonts[famOperators][textSize]
+	dot := func() *node { return hpack([]*node{newChar(f, '.', tok)}, 0, false) }
+	raised := func(b *node, by Scaled) *noad {
+		b.shift = -by
+		return &noad{kind: ordNoad, nucleus: field{kind: subBox, box: b}}
+	}
+	mk := func(mu int) *noad { return &noad{kind: kernItem, mu: true, glue: newKern(Scaled(mu) << 16)} }
+	items := []*noad{
+		mk(1), raised(vpack([]*node{newKern(7 << 16), dot()}), 7<<16),
+		mk(2), raised(dot(), 4<<16),
+		mk(2), raised(dot(), 1<<16),
+		mk(1),
+	}
+	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}, tok: tok})
 	return nil
 }
