@@ -225,6 +225,19 @@ func (p *parser) command(l *list, name string) error {
 		return p.vdots(l)
 	case "ddots":
 		return p.ddots(l)
+	case "boxed":
+		// \fbox{\m@th$\displaystyle#1$}
+		arg, err := p.readArg()
+		if err != nil {
+			return err
+		}
+		items, err := p.parseTokens(arg)
+		if err != nil {
+			return err
+		}
+		inner := hpack(p.e.mlistToHlist(append([]*noad{{kind: styleNoad, style: styleD}}, items...), styleT, false), 0, false)
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(inner, p.tok())}})
+		return nil
 	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
 		// size commands are invalid in math: LaTeX warns and does nothing
 		e.recover(`command \` + name + ` invalid in math mode (ignored)`)
@@ -1393,4 +1406,30 @@ func (p *parser) ddots(l *list) error {
 	}
 	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}, tok: tok})
 	return nil
+}
+
+// LaTeX's \fbox parameters.
+var (
+	fboxSep  = Scaled(3 << 16)
+	fboxRule = Scaled(26214) // 0.4pt
+)
+
+// fbox is \fbox as xcolor redefines it (the reference loads xcolor): the
+// content padded by \fboxsep and \fboxrule in one box, then, over it
+// (after a kern back), the frame: two horizontal rules and two vertical
+// rules that overlap them by half a rule; both lowered so that the
+// content keeps its baseline.
+func fbox(content *node, tok int32) *node {
+	padded := hpack([]*node{newKern(fboxSep), content, newKern(fboxSep)}, 0, false)
+	inner := vpack([]*node{newKern(fboxSep), padded, newKern(fboxSep)})
+	row := hpack([]*node{newKern(fboxRule), inner, newKern(fboxRule)}, 0, false)
+	body := vpack([]*node{newKern(fboxRule), row, newKern(fboxRule)})
+	lower := fboxRule + fboxSep + padded.depth
+	body.shift = lower
+	w := row.width
+	t := body.height + body.depth
+	sides := hpack([]*node{newRule(fboxRule, t-fboxRule, 0, tok), newKern(w - 2*fboxRule), newRule(fboxRule, t-fboxRule, 0, tok)}, 0, false)
+	frame := vpack([]*node{newRule(runningDim, fboxRule, 0, tok), newKern(-fboxRule / 2), sides, newKern(-fboxRule / 2), newRule(runningDim, fboxRule, 0, tok)})
+	frame.shift = lower
+	return hpack([]*node{hpack([]*node{body}, 0, false), newKern(-w), hpack([]*node{frame}, 0, false)}, 0, false)
 }

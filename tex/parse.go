@@ -595,6 +595,14 @@ func (p *parser) mathColor(l *list) error {
 	if err != nil {
 		return err
 	}
+	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "boxed" {
+		// \boxed alone frames an empty formula (it takes the colour's end
+		// as its argument), drawn after the colour is popped.
+		l.add(&noad{kind: whatsitItem, tok: tok})
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(&node{kind: hlistNode}, p.tok())}})
+		l.add(&noad{kind: whatsitItem, tok: -2})
+		return nil
+	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "textcircled" {
 		// \textcircled alone takes the colour's end as its argument: the
 		// TS1 circle, set after the colour is popped (so in the outer colour).
