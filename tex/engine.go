@@ -109,7 +109,13 @@ func (e *engine) unsupported(what string) error {
 // string latex.CDMTokens.Rendered returns, or any math-mode LaTeX) in
 // display style, as pdflatex sets it in the reference template, and
 // returns every glyph and rule with its token.
-func Typeset(formula string) (out *Layout, err error) {
+func Typeset(formula string) (*Layout, error) { return TypesetOn(formula, Page{}) }
+
+// TypesetOn is Typeset for a display on page pg: a formula wider than the
+// page's line is packed to the line width, its glue shrinking as far as it
+// can (tex.web §1201), as pdflatex does before it overflows to the right.
+// A zero Page means no line width.
+func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	defer func() {
 		// A bug must not take a batch down: the formula fails with its
 		// reason, and the bug is reported.
@@ -149,6 +155,9 @@ func Typeset(formula string) (out *Layout, err error) {
 		return nil, e.unsup
 	}
 	box := hpack(hl, 0, false)
+	if pg.TextWidth > 0 && box.width > pg.TextWidth {
+		box = hpack(hl, pg.TextWidth, true)
+	}
 	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
 	s := shipper{out: out}
 	s.hlistOut(box, 0, 0)

@@ -161,7 +161,8 @@ func Render(formula string, prof Profile) Side {
 		s.Failure = FailNoBoxes
 		return s
 	}
-	l, err := tex.Typeset(res.Rendered())
+	page := tex.PageFor(len(res.Tokens))
+	l, err := tex.TypesetOn(res.Rendered(), page)
 	switch {
 	case errors.Is(err, tex.ErrUnsupported):
 		s.Failure, s.Unsupported = FailEngine+": "+strings.TrimPrefix(err.Error(), tex.ErrUnsupported.Error()+": "), true
@@ -181,7 +182,7 @@ func Render(formula string, prof Profile) Side {
 		return s
 	}
 	s.Approximate = l.Approximate
-	s.Boxes, s.W, s.H = l.PixelBoxes(len(res.Tokens), tex.PageFor(len(res.Tokens)), tex.ReferenceRaster)
+	s.Boxes, s.W, s.H = l.PixelBoxes(len(res.Tokens), page, tex.ReferenceRaster)
 	if prof.Strict {
 		s.Fonts = make([]string, len(res.Tokens))
 		for _, g := range l.Glyphs {
