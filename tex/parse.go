@@ -603,6 +603,9 @@ func (p *parser) mathColor(l *list) error {
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
 	}
+	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "cfrac" {
+		return p.loneCfrac(l, tok)
+	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "textcircled" {
 		// \textcircled alone takes the colour's end as its argument: the
 		// TS1 circle, set after the colour is popped (so in the outer colour).
@@ -677,4 +680,32 @@ func tokString(ts []token) string {
 func (p *parser) spaceGlue() *noad {
 	f := p.e.fonts[famOperators][textSize]
 	return &noad{kind: glueItem, glue: newGlue(f.Param(2), f.Param(3), f.Param(4))}
+}
+
+// loneCfrac handles \mathcolor{c}{\cfrac} followed by {a}{b}, as the
+// reference's colouring writes amsmath's \cfrac: \cfrac takes the
+// colour's end as its numerator and the next group as its denominator,
+// {\displaystyle\frac{\strut<end>}{a}}\kern-\nulldelimiterspace, and {b}
+// stays an ordinary group after it. The colour ends inside the numerator,
+// so the fraction bar is drawn in the outer colour.
+func (p *parser) loneCfrac(l *list, tok int32) error {
+	outer := p.tok()
+	p.pushColor(tok)
+	l.add(&noad{kind: whatsitItem, tok: tok})
+	strut := &node{kind: hlistNode, height: arrayStrutHt, depth: arrayStrutDp}
+	num := []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: strut}}, {kind: whatsitItem, tok: -2}}
+	p.popColor()
+	den, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	d, err := p.parseTokens(den)
+	if err != nil {
+		return err
+	}
+	fr := &noad{kind: fractionNoad, num: num, den: d, thickness: defaultCode, tok: outer}
+	inner := &noad{kind: ordNoad, nucleus: field{kind: subMlist, list: []*noad{fr}}}
+	p.addGroup(l, []*noad{{kind: styleNoad, style: styleD}, inner})
+	l.add(&noad{kind: kernItem, glue: newKern(-p.e.nullDelim)})
+	return nil
 }

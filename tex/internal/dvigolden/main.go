@@ -77,6 +77,7 @@ var (
 	out   = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
 	perSt = flag.Int("n", 250, "formulas per construct stratum and source group")
 	batch = flag.Int("batch", 100, "formulas per LaTeX run")
+	only  = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
 )
 
 func main() {
@@ -85,7 +86,10 @@ func main() {
 	if root == "" {
 		log.Fatal("shared data not found (../shared/data or $LEAKAUDIT_DATA)")
 	}
-	inputs := sample(root)
+	var inputs []input
+	if !*only {
+		inputs = sample(root)
+	}
 	log.Printf("%d formulas sampled", len(inputs))
 	dir, err := os.MkdirTemp("", "dvigolden")
 	if err != nil {
@@ -163,6 +167,7 @@ var probes = []string{
 	`\displaystyle \frac{1}{2} \textstyle \frac{1}{2} \scriptstyle x`, `\cdots \ldots \dots`,
 	`\{ x \} \| y \|`, `\mkern 18mu x \mskip 9mu y \kern 3pt z \hspace{1cm} w`, `{\bf x} {\rm d} {\cal L}`,
 	`a + - b`, `+a`, `a +`, `a = + b`, `( - x )`, `a , b ; c`, `\frac{\frac{a}{b}}{\frac{c}{d}}`,
+	"\\mathcolor[RGB]{0,0,15}{\\cfrac} { \\mathcolor[RGB]{0,0,30}{1} } { \\mathcolor[RGB]{0,0,45}{2} \\mathcolor[RGB]{0,0,60}{+} \\mathcolor[RGB]{0,0,75}{x} }",
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
