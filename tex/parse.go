@@ -484,24 +484,33 @@ func (p *parser) scanMath() (field, error) {
 				}
 				return groupField(l.finish()), nil
 			}
-			// A command that does not expand to a brace: TeX inserts the
-			// missing {, and the new group runs to the next unmatched }.
-			p.e.recover("missing { inserted")
-			p.insert(t)
-			inner, end, err := p.parseList()
-			if err != nil {
-				return field{}, err
-			}
-			if end == endEOF {
-				p.e.recover("missing } inserted")
-			} else if end == endRight {
-				return field{}, p.e.unsupported(`\right inside an inserted group`)
-			}
-			return groupField(inner.finish()), nil
+			return p.insertedGroup(t)
 		default:
-			return field{}, p.e.unsupported("script or argument that is not a group")
+			// ^, _, &, ~, $ or # where a math field is due
+			return p.insertedGroup(t)
 		}
 	}
+}
+
+// insertedGroup is TeX's recovery where scan_math meets something that is
+// neither a character nor a brace (tex.web §1151, scan_left_brace):
+// "Missing { inserted", and the new group runs to the next unmatched }.
+func (p *parser) insertedGroup(t token) (field, error) {
+	p.e.recover("missing { inserted")
+	p.insert(t)
+	inner, end, err := p.parseList()
+	if err != nil {
+		return field{}, err
+	}
+	switch end {
+	case endEOF:
+		p.e.recover("missing } inserted")
+	case endRight:
+		return field{}, p.e.unsupported(`\right inside an inserted group`)
+	case endAlign, endCR, endEnv:
+		return field{}, p.e.unsupported("an alignment inside an inserted group")
+	}
+	return groupField(inner.finish()), nil
 }
 
 // groupCommands are the commands whose expansion starts with a brace
