@@ -225,6 +225,8 @@ func (p *parser) command(l *list, name string) error {
 		return p.vdots(l)
 	case "ddots":
 		return p.ddots(l)
+	case "overbrace", "underbrace":
+		return p.brace(l, name == "overbrace")
 	case "boxed":
 		// \fbox{\m@th$\displaystyle#1$}
 		arg, err := p.readArg()
@@ -1334,13 +1336,19 @@ func (p *parser) extArrow(l *list, name string) error {
 		return err
 	}
 	tok := p.tok()
+	// \ext@arrow #1#2#3#4: script kerns before/after (mu), padding kerns
+	// before/after (mu): 0359 for \xrightarrow, 3095 for \xleftarrow
+	k := [4]Scaled{0, 3, 5, 9}
+	if name == "xleftarrow" {
+		k = [4]Scaled{3, 0, 9, 5}
+	}
 	padded := func(ts []token) (*node, []*noad, error) {
 		items, err := p.parseTokens(ts)
 		if err != nil {
 			return nil, nil, err
 		}
-		list := []*noad{{kind: styleNoad, style: styleS}, {kind: kernItem, mu: true, glue: newKern(5 << 16)},
-			groupNoad(items), {kind: kernItem, mu: true, glue: newKern(9 << 16)}}
+		list := []*noad{{kind: styleNoad, style: styleS}, {kind: kernItem, mu: true, glue: newKern(k[2] << 16)},
+			groupNoad(items), {kind: kernItem, mu: true, glue: newKern(k[3] << 16)}}
 		return hpack(p.e.mlistToHlist(list, styleT, false), 0, false), items, nil
 	}
 	bb, belowItems, err := padded(below)
@@ -1371,7 +1379,15 @@ func (p *parser) extArrow(l *list, name string) error {
 		if err != nil {
 			return field{}, err
 		}
-		return field{kind: subMlist, list: append(items, &noad{kind: kernItem, mu: true, glue: newKern(3 << 16)})}, nil
+		var list []*noad
+		if k[0] != 0 {
+			list = append(list, &noad{kind: kernItem, mu: true, glue: newKern(k[0] << 16)})
+		}
+		list = append(list, items...)
+		if k[1] != 0 {
+			list = append(list, &noad{kind: kernItem, mu: true, glue: newKern(k[1] << 16)})
+		}
+		return field{kind: subMlist, list: list}, nil
 	}
 	if len(aboveItems) > 0 {
 		if op.sup, err = script(above); err != nil {
@@ -1432,4 +1448,49 @@ func fbox(content *node, tok int32) *node {
 	frame := vpack([]*node{newRule(runningDim, fboxRule, 0, tok), newKern(-fboxRule / 2), sides, newKern(-fboxRule / 2), newRule(runningDim, fboxRule, 0, tok)})
 	frame.shift = lower
 	return hpack([]*node{hpack([]*node{body}, 0, false), newKern(-w), hpack([]*node{frame}, 0, false)}, 0, false)
+}
+
+// brace handles \overbrace and \underbrace (fontmath.ltx): a \mathop with
+// limits over a \vbox (\vtop) aligning the display-style argument and a
+// brace drawn by \downbracefill (\upbracefill): four cmex pieces joined by
+// rule leaders, 3pt from the argument.
+func (p *parser) brace(l *list, over bool) error {
+	arg, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	tok := p.tok()
+	items, err := p.parseTokens(arg)
+	if err != nil {
+		return err
+	}
+	content := p.e.mlistToHlist([]*noad{glueFil(filOrder), {kind: styleNoad, style: styleD}, groupNoad(items), glueFil(filOrder)}, styleT, false)
+	f := p.e.fonts[famLarge][textSize]
+	piece := func(name string) *noad { return p.symNoad(name, tok) }
+	_, ht, _, _ := f.metrics(symbols["braceld"].c)
+	leader := func() *noad {
+		g := glueFil(fillOrder)
+		g.glue.leaders = &node{kind: ruleNode, width: runningDim, height: ht, depth: 0, tok: tok}
+		return g
+	}
+	var fill []*noad
+	if over { // \downbracefill
+		fill = []*noad{piece("braceld"), leader(), piece("braceru"), piece("bracelu"), leader(), piece("bracerd")}
+	} else { // \upbracefill
+		fill = []*noad{piece("bracelu"), leader(), piece("bracerd"), piece("braceld"), leader(), piece("braceru")}
+	}
+	fillList := p.e.mlistToHlist(fill, styleT, false)
+	w := max(hpack(fillList, 0, false).width, hpack(content, 0, false).width)
+	braceRow, contentRow := hpack(fillList, w, true), hpack(content, w, true)
+	var box *node
+	if over {
+		box = vpack([]*node{newKern(3 << 16), braceRow, newKern(3 << 16), contentRow})
+	} else {
+		box = vpack([]*node{contentRow, newKern(3 << 16), braceRow, newKern(3 << 16)})
+		total := box.height + box.depth
+		box.height = contentRow.height // \vtop
+		box.depth = total - box.height
+	}
+	l.add(&noad{kind: opNoad, limits: limitsOn, nucleus: field{kind: subBox, box: box}, tok: tok})
+	return nil
 }

@@ -202,6 +202,21 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 		case glueNode:
 			w := p.width - curG
 			curG = setGlue(b, p, &curGlue)
+			if lr := p.leaders; lr != nil && lr.kind == ruleNode && w+curG > 0 {
+				// rule leaders: a rule as wide as the glue (tex.web §626)
+				ht, dp := lr.height, lr.depth
+				if ht == runningDim {
+					ht = b.height
+				}
+				if dp == runningDim {
+					dp = b.depth
+				}
+				if ht+dp > 0 {
+					s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: w + curG, Height: ht + dp, Token: int(lr.tok)})
+				}
+				h += w + curG
+				continue
+			}
 			if lb := p.leaders; lb != nil && lb.width > 0 && w+curG > 0 {
 				// \cleaders (tex.web §626–§628): as many copies as fit,
 				// centred in the glue
