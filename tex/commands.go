@@ -24,6 +24,8 @@ var macros = map[string]string{
 	"hookleftarrow":      `\leftarrow\joinrel\rhook`,
 	"models":             `\mathrel{|}\joinrel\Relbar`,
 	"iff":                `\;\Longleftrightarrow\;`,
+	"doteq":              `\mathrel{\mathop{\kern0pt =}\limits^{\textstyle .}}`, // \buildrel\textstyle.\over=
+	"slash":              `/`,                                                   // then \penalty\exhyphenpenalty, no width
 	"iint":               `\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\nolimits`,
 	"iiint":              `\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\mkern-6mu\mathchoice{\mkern-3mu}{}{}{}\intop\nolimits`,
 	"implies":            `\;\Longrightarrow\;`,
@@ -314,6 +316,13 @@ func (p *parser) command(l *list, name string) error {
 			return err
 		}
 		return p.smash(l, arg)
+	case "hfill", "hfil":
+		order := fillOrder
+		if name == "hfil" {
+			order = filOrder
+		}
+		l.add(glueFil(order))
+		return nil
 	case "mkern", "mskip", "kern", "hskip", "hspace", "quad", "qquad", "enspace", " ", "enskip":
 		return p.space(l, name)
 	case "boldsymbol", "pmb":

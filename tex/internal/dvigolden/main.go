@@ -169,7 +169,7 @@ var probes = []string{
 	`a + - b`, `+a`, `a +`, `a = + b`, `( - x )`, `a , b ; c`, `\frac{\frac{a}{b}}{\frac{c}{d}}`,
 	"\\mathcolor[RGB]{0,0,15}{\\cfrac} { \\mathcolor[RGB]{0,0,30}{1} } { \\mathcolor[RGB]{0,0,45}{2} \\mathcolor[RGB]{0,0,60}{+} \\mathcolor[RGB]{0,0,75}{x} }",
 	`\overbrace{a+b+c}^{n} \underbrace{x_1 + x_2}_{k}`, `\underbrace{a}`, `\phantom{x} y \vphantom{\frac{a}{b}} z`,
-	`a \xrightarrow{f} b \xleftarrow[g]{h} c`, `\boxed{x^2} \ddots \vdots`,
+	`a \xrightarrow{f} b \xleftarrow[g]{h} c`, `a \doteq b \slash c`, `\begin{array}{l} a \hfill b \\ ccccc \end{array}`, `\boxed{x^2} \ddots \vdots`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
