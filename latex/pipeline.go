@@ -80,17 +80,7 @@ func checkLimits(s string) error {
 	if len(s) > MaxFormulaBytes {
 		return fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(s), MaxFormulaBytes)
 	}
-	depth, deepest := 0, 0
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '{', '[':
-			depth++
-			deepest = max(deepest, depth)
-		case '}', ']':
-			depth--
-		}
-	}
-	if deepest > MaxNesting {
+	if deepest := Nesting(s); deepest > MaxNesting {
 		return fmt.Errorf("%w: nesting depth %d (limit %d)", ErrTooLarge, deepest, MaxNesting)
 	}
 	return nil

@@ -443,23 +443,27 @@ func (p *parser) radical(l *list, d delimiter) error {
 	return nil
 }
 
+// twoArgs reads two macro arguments and parses each as a group's
+// content, returning the tokens and the lists.
+func (p *parser) twoArgs() (a []token, la []*noad, b []token, lb []*noad, err error) {
+	if a, err = p.readArg(); err != nil {
+		return
+	}
+	if b, err = p.readArg(); err != nil {
+		return
+	}
+	if la, err = p.parseTokens(a); err != nil {
+		return
+	}
+	lb, err = p.parseTokens(b)
+	return
+}
+
 // fraction handles amsmath's \frac and \genfrac forms: an Ord group
 // holding a generalized fraction, in style st when st ≥ 0.
 func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *style) error {
 	tok := p.tok()
-	num, err := p.readArg()
-	if err != nil {
-		return err
-	}
-	den, err := p.readArg()
-	if err != nil {
-		return err
-	}
-	n, err := p.parseTokens(num)
-	if err != nil {
-		return err
-	}
-	d, err := p.parseTokens(den)
+	_, n, _, d, err := p.twoArgs()
 	if err != nil {
 		return err
 	}
@@ -738,19 +742,7 @@ func (p *parser) primFrac(l *list, name string) error {
 // amsmath's \overset and \underset: \mathop{\kern0pt b}\limits with the
 // class \binrel@ measures for b.
 func (p *parser) stack(l *list, name string) error {
-	a, err := p.readArg()
-	if err != nil {
-		return err
-	}
-	b, err := p.readArg()
-	if err != nil {
-		return err
-	}
-	scr, err := p.parseTokens(a)
-	if err != nil {
-		return err
-	}
-	base, err := p.parseTokens(b)
+	_, scr, b, base, err := p.twoArgs()
 	if err != nil {
 		return err
 	}
