@@ -647,6 +647,13 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 					return err
 				}
 				i += consumed
+				// \mathcolor is an error in text mode but runs on: its
+				// scan for scripts (\peek_remove_filler) eats the spaces
+				// after the body.
+				p.e.recover(`\mathcolor allowed only in math mode`)
+				for i+1 < len(ts) && ts[i+1].kind == tkSpace {
+					i++
+				}
 			case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
 				// A math command in text: TeX inserts the missing $ and
 				// sets the rest as an inline formula.
