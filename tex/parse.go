@@ -259,9 +259,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 			if err != nil {
 				return nil, endEOF, err
 			}
-			if end != endGroup {
-				return nil, endEOF, p.e.fatal("missing } inserted")
-			}
+			p.closeGroup(end)
 			p.addGroup(l, inner.finish())
 		case tkSup, tkSub:
 			if err := p.script(l, t.kind == tkSup); err != nil {
@@ -464,9 +462,7 @@ func (p *parser) scanMath() (field, error) {
 			if err != nil {
 				return field{}, err
 			}
-			if end != endGroup {
-				return field{}, p.e.fatal("missing } inserted")
-			}
+			p.closeGroup(end)
 			return groupField(inner.finish()), nil
 		case tkCS:
 			if s, ok := p.e.symbol(t.s); ok && (s.kind == symMathChar || s.kind == symDelimiter) {
@@ -489,6 +485,27 @@ func (p *parser) scanMath() (field, error) {
 			// ^, _, &, ~, $ or # where a math field is due
 			return p.insertedGroup(t)
 		}
+	}
+}
+
+// closeGroup handles a {…} group that ended without its }: TeX inserts
+// the } (off_save, "Missing } inserted") and reads what ended it again at
+// the outer level: the end of the formula, a \right, an alignment tab or
+// \\, or \end{array}.
+func (p *parser) closeGroup(end endKind) {
+	if end == endGroup {
+		return
+	}
+	p.e.recover("missing } inserted")
+	switch end {
+	case endRight:
+		p.insert(token{kind: tkCS, s: "right"})
+	case endAlign:
+		p.insert(token{kind: tkAlign, c: '&'})
+	case endCR:
+		p.insert(token{kind: tkCS, s: "\\"})
+	case endEnv:
+		p.insert(lex(`\end{array}`)...)
 	}
 }
 
