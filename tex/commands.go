@@ -250,6 +250,8 @@ func (p *parser) command(l *list, name string) error {
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
 	case "substack":
 		return p.substack(l)
+	case "sp", "sb": // plain TeX's \let\sp=^ and \let\sb=_
+		return p.script(l, name == "sp")
 	case "color":
 		// \color{name}: the rest of the group in a colour that is no
 		// token's (the tokenizer's own colours use \mathcolor)
