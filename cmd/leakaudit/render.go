@@ -22,13 +22,13 @@ func newRenderCmd() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "render 'LATEX' -o out.png",
-		Short: "Draw a formula as leakaudit's TeX engine lays it out (ink boxes) with its CDM token boxes",
+		Short: "Draw a formula as leakaudit's TeX engine sets it, with its CDM token boxes",
 		Long: `render lays a formula out with leakaudit's TeX engine, exactly where pdflatex
-puts each glyph in the reference CDM's template, and draws it: every glyph as
-the bounding box of its outline (striped by character), every rule as itself.
-Glyph outlines are not rasterized yet, so the image shows positions and
-extents, not letter shapes. With --boxes, each CDM token's box is outlined in
-its own colour, as the CDM matcher sees it.
+puts each glyph in the reference CDM's template, and rasterizes it from the
+outlines of the Type 1 fonts pdflatex embeds (anti-aliased, glyph origins on
+whole pixels as Ghostscript puts them), on the reference's page and cropped
+8 px around the ink, as the reference's 200-dpi renders are. With --boxes,
+each CDM token's box is outlined in its own colour, as the CDM matcher sees it.
 
 By default the formula goes through the reference's tokenizer and colouring
 first (what CDM renders); --raw lays out the LaTeX as given.`,
@@ -50,16 +50,17 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 			if err != nil {
 				return err
 			}
-			img := l.InkImage(dpi)
-			if img == nil {
-				return fmt.Errorf("the formula has no ink")
+			pg := tex.PageFor(max(ntok, 1))
+			img, err := l.Render(tex.RenderOptions{DPI: dpi, Page: pg, Pad: 8})
+			if err != nil {
+				return err
 			}
 			rgba := image.NewRGBA(img.Bounds())
 			draw.Draw(rgba, rgba.Bounds(), img, image.Point{}, draw.Src)
 			if boxes && ntok > 0 {
-				// PixelBoxes and InkImage both crop 8 px around the ink (the
-				// page's sub-pixel phase may shift the boxes by a pixel).
-				pb, _, _ := l.PixelBoxes(ntok, tex.PageFor(ntok), tex.Raster{DPI: dpi})
+				// The boxes are the reference's (ink extent ±1 px in its
+				// crop), so they may stand a pixel off this render's crop.
+				pb, _, _ := l.PixelBoxes(ntok, pg, tex.Raster{DPI: dpi, Eps: tex.ReferenceRaster.Eps})
 				for i, b := range pb {
 					if b.Empty {
 						continue

@@ -1,0 +1,288 @@
+package tex
+
+import (
+	"fmt"
+	"image"
+	"math"
+	"sync"
+
+	"golang.org/x/image/vector"
+)
+
+// RenderOptions says how Render draws a layout.
+type RenderOptions struct {
+	// DPI is the resolution; 0 means 200, the reference CDM's.
+	DPI float64
+	// Page places the formula where LaTeX puts the display on the
+	// reference's page (so that its sub-pixel phase is the reference's)
+	// and loses the ink beyond the page's edges, as the reference's
+	// render does. A zero Page draws the formula alone, nothing clipped.
+	Page Page
+	// Pad is the white margin kept around the ink, in pixels (the
+	// reference crops 8).
+	Pad int
+}
+
+// MaxRenderPixels bounds the canvas Render allocates (about 64 MB).
+const MaxRenderPixels = 64 << 20
+
+// Render rasterizes the layout in black on white: every glyph from the
+// outline of the Type 1 font pdflatex embeds for it (fonts/*.pfb, read by
+// ParseType1), every rule as its rectangle, anti-aliased by exact area
+// coverage, then cropped Pad pixels around the ink as the reference crops
+// its renders. As Ghostscript does, each glyph's origin is moved to the
+// nearest pixel corner of the device (which matters: the reference's
+// renders agree with that, at 0.92 mean IoU, and not with glyphs set at
+// their exact sub-pixel positions, at 0.78), so a glyph has one mask per
+// font, size and character, and a warm cache only blends masks. It
+// returns an error when the layout has no ink (or none on the page) or
+// the canvas would exceed MaxRenderPixels.
+func (l *Layout) Render(o RenderOptions) (*image.Gray, error) {
+	dpi := o.DPI
+	if dpi <= 0 {
+		dpi = 200
+	}
+	s := dpi / 72.27
+	_, _, all, any := l.Inks(0)
+	if !any {
+		return nil, fmt.Errorf("tex: the formula has no ink")
+	}
+	var ox, oy float64 // the layout's reference point in device pixels
+	if o.Page.Width > 0 {
+		h, v := o.Page.Place(l)
+		// The reference's renders put the ink 0.3 px higher than TeX's
+		// positions (fitted on them: 0.921 mean IoU, 0.911 without it).
+		ox, oy = (oneInch+h).Pt()*s, (oneInch+v).Pt()*s-0.3
+	}
+	// The canvas covers the ink boxes with a pixel to spare, within the
+	// page when there is one.
+	cx0 := int(math.Floor(ox+all.X0.Pt()*s)) - 2
+	cy0 := int(math.Floor(oy+all.Y0.Pt()*s)) - 2
+	cx1 := int(math.Ceil(ox+all.X1.Pt()*s)) + 2
+	cy1 := int(math.Ceil(oy+all.Y1.Pt()*s)) + 2
+	if o.Page.Width > 0 {
+		cx0, cy0 = max(cx0, 0), max(cy0, 0)
+		cx1 = min(cx1, int(math.Ceil(o.Page.Width.Pt()*s)))
+		cy1 = min(cy1, int(math.Ceil(o.Page.Height.Pt()*s)))
+	}
+	w, h := cx1-cx0, cy1-cy0
+	if w <= 0 || h <= 0 {
+		return nil, fmt.Errorf("tex: the formula has no ink on the page")
+	}
+	if int64(w)*int64(h) > MaxRenderPixels {
+		return nil, fmt.Errorf("tex: a %d×%d px render exceeds %d pixels", w, h, MaxRenderPixels)
+	}
+	c := &canvas{w: w, h: h, ink: make([]uint8, w*h)}
+	ox -= float64(cx0)
+	oy -= float64(cy0)
+	for i := range l.Glyphs {
+		g := &l.Glyphs[i]
+		m := glyphMaskFor(g, s, ox+g.X.Pt()*s, oy+g.Y.Pt()*s)
+		if m != nil {
+			c.blend(m.mask, m.x, m.y)
+		} else if b, ok := glyphInk(g); ok {
+			// no outline (a font without a Type 1 file): its ink box
+			c.fillRect(ox+b.X0.Pt()*s, oy+b.Y0.Pt()*s, ox+b.X1.Pt()*s, oy+b.Y1.Pt()*s)
+		}
+	}
+	for _, r := range l.Rules {
+		c.fillRect(ox+r.X.Pt()*s, oy+(r.Y-r.Height).Pt()*s, ox+(r.X+r.Width).Pt()*s, oy+r.Y.Pt()*s)
+	}
+	return c.crop(o.Pad)
+}
+
+// canvas accumulates ink coverage (0 none, 255 full).
+type canvas struct {
+	w, h int
+	ink  []uint8
+}
+
+// over composites coverage a over the canvas pixel at i (black over
+// whatever is there).
+func (c *canvas) over(i int, a uint8) {
+	d := uint32(c.ink[i])
+	c.ink[i] = uint8(d + (uint32(a)*(255-d)+127)/255)
+}
+
+func (c *canvas) blend(m *glyphMask, x, y int) {
+	for j := 0; j < m.h; j++ {
+		cy := y + j
+		if cy < 0 || cy >= c.h {
+			continue
+		}
+		row := m.pix[j*m.w : (j+1)*m.w]
+		for i, a := range row {
+			cx := x + i
+			if a == 0 || cx < 0 || cx >= c.w {
+				continue
+			}
+			c.over(cy*c.w+cx, a)
+		}
+	}
+}
+
+// fillRect fills a rectangle given in canvas pixels, each pixel by the
+// share of it the rectangle covers.
+func (c *canvas) fillRect(x0, y0, x1, y1 float64) {
+	if x1 <= x0 || y1 <= y0 {
+		return
+	}
+	overlap := func(lo, hi float64, p int) float64 {
+		return math.Max(0, math.Min(hi, float64(p+1))-math.Max(lo, float64(p)))
+	}
+	for py := max(int(math.Floor(y0)), 0); py < min(int(math.Ceil(y1)), c.h); py++ {
+		fy := overlap(y0, y1, py)
+		for px := max(int(math.Floor(x0)), 0); px < min(int(math.Ceil(x1)), c.w); px++ {
+			if a := fy * overlap(x0, x1, px); a > 0 {
+				c.over(py*c.w+px, uint8(math.Round(a*255)))
+			}
+		}
+	}
+}
+
+// crop returns the canvas as a black-on-white image, pad pixels around
+// the pixels with any ink.
+func (c *canvas) crop(pad int) (*image.Gray, error) {
+	x0, y0, x1, y1 := c.w, c.h, -1, -1
+	for y := 0; y < c.h; y++ {
+		row := c.ink[y*c.w : (y+1)*c.w]
+		for x, v := range row {
+			if v != 0 {
+				x0, x1 = min(x0, x), max(x1, x)
+				y0, y1 = min(y0, y), max(y1, y)
+			}
+		}
+	}
+	if x1 < 0 {
+		return nil, fmt.Errorf("tex: the formula has no ink on the page")
+	}
+	pad = max(pad, 0)
+	w, h := x1-x0+1+2*pad, y1-y0+1+2*pad
+	img := image.NewGray(image.Rect(0, 0, w, h))
+	for i := range img.Pix {
+		img.Pix[i] = 255
+	}
+	for y := y0; y <= y1; y++ {
+		src := c.ink[y*c.w+x0 : y*c.w+x1+1]
+		dst := img.Pix[(y-y0+pad)*img.Stride+pad:]
+		for i, v := range src {
+			dst[i] = 255 - v
+		}
+	}
+	return img, nil
+}
+
+// glyphMask is a glyph's coverage at one size and sub-pixel phase, its
+// top left corner at (x, y) pixels from the glyph's pixel origin.
+type glyphMask struct {
+	pix  []uint8
+	w, h int
+	x, y int
+}
+
+type glyphKey struct {
+	font string
+	size Scaled
+	char int
+	dpi  float64
+}
+
+type placedMask struct {
+	mask *glyphMask
+	x, y int
+}
+
+// maxGlyphMasks bounds the cache; past it masks are drawn and not kept.
+const maxGlyphMasks = 1 << 17
+
+var glyphCache = struct {
+	sync.RWMutex
+	m map[glyphKey]*glyphMask
+}{m: map[glyphKey]*glyphMask{}}
+
+// glyphMaskFor returns the mask of glyph g with its reference point at
+// device pixel (gx, gy), moved to the nearest pixel corner, and where the
+// mask's corner goes; nil when the font has no outline for it.
+func glyphMaskFor(g *Glyph, s, gx, gy float64) *placedMask {
+	key := glyphKey{font: g.Font, size: g.Size, char: g.Char, dpi: s}
+	glyphCache.RLock()
+	m, ok := glyphCache.m[key]
+	glyphCache.RUnlock()
+	if !ok {
+		m = drawGlyph(g, s)
+		glyphCache.Lock()
+		if len(glyphCache.m) < maxGlyphMasks {
+			glyphCache.m[key] = m
+		}
+		glyphCache.Unlock()
+	}
+	if m == nil {
+		return nil
+	}
+	return &placedMask{mask: m, x: int(math.Floor(gx+0.5)) + m.x, y: int(math.Floor(gy+0.5)) + m.y}
+}
+
+// drawGlyph rasterizes a glyph's outline with its reference point at a
+// pixel corner; nil when there is no outline.
+func drawGlyph(g *Glyph, s float64) *glyphMask {
+	f, err := LoadType1(g.Font)
+	if err != nil {
+		return nil
+	}
+	o, err := f.Outline(g.Char)
+	if err != nil {
+		return nil
+	}
+	k := g.Size.Pt() / 1000 * s
+	minX, minY, maxX, maxY := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, op := range o.Ops {
+		n := 1
+		if op.Kind == 'C' {
+			n = 3
+		}
+		if op.Kind == 'Z' {
+			n = 0
+		}
+		for _, p := range op.Pts[:n] {
+			x, y := p.X*k, -p.Y*k
+			minX, maxX = math.Min(minX, x), math.Max(maxX, x)
+			minY, maxY = math.Min(minY, y), math.Max(maxY, y)
+		}
+	}
+	if maxX < minX {
+		return &glyphMask{} // a blank glyph (a space)
+	}
+	x0, y0 := int(math.Floor(minX))-1, int(math.Floor(minY))-1
+	w, h := int(math.Ceil(maxX))-x0+1, int(math.Ceil(maxY))-y0+1
+	if w <= 0 || h <= 0 || w*h > MaxRenderPixels {
+		return nil
+	}
+	z := vector.NewRasterizer(w, h)
+	tx := func(p Point) (float32, float32) {
+		return float32(p.X*k - float64(x0)), float32(-p.Y*k - float64(y0))
+	}
+	for _, op := range o.Ops {
+		switch op.Kind {
+		case 'M':
+			z.MoveTo(tx(op.Pts[0]))
+		case 'L':
+			z.LineTo(tx(op.Pts[0]))
+		case 'C':
+			ax, ay := tx(op.Pts[0])
+			bx, by := tx(op.Pts[1])
+			cx, cy := tx(op.Pts[2])
+			z.CubeTo(ax, ay, bx, by, cx, cy)
+		case 'Z':
+			z.ClosePath()
+		}
+	}
+	dst := image.NewAlpha(image.Rect(0, 0, w, h))
+	z.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
+	return &glyphMask{pix: dst.Pix, w: w, h: h, x: x0, y: y0}
+}
+
+// ReferenceInkThreshold is the coverage (in 1/255) above which a pixel of
+// Render counts as ink when compared with the reference's binarized
+// renders, where every pixel Ghostscript's 4×4 anti-aliasing touches is
+// black.
+const ReferenceInkThreshold = 0
