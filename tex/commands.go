@@ -905,7 +905,9 @@ func (p *parser) leftRight(l *list) error {
 	if err != nil {
 		return err
 	}
+	p.lefts = append(p.lefts, p.depth+1)
 	inner, end, err := p.parseList()
+	p.lefts = p.lefts[:len(p.lefts)-1]
 	if err != nil {
 		return err
 	}
@@ -917,8 +919,6 @@ func (p *parser) leftRight(l *list) error {
 		}
 	case endEOF:
 		p.e.recover(`missing \right. inserted`)
-	case endGroup:
-		return p.e.fatal(`extra }, or forgotten \right`)
 	}
 	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
 	items = append(items, &noad{kind: rightNoad, delim: rd})

@@ -34,6 +34,37 @@
 // ErrUnsupported naming it; it never guesses. What pdflatex would refuse
 // outright is ErrFatal.
 //
+// # Broken LaTeX
+//
+// Model predictions are often broken LaTeX, and the reference runs
+// pdflatex in nonstopmode: TeX reports the error, recovers in its own way
+// and ships a page, unless the error is fatal. Each class seen in the
+// shared predictions, what pdflatex does in the reference's template
+// (checked by running it), and what Typeset does:
+//
+//	class                                 pdflatex                            Typeset
+//	undefined command (\foo, \cancel)     dropped; its arguments set as groups  the same
+//	unclosed { (x^{2 + y)                 } inserted at \end{displaymath}     the same (TeX's off_save)
+//	extra } (a}+b, \left( a } b \right))  the } dropped                       the same
+//	\right without \left                  dropped with its delimiter          the same
+//	\left without \right                  \right. inserted                    the same
+//	missing \end{array}                   closed at \end{displaymath}         the same
+//	& outside an array                    dropped ("misplaced")               the same
+//	\\ outside an array                   accepted without an error           not seen: the tokenizer makes it \,
+//	double superscript or subscript       both scripts kept, one error        the same
+//	a script or argument that is no group "Missing { inserted"                the same
+//	Unicode character (α, é)              "not set up for use": dropped       the same
+//	$ inside the display                  "Display math should end with $$"   the same
+//	argument open at the end (\frac{a}{b) "File ended": no PDF                ErrFatal
+//	\hline or \end{array} outside an      a page, after many errors           ErrUnsupported
+//	array; more cells than columns;
+//	unknown environment; \tag; \middle
+//
+// Recovered lists each error met, in order, as pdflatex's log would. The
+// recoveries are checked against real LaTeX's DVI in the layout golden,
+// which samples the shared predictions with broken LaTeX;
+// TestBrokenLaTeX pins each row.
+//
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
 // the DVI of 7,800 formulas (make goldens), and the reference CDM's own
 // pixel boxes of 1,200 formulas are in the shared data.

@@ -137,15 +137,9 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}
 	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096}
-	l, end, err := p.parseList()
+	l, _, err := p.parseList()
 	if err != nil {
 		return nil, err
-	}
-	if end == endGroup {
-		return nil, e.fatal("too many }'s")
-	}
-	if end == endRight {
-		return nil, e.unsupported(`extra \right`)
 	}
 	if e.unsup != nil {
 		return nil, e.unsup

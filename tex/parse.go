@@ -27,7 +27,9 @@ type parser struct {
 	depth  int
 	budget int // tokens that may still be inserted (bounds expansion)
 	arrays int // array nesting: & and \\ end cells
-
+	// lefts are the depths of the \left groups being read: a } that would
+	// close one is an error TeX recovers from.
+	lefts []int
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -253,6 +255,16 @@ func (p *parser) parseList() (*list, endKind, error) {
 		switch t.kind {
 		case tkSpace:
 		case tkEnd:
+			// TeX's extra_right_brace (tex.web §1069): a } that would
+			// close the formula or a \left group is dropped.
+			if depth == 1 {
+				p.e.recover("extra }, or forgotten $")
+				continue
+			}
+			if n := len(p.lefts); n > 0 && p.lefts[n-1] == depth {
+				p.e.recover(`extra }, or forgotten \right`)
+				continue
+			}
 			return l, endGroup, nil
 		case tkBegin:
 			inner, end, err := p.parseList()
@@ -289,6 +301,15 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		case tkCS:
 			if t.s == "right" {
+				if depth == 1 {
+					// \right outside any \left (tex.web §1192): its
+					// delimiter is read and dropped.
+					p.e.recover(`extra \right`)
+					if _, err := p.scanDelimiter(); err != nil {
+						return nil, endEOF, err
+					}
+					continue
+				}
 				return l, endRight, nil
 			}
 			if p.arrays > 0 && t.s == "\\" {

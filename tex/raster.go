@@ -280,9 +280,3 @@ func drawGlyph(g *Glyph, s float64) *glyphMask {
 	z.Draw(dst, dst.Bounds(), image.Opaque, image.Point{})
 	return &glyphMask{pix: dst.Pix, w: w, h: h, x: x0, y: y0}
 }
-
-// ReferenceInkThreshold is the coverage (in 1/255) above which a pixel of
-// Render counts as ink when compared with the reference's binarized
-// renders, where every pixel Ghostscript's 4×4 anti-aliasing touches is
-// black.
-const ReferenceInkThreshold = 0

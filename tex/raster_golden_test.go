@@ -142,7 +142,7 @@ func mean(v []float64) float64 {
 // (pdflatex and Ghostscript at 200 dpi): pixel IoU of the ink.
 func TestRenderAgainstReference(t *testing.T) {
 	refs := loadReferenceRenders(t)
-	st := compareRenders(t, refs, ReferenceInkThreshold)
+	st := compareRenders(t, refs, 0)
 	t.Logf("%d renders compared (%d not laid out), %d of the same size as the reference's", st.compared, st.failed, st.sameSize)
 	t.Logf("pixel IoU (best alignment within ±2 px): mean %.4f, median %.4f, p10 %.4f, min %.4f",
 		mean(st.ious), st.ious[len(st.ious)/2], st.ious[len(st.ious)/10], st.ious[0])
