@@ -1,14 +1,20 @@
 package tex
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // LaTeX's array environment (latex.ltx \array, without the array
 // package, as in the reference's preamble): each cell is a text-style
 // formula between \arraycolsep on both sides, aligned by \hfil glue as
 // its column says (l, c, r; @{} drops the separation); every row holds
 // \@arstrut; rows are stacked with \baselineskip and \lineskip zero; the
-// alignment is a \vcenter for the default [c] position. The tokenizer
-// turns every environment into array, so this is all parity needs.
+// alignment is a \vcenter for the default [c] position. The reference's
+// tokenizer turns every environment into array, so array is what parity
+// needs; amsmath's matrix family and cases are modelled after their
+// definitions on top of it, for formulas the tokenizer passes raw (its
+// fallback) and for --raw renders.
 
 var (
 	arrayColSep    = Scaled(5 << 16) // \arraycolsep 5pt
@@ -17,47 +23,175 @@ var (
 	arrayRuleWidth = Scaled(26214)   // \arrayrulewidth 0.4pt
 )
 
-// column is one column of an array preamble.
+// column is one column of an array preamble: its alignment and what
+// stands before and after its cell in the template: \arraycolsep or @{…}
+// glue, and \vline rules for |.
 type column struct {
-	align       byte // 'l', 'c' or 'r'
-	left, right bool // \arraycolsep on each side
+	align         byte // 'l', 'c' or 'r'
+	before, after []sepItem
 }
 
-// arrayPreamble reads a column specification.
+// sepItem is glue of a width, or (rule) a \vline.
+type sepItem struct {
+	width Scaled
+	rule  bool
+}
+
+var doubleRuleSep = Scaled(2 << 16) // \doublerulesep 2pt
+
+// arrayPreamble reads a column specification as latex.ltx's \@mkpream
+// does (without the array package): l, c and r columns, each with
+// \arraycolsep on both sides unless @{} or @{\quad} stands there, | for a
+// \vline (two in a row with \doublerulesep between them), and *{n}{…}.
 func arrayPreamble(spec []token) ([]column, bool) {
+	spec, ok := expandStars(spec, 0)
+	if !ok {
+		return nil, false
+	}
 	var cols []column
-	noSep := false // an @{} before the next column
+	var pending []sepItem // what stands before the next column
+	atBefore := false     // an @{…} before the next column replaces its \arraycolsep
+	lastRule := false
 	for i := 0; i < len(spec); i++ {
 		t := spec[i]
 		switch {
 		case t.kind == tkSpace:
+			continue
 		case t.kind == tkChar && (t.c == 'l' || t.c == 'c' || t.c == 'r'):
-			cols = append(cols, column{align: byte(t.c), left: !noSep, right: true})
-			noSep = false
+			c := column{align: byte(t.c), before: pending, after: []sepItem{{width: arrayColSep}}}
+			if !atBefore {
+				c.before = append(c.before, sepItem{width: arrayColSep})
+			}
+			cols = append(cols, c)
+			pending, atBefore = nil, false
+		case t.kind == tkChar && t.c == '|':
+			items := []sepItem{{rule: true}}
+			if lastRule {
+				items = []sepItem{{width: doubleRuleSep}, {rule: true}}
+			}
+			if len(cols) > 0 && pending == nil && !atBefore {
+				last := &cols[len(cols)-1]
+				last.after = append(last.after, items...)
+			} else {
+				pending = append(pending, items...)
+			}
+			lastRule = true
+			continue
 		case t.kind == tkChar && t.c == '@':
-			// only @{} (no material) is modelled
-			if i+2 >= len(spec) || spec[i+1].kind != tkBegin || spec[i+2].kind != tkEnd {
+			var w Scaled
+			switch {
+			case i+2 < len(spec) && spec[i+1].kind == tkBegin && spec[i+2].kind == tkEnd:
+				i += 2
+			case i+3 < len(spec) && spec[i+1].kind == tkBegin && spec[i+2].kind == tkCS && spec[i+2].s == "quad" && spec[i+3].kind == tkEnd:
+				w = textFontCMR.Param(6) // \quad: 1em of the text font
+				i += 3
+			default:
 				return nil, false
 			}
-			i += 2
-			if len(cols) > 0 {
-				cols[len(cols)-1].right = false
+			if len(cols) > 0 && pending == nil && !atBefore {
+				// the @-expression replaces the \arraycolsep after the
+				// previous column
+				last := &cols[len(cols)-1]
+				last.after = last.after[:len(last.after)-1]
+				if w != 0 {
+					last.after = append(last.after, sepItem{width: w})
+				}
+			} else if w != 0 {
+				pending = append(pending, sepItem{width: w})
 			}
-			noSep = true
+			atBefore = true
 		default:
 			return nil, false
 		}
+		lastRule = false
 	}
-	return cols, len(cols) > 0
+	if len(cols) == 0 {
+		return nil, false
+	}
+	last := &cols[len(cols)-1]
+	last.after = append(last.after, pending...)
+	return cols, true
 }
 
-// array handles \begin{array}[pos]{cols} … \end{array}.
+// expandStars expands *{n}{cols} in a preamble, as \@mkpream does first.
+func expandStars(spec []token, depth int) ([]token, bool) {
+	if depth > 4 {
+		return nil, false
+	}
+	var out []token
+	for i := 0; i < len(spec); i++ {
+		t := spec[i]
+		if t.kind != tkChar || t.c != '*' {
+			out = append(out, t)
+			continue
+		}
+		count, j, ok := groupAt(spec, i+1)
+		if !ok {
+			return nil, false
+		}
+		body, k, ok := groupAt(spec, j)
+		if !ok {
+			return nil, false
+		}
+		n, err := strconv.Atoi(strings.TrimSpace(tokString(count)))
+		if err != nil || n < 0 || n > 100 {
+			return nil, false
+		}
+		inner, ok := expandStars(body, depth+1)
+		if !ok {
+			return nil, false
+		}
+		for range n {
+			out = append(out, inner...)
+		}
+		i = k - 1
+	}
+	return out, true
+}
+
+// groupAt returns the tokens of the {…} group that starts at i (spaces
+// skipped) and the index after it.
+func groupAt(ts []token, i int) ([]token, int, bool) {
+	for i < len(ts) && ts[i].kind == tkSpace {
+		i++
+	}
+	if i >= len(ts) || ts[i].kind != tkBegin {
+		return nil, 0, false
+	}
+	depth := 0
+	for j := i; j < len(ts); j++ {
+		switch ts[j].kind {
+		case tkBegin:
+			depth++
+		case tkEnd:
+			depth--
+			if depth == 0 {
+				return ts[i+1 : j], j + 1, true
+			}
+		}
+	}
+	return nil, 0, false
+}
+
+// matrixDelims are the delimiters amsmath puts around each matrix.
+var matrixDelims = map[string][2]string{
+	"matrix":  {"", ""},
+	"pmatrix": {"(", ")"},
+	"bmatrix": {"[", "]"},
+	"Bmatrix": {`\lbrace`, `\rbrace`},
+	"vmatrix": {`\lvert`, `\rvert`},
+	"Vmatrix": {`\lVert`, `\rVert`},
+}
+
+// array handles \begin{name}: LaTeX's array, amsmath's subarray, the
+// matrix family and cases.
 func (p *parser) array(l *list) error {
 	name, err := p.readArg()
 	if err != nil {
 		return err
 	}
-	switch env := tokString(name); env {
+	env := tokString(name)
+	switch env {
 	case "array":
 	case "subarray":
 		spec, err := p.readArg()
@@ -69,8 +203,36 @@ func (p *parser) array(l *list) error {
 			return p.e.unsupported(`subarray {` + a + `}`)
 		}
 		return p.subarray(l, a[0])
+	case "cases":
+		// amsmath: \left\lbrace \def\arraystretch{1.2}
+		// \array{@{}l@{\quad}l@{}} … \endarray \right.
+		cols, _ := arrayPreamble(lex(`@{}l@{\quad}l@{}`))
+		return p.delimited(l, `\lbrace`, ".", func(inner *list) error {
+			return p.alignment(inner, env, cols, "1.2")
+		})
+	case "aligned", "gathered":
+		return p.amsAlign(l, env)
 	default:
-		return p.e.unsupported(`\begin{` + env + `}`)
+		d, ok := matrixDelims[env]
+		if !ok {
+			return p.e.unsupported(`\begin{` + env + `}`)
+		}
+		// amsmath's \env@matrix: \hskip -\arraycolsep
+		// \array{*\c@MaxMatrixCols c} … \endarray \hskip -\arraycolsep,
+		// inside \left…\right for the delimited kinds.
+		cols, _ := arrayPreamble(lex(`*{10}{c}`)) // \c@MaxMatrixCols is 10
+		body := func(inner *list) error {
+			inner.add(&noad{kind: glueItem, glue: newGlue(-arrayColSep, 0, 0)})
+			if err := p.alignment(inner, env, cols, ""); err != nil {
+				return err
+			}
+			inner.add(&noad{kind: glueItem, glue: newGlue(-arrayColSep, 0, 0)})
+			return nil
+		}
+		if d[0] == "" {
+			return body(l)
+		}
+		return p.delimited(l, d[0], d[1], body)
 	}
 	pos, _, err := p.readOptArg()
 	if err != nil {
@@ -87,10 +249,48 @@ func (p *parser) array(l *list) error {
 	if !ok {
 		return p.e.unsupported(`array preamble {` + tokString(spec) + `}`)
 	}
+	return p.alignment(l, env, cols, "")
+}
+
+// delimited adds \left<open> body \right<close> (an Inner noad), the
+// delimiters taking the current colour.
+func (p *parser) delimited(l *list, open, close string, body func(*list) error) error {
+	p.insert(lex(open)...)
+	ld, err := p.scanDelimiter()
+	if err != nil {
+		return err
+	}
+	inner := &list{}
+	if err := body(inner); err != nil {
+		return err
+	}
+	p.insert(lex(close)...)
+	rd, err := p.scanDelimiter()
+	if err != nil {
+		return err
+	}
+	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
+	items = append(items, &noad{kind: rightNoad, delim: rd})
+	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}})
+	return nil
+}
+
+// alignment reads the rows of an array-like environment up to
+// \end{env} and adds its \vcenter; stretch is \arraystretch ("" for 1).
+func (p *parser) alignment(l *list, env string, cols []column, stretch string) error {
+	strutHt, strutDp := arrayStrutHt, arrayStrutDp
+	if stretch != "" {
+		strutHt, strutDp = scaleDecimal(strutHt, stretch), scaleDecimal(strutDp, stretch)
+	}
 	var rows [][]*node
-	var hlines []int // rows before which an \hline stands (len(rows) at the time)
+	var gaps []Scaled // glue after each row
+	var hlines []int  // rows before which an \hline stands (len(rows) at the time)
 	p.arrays++
-	defer func() { p.arrays-- }()
+	p.envs = append(p.envs, env)
+	defer func() {
+		p.arrays--
+		p.envs = p.envs[:len(p.envs)-1]
+	}()
 	var row []*node
 	for {
 		// \hline at the start of a row
@@ -108,9 +308,9 @@ func (p *parser) array(l *list) error {
 		case endEOF:
 			// pdflatex stops at the template's \end{displaymath} and
 			// closes the array (cdm-spec §7: probe p16 scores 1)
-			p.e.recover(`\begin{array} ended by \end{displaymath}`)
+			p.e.recover(`\begin{` + env + `} ended by \end{displaymath}`)
 			end = endEnv
-		case endGroup, endRight:
+		case endGroup, endRight, endArg:
 			return p.e.unsupported(`array cell ended by } or \right`)
 		}
 		if end == endEnv && len(row) == 0 && len(items.finish()) == 0 {
@@ -123,26 +323,46 @@ func (p *parser) array(l *list) error {
 		hl := p.e.mlistToHlist(items.finish(), styleT, false)
 		var cl []*node
 		if len(row) == 0 {
-			cl = append(cl, &node{kind: ruleNode, width: 0, height: arrayStrutHt, depth: arrayStrutDp, tok: -1})
+			cl = append(cl, &node{kind: ruleNode, width: 0, height: strutHt, depth: strutDp, tok: -1})
 		}
-		if c.left {
-			cl = append(cl, newGlue(arrayColSep, 0, 0))
-		}
+		cl = appendSeps(cl, c.before)
 		if c.align != 'l' {
 			cl = append(cl, filGlue())
 		}
 		cl = append(cl, hl...)
+		var gap Scaled // \\[dim] with dim ≤ 0: \noalign{\vskip dim}
+		if end == endCR {
+			// \\* and \\[dim] (latex.ltx \@arraycr): a positive dim
+			// deepens the row by a zero-width rule as deep as the strut
+			// plus dim
+			p.skipSpaces()
+			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+				p.next()
+			}
+			if dim, ok, err := p.readOptArg(); err != nil {
+				return err
+			} else if ok {
+				d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
+				switch {
+				case !valid:
+					return p.e.unsupported(`\\[` + tokString(dim) + `]`)
+				case d > 0:
+					cl = append(cl, &node{kind: ruleNode, width: 0, height: runningDim, depth: d + strutDp, tok: -1})
+				default:
+					gap = d
+				}
+			}
+		}
 		if c.align != 'r' {
 			cl = append(cl, filGlue())
 		}
-		if c.right {
-			cl = append(cl, newGlue(arrayColSep, 0, 0))
-		}
+		cl = appendSeps(cl, c.after)
 		row = append(row, hpack(cl, 0, false))
 		if end == endAlign {
 			continue
 		}
 		rows = append(rows, row)
+		gaps = append(gaps, gap)
 		row = nil
 		if end == endEnv {
 			break
@@ -171,7 +391,16 @@ func (p *parser) array(l *list) error {
 			}
 			cells = append(cells, c)
 		}
-		vl = append(vl, hpack(cells, 0, false))
+		rb := hpack(cells, 0, false)
+		for _, c := range cells {
+			// every cell takes its row's height and depth (tex.web
+			// §810), which a running \vline fills
+			c.height, c.depth = rb.height, rb.depth
+		}
+		vl = append(vl, rb)
+		if gaps[i] != 0 {
+			vl = append(vl, newGlue(gaps[i], 0, 0))
+		}
 	}
 	for hi < len(hlines) {
 		vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
@@ -182,6 +411,24 @@ func (p *parser) array(l *list) error {
 	return nil
 }
 
+// appendSeps appends a template's separation: glue, and \vline rules as
+// latex.ltx's \@arrayrule sets them (\arrayrulewidth wide, as high and
+// deep as the row, centred on the column boundary by −½\arrayrulewidth
+// on each side, so taking no width).
+func appendSeps(cl []*node, seps []sepItem) []*node {
+	half := scaleDecimal(arrayRuleWidth, "0.5")
+	for _, s := range seps {
+		if s.rule {
+			cl = append(cl, newGlue(-half, 0, 0),
+				&node{kind: ruleNode, width: arrayRuleWidth, height: runningDim, depth: runningDim, tok: -1},
+				newGlue(-half, 0, 0))
+		} else {
+			cl = append(cl, newGlue(s.width, 0, 0))
+		}
+	}
+	return cl
+}
+
 func filGlue() *node { return &node{kind: glueNode, stretch: Unity, stretchOrder: filOrder} }
 
 // subarray is amsmath's subarray: one column of script-style cells,
@@ -190,7 +437,11 @@ func filGlue() *node { return &node{kind: glueNode, stretch: Unity, stretchOrder
 // \lineskiplimit 3ξ8, in a \vcenter.
 func (p *parser) subarray(l *list, align byte) error {
 	p.arrays++
-	defer func() { p.arrays-- }()
+	p.envs = append(p.envs, "subarray")
+	defer func() {
+		p.arrays--
+		p.envs = p.envs[:len(p.envs)-1]
+	}()
 	var rows []*node
 	for {
 		items, end, err := p.parseList()
@@ -200,7 +451,7 @@ func (p *parser) subarray(l *list, align byte) error {
 		switch end {
 		case endEOF:
 			return p.e.unsupported(`subarray without its end`)
-		case endGroup, endRight, endAlign:
+		case endGroup, endRight, endAlign, endArg:
 			return p.e.unsupported(`subarray cell ended by } or & or \right`)
 		}
 		list := items.finish()
@@ -240,4 +491,197 @@ func (p *parser) subarray(l *list, align byte) error {
 	}
 	l.add(&noad{kind: vcenterNoad, nucleus: field{kind: subBox, box: vpack(vl)}})
 	return nil
+}
+
+// Lengths of amsmath's display alignments: \spread@equation opens the
+// lines up by \jot (\baselineskip, \lineskip and \lineskiplimit each 3pt
+// more), \strut@ is LaTeX's \strutbox, \minalignsep separates column
+// pairs.
+var (
+	jot           = Scaled(3 << 16)
+	strutHt       = Scaled(665190) // 0.7 × 14.5pt
+	strutDp       = Scaled(285082) // 0.3 × 14.5pt
+	minAlignSep   = Scaled(10 << 16)
+	alignBaseline = baselineSkip + jot
+	alignLineSkip = lineSkip + jot
+	alignLineLim  = jot // \normallineskiplimit 0pt + \jot
+)
+
+// amsAlign handles amsmath's aligned and gathered (\start@aligned,
+// \start@gathered): \null, then a \vcenter holding an \ialign in display
+// style with \strut@ in each row, lines spread by \jot. aligned repeats
+// a pair of columns, the first flush right, the second flush left after
+// an empty group ({}), with \minalignsep after each pair; a row ended by
+// \\ after an even number of cells in all gets one more cell holding
+// \kern-\minalignsep (\math@cr@@@aligned, with amsmath's \column@
+// counted across rows as amsmath counts it).
+func (p *parser) amsAlign(l *list, env string) error {
+	pos, _, err := p.readOptArg()
+	if err != nil {
+		return err
+	}
+	if ps := strings.TrimSpace(tokString(pos)); ps != "" && ps != "c" {
+		return p.e.unsupported(env + ` position [` + ps + `]`)
+	}
+	aligned := env == "aligned"
+	p.arrays++
+	p.envs = append(p.envs, env)
+	defer func() {
+		p.arrays--
+		p.envs = p.envs[:len(p.envs)-1]
+	}()
+	strut := func() *node { return &node{kind: hlistNode, height: strutHt, depth: strutDp} }
+	// a cell's unset box: its hlist and its column (0-based)
+	cell := func(items []*noad, col int) *node {
+		var mlist []*noad
+		switch {
+		case !aligned:
+			mlist = items
+		case col%2 == 0: // {##}
+			g := &list{}
+			p.addGroup(g, items)
+			mlist = g.finish()
+		default: // {{}##}
+			g := &list{}
+			p.addGroup(g, append([]*noad{{kind: ordNoad, nucleus: field{kind: subMlist}}}, items...))
+			mlist = g.finish()
+		}
+		hl := p.e.mlistToHlist(mlist, styleD, false)
+		var cl []*node
+		if !aligned || col%2 == 0 {
+			cl = append(cl, filGlue(), strut())
+		}
+		cl = append(cl, hl...)
+		if !aligned || col%2 == 1 {
+			cl = append(cl, filGlue())
+		}
+		return hpack(cl, 0, false)
+	}
+	var rows [][]*node
+	var gaps []Scaled
+	var row []*node
+	column := 0 // amsmath's \column@, never reset between rows
+	for {
+		items, end, err := p.parseList()
+		if err != nil {
+			return err
+		}
+		switch end {
+		case endEOF:
+			p.e.recover(`\begin{` + env + `} ended by \end{displaymath}`)
+			end = endEnv
+		case endGroup, endRight, endArg:
+			return p.e.unsupported(env + ` cell ended by } or \right`)
+		}
+		list := items.finish()
+		if end == endEnv && len(row) == 0 && len(list) == 0 {
+			break // \crcr after a \\ adds no row
+		}
+		if !aligned && len(row) > 0 {
+			return p.e.unsupported("gathered row with more than one cell")
+		}
+		row = append(row, cell(list, len(row)))
+		column++
+		if end == endAlign {
+			continue
+		}
+		var gap Scaled
+		if end == endCR {
+			p.skipSpaces()
+			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+				p.next()
+			}
+			if dim, ok, err := p.readOptArg(); err != nil {
+				return err
+			} else if ok {
+				d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
+				if !valid {
+					return p.e.unsupported(`\\[` + tokString(dim) + `]`)
+				}
+				gap = d // \noalign{\vskip dim}
+			}
+			if aligned && column%2 == 0 {
+				k := &noad{kind: kernItem, glue: newKern(-minAlignSep)}
+				row = append(row, cell([]*noad{k}, len(row)))
+				column++
+			}
+		}
+		rows = append(rows, row)
+		gaps = append(gaps, gap)
+		row = nil
+		if end == endEnv {
+			break
+		}
+	}
+	ncol := 0
+	for _, r := range rows {
+		ncol = max(ncol, len(r))
+	}
+	widths := make([]Scaled, ncol)
+	seen := make([]bool, ncol)
+	for _, r := range rows {
+		for j, c := range r {
+			if !seen[j] || c.width > widths[j] {
+				widths[j], seen[j] = c.width, true
+			}
+		}
+	}
+	// \tabskip: 0 before the first column and after odd ones,
+	// \minalignsep after even ones (aligned); 0 everywhere (gathered)
+	tab := func(j int) Scaled {
+		if aligned && j%2 == 1 {
+			return minAlignSep
+		}
+		return 0
+	}
+	total := Scaled(0)
+	for j, w := range widths {
+		total += w + tab(j)
+	}
+	var vl []*node
+	for i, r := range rows {
+		var hl []*node
+		for j, c := range r {
+			b := hpack(c.list, widths[j], true)
+			hl = append(hl, b)
+			if t := tab(j); t != 0 {
+				hl = append(hl, newGlue(t, 0, 0))
+			}
+		}
+		rb := hpack(hl, 0, false)
+		for _, c := range hl {
+			if c.kind == hlistNode {
+				c.height, c.depth = rb.height, rb.depth
+			}
+		}
+		rb.width = total
+		if i > 0 {
+			if g := gaps[i-1]; g != 0 {
+				vl = append(vl, newGlue(g, 0, 0))
+			}
+			ls := alignBaseline - prevDepth(vl) - rb.height
+			if ls < alignLineLim {
+				ls = alignLineSkip
+			}
+			vl = append(vl, newGlue(ls, 0, 0))
+		}
+		vl = append(vl, rb)
+	}
+	if len(rows) > 0 && gaps[len(gaps)-1] != 0 {
+		vl = append(vl, newGlue(gaps[len(gaps)-1], 0, 0))
+	}
+	l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: &node{kind: hlistNode}}}) // \null
+	l.add(&noad{kind: vcenterNoad, nucleus: field{kind: subBox, box: vpack(vl)}})
+	return nil
+}
+
+// prevDepth is TeX's \prevdepth after a vertical list: the depth of its
+// last box.
+func prevDepth(vl []*node) Scaled {
+	for i := len(vl) - 1; i >= 0; i-- {
+		if vl[i].kind == hlistNode || vl[i].kind == vlistNode {
+			return vl[i].depth
+		}
+	}
+	return 0
 }

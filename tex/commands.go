@@ -385,18 +385,22 @@ func isUndefined(name string) bool { return meanings[name] == "undefined" }
 // family for the rest of the group (\@fontswitch).
 var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal": famSymbols, "mit": famLetters}
 
-// parseTokens parses tokens as a group's content.
+// parseTokens parses a macro argument as a group's content (the LaTeX
+// macros set their arguments inside \begingroup … \endgroup or braces):
+// a group the argument leaves open, such as the one "Missing { inserted"
+// opens, is closed at its end with "Missing } inserted", as TeX's
+// off_save closes it.
 func (p *parser) parseTokens(ts []token) ([]*noad, error) {
 	if p.budget < 0 {
 		return nil, p.e.unsupported("expansion too long")
 	}
-	p.insert(token{kind: tkEnd})
+	p.insert(token{kind: tkArgEnd})
 	p.insert(ts...)
 	inner, end, err := p.parseList()
 	if err != nil {
 		return nil, err
 	}
-	if end != endGroup {
+	if end != endArg {
 		return nil, p.e.fatal("unbalanced group")
 	}
 	return inner.finish(), nil
@@ -919,6 +923,9 @@ func (p *parser) leftRight(l *list) error {
 		}
 	case endEOF:
 		p.e.recover(`missing \right. inserted`)
+	case endArg:
+		p.e.recover(`missing \right. inserted`)
+		p.insert(token{kind: tkArgEnd})
 	}
 	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
 	items = append(items, &noad{kind: rightNoad, delim: rd})

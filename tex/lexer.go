@@ -20,6 +20,7 @@ const (
 	tkShift                   // $
 	tkParam                   // #
 	tkColorEnd                // internal: end of a \mathcolor body
+	tkArgEnd                  // internal: end of a macro argument (\endgroup)
 )
 
 // token is one input token, with LaTeX's catcodes.

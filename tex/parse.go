@@ -30,6 +30,8 @@ type parser struct {
 	// lefts are the depths of the \left groups being read: a } that would
 	// close one is an error TeX recovers from.
 	lefts []int
+	// envs are the alignment environments being read, innermost last.
+	envs []string
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -128,7 +130,7 @@ func (p *parser) readArg() ([]token, error) {
 	if !ok {
 		return nil, p.e.fatal("runaway argument: end of formula")
 	}
-	if t.kind == tkEnd {
+	if t.kind == tkEnd || t.kind == tkArgEnd {
 		return nil, p.e.fatal("argument missing before }")
 	}
 	if t.kind != tkBegin {
@@ -148,6 +150,8 @@ func (p *parser) readArg() ([]token, error) {
 			if level == 0 {
 				return arg, nil
 			}
+		case tkArgEnd:
+			return nil, p.e.fatal("runaway argument: unbalanced {")
 		}
 		arg = append(arg, t)
 	}
@@ -169,6 +173,8 @@ func (p *parser) readOptArg() ([]token, bool, error) {
 			return nil, false, p.e.fatal("runaway optional argument")
 		}
 		switch {
+		case t.kind == tkArgEnd:
+			return nil, false, p.e.fatal("runaway optional argument")
 		case t.kind == tkBegin:
 			level++
 		case t.kind == tkEnd:
@@ -223,6 +229,7 @@ const (
 	endAlign // & in an array
 	endCR    // \\ in an array
 	endEnv   // \end{array}
+	endArg   // the end of a macro argument being parsed (parseTokens)
 )
 
 // parseList reads math-mode material until the end of the input, a
@@ -295,6 +302,8 @@ func (p *parser) parseList() (*list, endKind, error) {
 			p.e.recover("display math should end with $$")
 		case tkParam:
 			p.e.recover("illegal parameter number")
+		case tkArgEnd:
+			return l, endArg, nil
 		case tkColorEnd:
 			if err := p.colorEnd(l); err != nil {
 				return nil, endEOF, err
@@ -320,7 +329,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 				if err != nil {
 					return nil, endEOF, err
 				}
-				if name := tokString(arg); name != "array" && name != "subarray" {
+				if name := tokString(arg); len(p.envs) == 0 || name != p.envs[len(p.envs)-1] {
 					return nil, endEOF, p.e.unsupported(`\end{` + name + `}`)
 				}
 				return l, endEnv, nil
@@ -519,6 +528,9 @@ func (p *parser) closeGroup(end endKind) {
 	}
 	p.e.recover("missing } inserted")
 	switch end {
+	case endArg:
+		// the argument's \endgroup closes the group it is in (off_save)
+		p.insert(token{kind: tkArgEnd})
 	case endRight:
 		p.insert(token{kind: tkCS, s: "right"})
 	case endAlign:
@@ -543,6 +555,11 @@ func (p *parser) insertedGroup(t token) (field, error) {
 	switch end {
 	case endEOF:
 		p.e.recover("missing } inserted")
+	case endArg:
+		// the macro argument ends inside the inserted group: its
+		// \endgroup meets the group, "Missing } inserted" (off_save)
+		p.e.recover("missing } inserted")
+		p.insert(token{kind: tkArgEnd})
 	case endRight:
 		return field{}, p.e.unsupported(`\right inside an inserted group`)
 	case endAlign, endCR, endEnv:
