@@ -209,7 +209,9 @@ func TestLayoutGoldenErrors(t *testing.T) {
 	for k := range why {
 		keys = append(keys, k)
 	}
-	sort.Slice(keys, func(i, j int) bool { return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j] })
+	sort.Slice(keys, func(i, j int) bool {
+		return why[keys[i]] > why[keys[j]] || why[keys[i]] == why[keys[j]] && keys[i] < keys[j]
+	})
 	for _, k := range keys[:min(len(keys), 15)] {
 		t.Logf("  %5d %s", why[k], k)
 	}

@@ -74,10 +74,11 @@ type Glyph [5]int32
 type Rule [5]int32
 
 var (
-	out   = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
-	perSt = flag.Int("n", 250, "formulas per construct stratum and source group")
-	batch = flag.Int("batch", 100, "formulas per LaTeX run")
-	only  = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
+	out     = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
+	perSt   = flag.Int("n", 250, "formulas per construct stratum and source group")
+	perPred = flag.Int("npred", 500, "predictions with environments, and predictions with broken LaTeX, added to the strata")
+	batch   = flag.Int("batch", 100, "formulas per LaTeX run")
+	only    = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
 )
 
 func main() {
@@ -170,6 +171,15 @@ var probes = []string{
 	"\\mathcolor[RGB]{0,0,15}{\\cfrac} { \\mathcolor[RGB]{0,0,30}{1} } { \\mathcolor[RGB]{0,0,45}{2} \\mathcolor[RGB]{0,0,60}{+} \\mathcolor[RGB]{0,0,75}{x} }",
 	`\overbrace{a+b+c}^{n} \underbrace{x_1 + x_2}_{k}`, `\underbrace{a}`, `\phantom{x} y \vphantom{\frac{a}{b}} z`,
 	`a \xrightarrow{f} b \xleftarrow[g]{h} c`, `a \doteq b \slash c`, `\begin{array}{l} a \hfill b \\ ccccc \end{array}`, `\boxed{x^2} \ddots \vdots`,
+	`\begin{matrix} a & b \\ c & d \end{matrix}`, `\begin{pmatrix} a & b \\ c & d \end{pmatrix}`, `A = \begin{bmatrix} 1 & 0 & x^2 \\ 0 & 1 & y \end{bmatrix}`,
+	`\begin{Bmatrix} a \end{Bmatrix} \begin{vmatrix} a & b \\ c & d \end{vmatrix} \begin{Vmatrix} x \end{Vmatrix}`,
+	`f(x) = \begin{cases} x^2 & x > 0 \\ -x & \text{otherwise} \end{cases}`, `\begin{cases} a \\ b & c \end{cases}`,
+	`\begin{array}{c} a \\[2pt] b \\[-3pt] c \\* d \end{array}`, `\begin{array}{*{3}{c}} a & b & c \end{array}`,
+	`\begin{array}{|c|c|} \hline a & b \\ \hline c & d \\ \hline \end{array}`, `\begin{array}{c||l} a & b \end{array}`,
+	`\begin{aligned} a &= b + c \\ d &= e \end{aligned}`, `\begin{aligned} x &= 1 & y &= 2 \\ z &= 3 \end{aligned}`,
+	`\begin{aligned} f(x) &= \int_0^1 g \\[4pt] &\leq \frac{1}{2} \end{aligned}`, `\begin{gathered} a + b \\ \sum_{i} x_i \\ c \end{gathered}`,
+	`x = \begin{aligned} a \\ bb \end{aligned}`,
+	`a}+b`, `x \right) y`, `\left( a } b \right)`, `{a \right) b`, `x^{2}} + \frac{a}{b}}`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
@@ -276,7 +286,60 @@ func sample(root string) []input {
 			}
 		}
 	}
+	// Real predictions with environments and with broken LaTeX (issue 8):
+	// drawn after the strata above, from their own stream, so that the
+	// earlier sample stays as it was.
+	rng2 := rand.New(rand.NewPCG(3, 4))
+	list := slices.Clone(groups["predictions"])
+	slices.Sort(list)
+	list = slices.Compact(list)
+	rng2.Shuffle(len(list), func(i, j int) { list[i], list[j] = list[j], list[i] })
+	count := map[string]int{}
+	for _, s := range list {
+		st := ""
+		switch {
+		case looksBroken(s):
+			st = "broken"
+		case strings.Contains(s, `\begin{`):
+			st = "env"
+		default:
+			continue
+		}
+		if count[st] < *perPred && !seen[s] {
+			count[st]++
+			add("predictions/"+st, s)
+		}
+	}
 	return res
+}
+
+// looksBroken reports LaTeX that pdflatex will complain about: unbalanced
+// braces or environments, or an alignment tab or row break outside any
+// environment.
+func looksBroken(s string) bool {
+	depth, bad := 0, false
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '{':
+			depth++
+		case '}':
+			depth--
+			bad = bad || depth < 0
+		}
+	}
+	if bad || depth != 0 {
+		return true
+	}
+	begins, ends := strings.Count(s, `\begin{`), strings.Count(s, `\end{`)
+	if begins != ends {
+		return true
+	}
+	if begins == 0 && (strings.Contains(s, "&") && !strings.Contains(s, `\&`) || strings.Contains(s, `\\`)) {
+		return true
+	}
+	return false
 }
 
 // typeset runs LaTeX over the records on one page each and fills them in.
