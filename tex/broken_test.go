@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/leakaudit/leakaudit/latex"
 )
 
 // TestBrokenLaTeX pins the table of the package comment: for each class of
@@ -60,4 +62,45 @@ func TestBrokenLaTeX(t *testing.T) {
 			t.Errorf("%q: %d glyphs, want %d", c.in, len(l.Glyphs), c.glyphs)
 		}
 	}
+}
+
+// TestPageClipping: a formula wider than the reference's A5 page is packed
+// to the line and runs off the right edge; the tokens beyond the edge get
+// no box and the render stops at the page.
+func TestPageClipping(t *testing.T) {
+	res, err := latex.TokenizeCDM(strings.Repeat("a + ", 120) + "b")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(res.Tokens)
+	pg := PageFor(n)
+	if pg.Name != "a5" {
+		t.Fatalf("%d tokens on %s, want a5", n, pg.Name)
+	}
+	l, err := TypesetOn(res.Rendered(), pg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	boxes, w, _ := l.PixelBoxes(n, pg, ReferenceRaster)
+	visible := 0
+	for _, b := range boxes {
+		if !b.Empty {
+			visible++
+		}
+	}
+	pageW := int(pg.Width.Pt() * 200 / 72.27)
+	if visible == 0 || visible >= n || w > pageW+16 {
+		t.Errorf("%d of %d tokens visible, crop %d px wide (page %d px)", visible, n, w, pageW)
+	}
+	if boxes[0].Empty || !boxes[n-1].Empty {
+		t.Errorf("the first token should be on the page and the last off it")
+	}
+	img, err := l.Render(RenderOptions{Page: pg, Pad: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if img.Rect.Dx() > pageW+16 {
+		t.Errorf("render %d px wide, page %d px", img.Rect.Dx(), pageW)
+	}
+	t.Logf("%d of %d tokens on the A5 page; crop %d px, render %d px", visible, n, w, img.Rect.Dx())
 }

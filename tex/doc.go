@@ -20,15 +20,21 @@
 //     \genfrac forms, \sqrt[n] (amsmath's \root), \left…\right, \big…,
 //     accents and amssymb's wide accents, alphabets, \boldsymbol, \text,
 //     operator names, \overset/\underset/\stackrel, spacing, LaTeX's
-//     array and amsmath's subarray/\substack, \overrightarrow, \cong,
-//     \notin, and pdflatex's recoveries (undefined commands dropped, a
-//     missing \end{array} closed, a missing { inserted).
+//     array (preambles of l, c, r, |, @{} and *{n}{…}; \hline, \\[dim])
+//     and amsmath's subarray/\substack, matrix, pmatrix, bmatrix,
+//     Bmatrix, vmatrix, Vmatrix, cases, aligned and gathered,
+//     \overrightarrow, \cong, \notin, and pdflatex's recoveries (see
+//     Broken LaTeX below).
 //   - Layout (appendixg*.go, box.go): TeX's mlist_to_hlist (tex.web part
 //     36, The TeXbook's Appendix G) in integer scaled points, hpack and
 //     vpack, and hlist_out/vlist_out to absolute positions.
 //   - Ink and pixels (ink.go): per-token ink boxes, the display's place on
 //     the reference's A5/A4/A3 page, and the reference's 200-dpi crop
-//     boxes.
+//     boxes, with the ink beyond the page's edges lost.
+//   - Rasterization (type1.go, raster.go): the Type 1 outlines pdflatex
+//     embeds (fonts/*.pfb, unmodified), read by a charstring interpreter,
+//     filled by golang.org/x/image/vector into cached glyph masks, and
+//     Layout.Render's anti-aliased grayscale image on the reference's page.
 //
 // A construct the engine does not model makes Typeset return
 // ErrUnsupported naming it; it never guesses. What pdflatex would refuse
@@ -66,6 +72,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 7,800 formulas (make goldens), and the reference CDM's own
-// pixel boxes of 1,200 formulas are in the shared data.
+// the DVI of about 8,400 formulas (make goldens), and the reference CDM's
+// own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

@@ -131,7 +131,9 @@ func (p *parser) readArg() ([]token, error) {
 		return nil, p.e.fatal("runaway argument: end of formula")
 	}
 	if t.kind == tkEnd || t.kind == tkArgEnd {
-		return nil, p.e.fatal("argument missing before }")
+		// pdflatex: "Argument of \x has an extra }", then "Paragraph
+		// ended", and a cascade of recoveries that still ships a page
+		return nil, p.e.unsupported("recovery from an argument missing before }")
 	}
 	if t.kind != tkBegin {
 		return []token{t}, nil
