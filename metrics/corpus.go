@@ -200,7 +200,7 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		case name == "texbleu":
 			return nil, fmt.Errorf("texbleu is unavailable: it needs the GPT-2 token embeddings (not shipped); leakaudit never makes up a value")
 		case name == "imege":
-			return nil, fmt.Errorf("imege is unavailable: it needs rendered images of both formulas (glyph rasterizer not implemented yet)")
+			return nil, fmt.Errorf("imege is unavailable: its reference values (the IMEGE repository's test images) are not here to check an implementation against; leakaudit never makes up a value")
 		default:
 			return nil, fmt.Errorf("unknown metric %q (known: %s, and cdm)", name, strings.Join(Names, ", "))
 		}

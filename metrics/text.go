@@ -9,8 +9,10 @@
 //
 // Not here: le_k@symLG (needs a LaTeX to label-graph converter), BLEU as
 // pix2tex computes it (its BPE tokenizer file is not available), TeXBLEU
-// (needs user-supplied GPT-2 weights) and IMEGE (needs a glyph
-// rasterizer).
+// (needs user-supplied GPT-2 weights) and IMEGE (its reference values,
+// computed on the IMEGE repository's test images, are not available to
+// check an implementation against; the formula images themselves can now
+// be drawn with tex.Layout.Render).
 package metrics
 
 import (

@@ -224,8 +224,8 @@ levels: [audit, ws]
 type labelled struct{ id, label, drawn string }
 
 // writeImages writes a CROHME-style split folder: caption.txt (id, tab,
-// label) and img/<id>.png, each formula drawn by leakaudit's layout
-// engine as ink boxes (tex.Layout.InkImage) at 100 dpi.
+// label) and img/<id>.png, each formula set by leakaudit's layout engine
+// and rasterized from its glyph outlines (tex.Layout.Render) at 100 dpi.
 func writeImages(dir string, items []labelled) error {
 	if err := os.MkdirAll(filepath.Join(dir, "img"), 0o755); err != nil {
 		return err
@@ -236,9 +236,9 @@ func writeImages(dir string, items []labelled) error {
 		if err != nil {
 			return fmt.Errorf("render %q: %w", it.drawn, err)
 		}
-		img := l.InkImage(100)
-		if img == nil {
-			continue
+		img, err := l.Render(tex.RenderOptions{DPI: 100, Pad: 8})
+		if err != nil {
+			continue // no ink
 		}
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, img); err != nil {

@@ -23,7 +23,6 @@ func FuzzTypeset(f *testing.F) {
 		}
 		if err == nil {
 			l.PixelBoxes(8, PageA5, ReferenceRaster)
-			l.InkImage(72)
 			if img, err := l.Render(RenderOptions{Page: PageA5, Pad: 8}); err == nil && float64(img.Rect.Dx()) > PageA5.Width.Pt()*200/72.27+17 {
 				t.Fatalf("%q: a render %d px wide is wider than the page", s, img.Rect.Dx())
 			}
