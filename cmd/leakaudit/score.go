@@ -169,7 +169,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringVar(&idField, "id-field", "", "id field or column (default: img_id, id, …)")
 	fl.StringVar(&profile, "profile", cdm.UniMERNet.Name, "scoring profile: "+strings.Join(names, ", "))
 	fl.StringVar(&out, "out", "", "write metrics_res.json (the reference's schema), items.jsonl and items.parquet into DIR")
-	fl.StringVar(&vis, "vis", "", "draw matched (green) and unmatched (red) token boxes, GT above prediction, into DIR")
+	fl.StringVar(&vis, "vis", "", "draw each pair, GT above prediction, with matched (green) and unmatched (red) token boxes, into DIR")
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
 	fl.IntVar(&visMax, "vis-max", 20, "items drawn at most")
 	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
@@ -241,7 +241,7 @@ func writeVis(dir string, pairs []cdm.Pair, results []cdm.Result, ids []string, 
 			}
 			return r
 		}, pairs[i].ID)
-		if err := report.WritePNG(filepath.Join(dir, name+".png"), cdm.DrawMatch(r)); err != nil {
+		if err := report.WritePNG(filepath.Join(dir, name+".png"), cdm.DrawMatch(r, cdm.Picture(pairs[i].GT), cdm.Picture(pairs[i].Pred))); err != nil {
 			return n, err
 		}
 		n++
