@@ -300,27 +300,18 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 			hlines = append(hlines, len(rows))
 			continue
 		}
-		items, end, err := p.parseList()
+		items, end, err := p.cell(env)
 		if err != nil {
 			return err
 		}
-		switch end {
-		case endEOF:
-			// pdflatex stops at the template's \end{displaymath} and
-			// closes the array (cdm-spec §7: probe p16 scores 1)
-			p.e.recover(`\begin{` + env + `} ended by \end{displaymath}`)
-			end = endEnv
-		case endGroup, endRight, endArg:
-			return p.e.unsupported(`array cell ended by } or \right`)
-		}
-		if end == endEnv && len(row) == 0 && len(items.finish()) == 0 {
+		if end == endEnv && len(row) == 0 && len(items) == 0 {
 			break // \\ before \end{array}: \crcr adds no row
 		}
 		if len(row) >= len(cols) {
 			return p.e.unsupported("array row with more cells than columns")
 		}
 		c := cols[len(row)]
-		hl := p.e.mlistToHlist(items.finish(), styleT, false)
+		hl := p.e.mlistToHlist(items, styleT, false)
 		var cl []*node
 		if len(row) == 0 {
 			cl = append(cl, &node{kind: ruleNode, width: 0, height: strutHt, depth: strutDp, tok: -1})
@@ -332,25 +323,16 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		cl = append(cl, hl...)
 		var gap Scaled // \\[dim] with dim ≤ 0: \noalign{\vskip dim}
 		if end == endCR {
-			// \\* and \\[dim] (latex.ltx \@arraycr): a positive dim
-			// deepens the row by a zero-width rule as deep as the strut
-			// plus dim
-			p.skipSpaces()
-			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
-				p.next()
-			}
-			if dim, ok, err := p.readOptArg(); err != nil {
+			// latex.ltx \@arraycr: a positive dim deepens the row by a
+			// zero-width rule as deep as the strut plus dim
+			d, err := p.rowSpace()
+			if err != nil {
 				return err
-			} else if ok {
-				d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
-				switch {
-				case !valid:
-					return p.e.unsupported(`\\[` + tokString(dim) + `]`)
-				case d > 0:
-					cl = append(cl, &node{kind: ruleNode, width: 0, height: runningDim, depth: d + strutDp, tok: -1})
-				default:
-					gap = d
-				}
+			}
+			if d > 0 {
+				cl = append(cl, &node{kind: ruleNode, width: 0, height: runningDim, depth: d + strutDp, tok: -1})
+			} else {
+				gap = d
 			}
 		}
 		if c.align != 'r' {
@@ -562,18 +544,10 @@ func (p *parser) amsAlign(l *list, env string) error {
 	var row []*node
 	column := 0 // amsmath's \column@, never reset between rows
 	for {
-		items, end, err := p.parseList()
+		list, end, err := p.cell(env)
 		if err != nil {
 			return err
 		}
-		switch end {
-		case endEOF:
-			p.e.recover(`\begin{` + env + `} ended by \end{displaymath}`)
-			end = endEnv
-		case endGroup, endRight, endArg:
-			return p.e.unsupported(env + ` cell ended by } or \right`)
-		}
-		list := items.finish()
 		if end == endEnv && len(row) == 0 && len(list) == 0 {
 			break // \crcr after a \\ adds no row
 		}
@@ -587,18 +561,8 @@ func (p *parser) amsAlign(l *list, env string) error {
 		}
 		var gap Scaled
 		if end == endCR {
-			p.skipSpaces()
-			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
-				p.next()
-			}
-			if dim, ok, err := p.readOptArg(); err != nil {
+			if gap, err = p.rowSpace(); err != nil { // \noalign{\vskip dim}
 				return err
-			} else if ok {
-				d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
-				if !valid {
-					return p.e.unsupported(`\\[` + tokString(dim) + `]`)
-				}
-				gap = d // \noalign{\vskip dim}
 			}
 			if aligned && column%2 == 0 {
 				k := &noad{kind: kernItem, glue: newKern(-minAlignSep)}
@@ -684,4 +648,40 @@ func prevDepth(vl []*node) Scaled {
 		}
 	}
 	return 0
+}
+
+// rowSpace reads what may follow a \\ that ends a row: a star, then an
+// optional [dim]; it returns dim (0 without one).
+func (p *parser) rowSpace() (Scaled, error) {
+	p.skipSpaces()
+	if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+		p.next()
+	}
+	dim, ok, err := p.readOptArg()
+	if err != nil || !ok {
+		return 0, err
+	}
+	d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
+	if !valid {
+		return 0, p.e.unsupported(`\\[` + tokString(dim) + `]`)
+	}
+	return d, nil
+}
+
+// cell reads one cell of an alignment environment and what ended it: &,
+// \\ or \end{env}. A missing \end is closed at the template's
+// \end{displaymath}, as pdflatex does (cdm-spec §7: probe p16 scores 1).
+func (p *parser) cell(env string) ([]*noad, endKind, error) {
+	items, end, err := p.parseList()
+	if err != nil {
+		return nil, end, err
+	}
+	switch end {
+	case endEOF:
+		p.e.recover(`\begin{` + env + `} ended by \end{displaymath}`)
+		end = endEnv
+	case endGroup, endRight, endArg:
+		return nil, end, p.e.unsupported(env + ` cell ended by } or \right`)
+	}
+	return items.finish(), end, nil
 }

@@ -13,21 +13,9 @@ import (
 // renders them (coloured, after the CDM tokenizer); tokenizing is not
 // timed. The figure to read is formulas/s.
 func BenchmarkTypeset(b *testing.B) {
-	path := shareddata.Path(b, filepath.Join("labels", "crohme_2014_captions.json"))
 	var inputs []string
-	if _, err := dataset.Scan(dataset.Source{Path: path}, func(it dataset.Item) error {
-		if res, err := latex.TokenizeCDM(it.Label); err == nil {
-			s := res.Rendered()
-			if _, err := Typeset(s); err == nil {
-				inputs = append(inputs, s)
-			}
-		}
-		return nil
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if len(inputs) == 0 {
-		b.Fatal("no formulas")
+	for _, in := range crohme2014(b) {
+		inputs = append(inputs, in.formula)
 	}
 	b.ResetTimer()
 	n := 0
@@ -46,20 +34,9 @@ func BenchmarkTypeset(b *testing.B) {
 // reference renders them, at 200 dpi on the reference's page with the
 // glyph cache warm (layout not timed). The figure to read is formulas/s.
 func BenchmarkRender(b *testing.B) {
-	path := shareddata.Path(b, filepath.Join("labels", "crohme_2014_captions.json"))
 	var layouts []*Layout
-	if _, err := dataset.Scan(dataset.Source{Path: path}, func(it dataset.Item) error {
-		if res, err := latex.TokenizeCDM(it.Label); err == nil {
-			if l, err := Typeset(res.Rendered()); err == nil {
-				layouts = append(layouts, l)
-			}
-		}
-		return nil
-	}); err != nil {
-		b.Fatal(err)
-	}
-	if len(layouts) == 0 {
-		b.Fatal("no formulas")
+	for _, in := range crohme2014(b) {
+		layouts = append(layouts, in.layout)
 	}
 	opt := RenderOptions{DPI: 200, Page: PageA5, Pad: 8}
 	for _, l := range layouts { // warm the glyph cache
@@ -76,4 +53,32 @@ func BenchmarkRender(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "formulas/s")
+}
+
+// laidOut is a formula as the reference renders it (coloured, after the
+// CDM tokenizer) and its layout.
+type laidOut struct {
+	formula string
+	layout  *Layout
+}
+
+// crohme2014 lays out the CROHME 2014 test labels that the engine sets.
+func crohme2014(b *testing.B) []laidOut {
+	path := shareddata.Path(b, filepath.Join("labels", "crohme_2014_captions.json"))
+	var out []laidOut
+	if _, err := dataset.Scan(dataset.Source{Path: path}, func(it dataset.Item) error {
+		if res, err := latex.TokenizeCDM(it.Label); err == nil {
+			s := res.Rendered()
+			if l, err := Typeset(s); err == nil {
+				out = append(out, laidOut{s, l})
+			}
+		}
+		return nil
+	}); err != nil {
+		b.Fatal(err)
+	}
+	if len(out) == 0 {
+		b.Fatal("no formulas")
+	}
+	return out
 }

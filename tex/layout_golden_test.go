@@ -114,36 +114,22 @@ func TestLayoutGolden(t *testing.T) {
 		if !r.Found || len(r.Errors) > 0 {
 			continue
 		}
-		l, err := Typeset(r.Colored)
-		switch {
-		case errors.Is(err, ErrUnsupported):
+		switch res, msg := checkRecord(r, why); res {
+		case recUnsupported:
 			unsupported++
-			why[err.Error()]++
-			continue
-		case err != nil:
+		case recRefused:
 			fatal++
-			fails = append(fails, fmt.Sprintf("%s: %v", r.Input, err))
-			continue
-		}
-		inScope++
-		if msg := compareLayout(r, l); msg != "" {
+			fails = append(fails, fmt.Sprintf("%s: %s", r.Input, msg))
+		case recDiffers:
+			inScope++
 			fails = append(fails, fmt.Sprintf("%s\n    %s", r.Input, msg))
-			continue
+		case recExact:
+			inScope++
+			exact++
 		}
-		exact++
 	}
 	t.Logf("%d golden formulas without LaTeX errors: %d in scope, %d exact (%.2f%%); %d unsupported, %d failed", inScope+unsupported+fatal, inScope, exact, 100*float64(exact)/float64(max(inScope, 1)), unsupported, fatal)
-	var keys []string
-	for k := range why {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return why[keys[i]] > why[keys[j]] })
-	for _, k := range keys[:min(len(keys), 15)] {
-		t.Logf("  %5d %s", why[k], k)
-	}
-	for _, f := range fails[:min(len(fails), 25)] {
-		t.Logf("mismatch: %s", f)
-	}
+	logReasons(t, why, fails)
 	if inScope < 2000 {
 		t.Errorf("only %d golden formulas in scope; the issue asks for at least 2,000", inScope)
 	}
@@ -172,9 +158,9 @@ func TestLayoutGoldenErrors(t *testing.T) {
 			cjk++
 			continue
 		}
-		l, err := Typeset(r.Colored)
 		if !r.Found {
 			lost++
+			_, err := Typeset(r.Colored)
 			switch {
 			case errors.Is(err, ErrUnsupported):
 				lostUnsup++
@@ -186,25 +172,31 @@ func TestLayoutGoldenErrors(t *testing.T) {
 			continue
 		}
 		shipped++
-		switch {
-		case errors.Is(err, ErrUnsupported):
+		switch res, msg := checkRecord(r, why); res {
+		case recUnsupported:
 			unsupported++
-			why[err.Error()]++
-			continue
-		case err != nil:
+		case recRefused:
 			fatalHere++
-			fails = append(fails, fmt.Sprintf("%s\n    %v; pdflatex recovers from %v", r.Input, err, r.Errors))
-			continue
-		}
-		inScope++
-		if msg := compareLayout(r, l); msg != "" {
+			fails = append(fails, fmt.Sprintf("%s\n    %s; pdflatex recovers from %v", r.Input, msg, r.Errors))
+		case recDiffers:
+			inScope++
 			fails = append(fails, fmt.Sprintf("%s\n    %s (errors %v)", r.Input, msg, r.Errors))
-			continue
+		case recExact:
+			inScope++
+			exact++
 		}
-		exact++
 	}
 	t.Logf("%d golden formulas with LaTeX errors that pdflatex still ships: %d in scope, %d exact; %d unsupported, %d refused here", shipped, inScope, exact, unsupported, fatalHere)
 	t.Logf("%d formulas pdflatex does not ship: the engine refuses %d as fatal and %d as unsupported; %d with Chinese left out (the golden does not use the reference's CJK template)", lost, lostAgree, lostUnsup, cjk)
+	logReasons(t, why, fails)
+	if exact < inScope || fatalHere > 0 || lostAgree+lostUnsup < lost {
+		t.Errorf("%d of %d in scope exact, %d refused that pdflatex recovers from, %d of %d lost formulas laid out", exact, inScope, fatalHere, lost-lostAgree-lostUnsup, lost)
+	}
+}
+
+// logReasons logs the most frequent reasons a formula was out of scope
+// and the first differences.
+func logReasons(t *testing.T, why map[string]int, fails []string) {
 	var keys []string
 	for k := range why {
 		keys = append(keys, k)
@@ -218,7 +210,29 @@ func TestLayoutGoldenErrors(t *testing.T) {
 	for _, f := range fails[:min(len(fails), 25)] {
 		t.Logf("differs: %s", f)
 	}
-	if exact < inScope || fatalHere > 0 || lostAgree+lostUnsup < lost {
-		t.Errorf("%d of %d in scope exact, %d refused that pdflatex recovers from, %d of %d lost formulas laid out", exact, inScope, fatalHere, lost-lostAgree-lostUnsup, lost)
+}
+
+// Outcomes of checkRecord.
+const (
+	recExact       = iota
+	recDiffers     // laid out, not as LaTeX did
+	recUnsupported // a construct the engine does not model
+	recRefused     // another error
+)
+
+// checkRecord lays out a golden formula and compares it with LaTeX's
+// layout; an unsupported construct is counted in why.
+func checkRecord(r *goldenRecord, why map[string]int) (int, string) {
+	l, err := Typeset(r.Colored)
+	switch {
+	case errors.Is(err, ErrUnsupported):
+		why[err.Error()]++
+		return recUnsupported, ""
+	case err != nil:
+		return recRefused, err.Error()
 	}
+	if msg := compareLayout(r, l); msg != "" {
+		return recDiffers, msg
+	}
+	return recExact, ""
 }

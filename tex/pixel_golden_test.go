@@ -52,20 +52,30 @@ type pixelStats struct {
 	why                                          map[string]int
 }
 
-func comparePixels(tb testing.TB, r Raster) pixelStats {
+// referencePair is one of the reference's 600 TexTeller pairs.
+type referencePair struct {
+	ID   string `json:"img_id"`
+	GT   string `json:"gt"`
+	Pred string `json:"pred"`
+}
+
+// referencePairs reads refcdm/reference_600/pairs.json from the shared
+// data, and returns the data's folder too.
+func referencePairs(tb testing.TB) (string, []referencePair) {
 	root := shareddata.Dir(tb)
 	data, err := os.ReadFile(filepath.Join(root, "refcdm", "reference_600", "pairs.json"))
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var pairs []struct {
-		ID   string `json:"img_id"`
-		GT   string `json:"gt"`
-		Pred string `json:"pred"`
-	}
+	var pairs []referencePair
 	if err := json.Unmarshal(data, &pairs); err != nil {
 		tb.Fatal(err)
 	}
+	return root, pairs
+}
+
+func comparePixels(tb testing.TB, r Raster) pixelStats {
+	root, pairs := referencePairs(tb)
 	st := pixelStats{why: map[string]int{}, sizeDiff: map[[2]int]int{}}
 	for i := range st.hist {
 		st.hist[i] = map[int]int{}

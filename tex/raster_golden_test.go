@@ -1,7 +1,6 @@
 package tex
 
 import (
-	"encoding/json"
 	"fmt"
 	"image"
 	"image/png"
@@ -10,7 +9,6 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/latex"
 )
 
@@ -25,19 +23,7 @@ type referenceRender struct {
 }
 
 func loadReferenceRenders(tb testing.TB) []referenceRender {
-	root := shareddata.Dir(tb)
-	data, err := os.ReadFile(filepath.Join(root, "refcdm", "reference_600", "pairs.json"))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	var pairs []struct {
-		ID   string `json:"img_id"`
-		GT   string `json:"gt"`
-		Pred string `json:"pred"`
-	}
-	if err := json.Unmarshal(data, &pairs); err != nil {
-		tb.Fatal(err)
-	}
+	root, pairs := referencePairs(tb)
 	var out []referenceRender
 	for _, pr := range pairs {
 		for _, side := range []struct{ dir, formula string }{{"gt", pr.GT}, {"pred", pr.Pred}} {

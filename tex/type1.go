@@ -353,6 +353,10 @@ func (in *t1interp) closePath() {
 	}
 }
 
+// t1Arity is the number of operands each one-byte charstring operator
+// takes from the stack (−1: not an operator).
+var t1Arity = [32]int8{-1, 0, -1, 0, 1, 2, 1, 1, 6, 0, 1, 0, 0, 2, 0, -1, -1, -1, -1, -1, -1, 2, 1, -1, -1, -1, -1, -1, -1, -1, 4, 4}
+
 // run interprets one charstring (or subroutine at call depth level).
 func (in *t1interp) run(cs []byte, level int) error {
 	if level > maxSubrDepth {
@@ -394,46 +398,36 @@ func (in *t1interp) run(cs []byte, level int) error {
 			i += 4
 			continue
 		}
-		var err error
+		if int(v) >= len(t1Arity) || t1Arity[v] < 0 {
+			return fmt.Errorf("%w: operator %d", errType1, v)
+		}
+		a, err := in.pop(int(t1Arity[v]))
+		if err != nil {
+			return err
+		}
 		switch v {
 		case 1, 3: // hstem, vstem
 			in.stack = in.stack[:0]
 		case 4: // vmoveto
-			var a []float64
-			if a, err = in.pop(1); err == nil {
-				in.moveTo(0, a[0])
-			}
+			in.moveTo(0, a[0])
 		case 5: // rlineto
-			var a []float64
-			if a, err = in.pop(2); err == nil {
-				in.lineTo(a[0], a[1])
-			}
+			in.lineTo(a[0], a[1])
 		case 6: // hlineto
-			var a []float64
-			if a, err = in.pop(1); err == nil {
-				in.lineTo(a[0], 0)
-			}
+			in.lineTo(a[0], 0)
 		case 7: // vlineto
-			var a []float64
-			if a, err = in.pop(1); err == nil {
-				in.lineTo(0, a[0])
-			}
+			in.lineTo(0, a[0])
 		case 8: // rrcurveto
-			var a []float64
-			if a, err = in.pop(6); err == nil {
-				in.curveTo(a[0], a[1], a[2], a[3], a[4], a[5])
-			}
+			in.curveTo(a[0], a[1], a[2], a[3], a[4], a[5])
 		case 9: // closepath
 			in.closePath()
 			in.stack = in.stack[:0]
 		case 10: // callsubr
-			var a []float64
-			if a, err = in.pop(1); err == nil {
-				k := int(a[0])
-				if k < 0 || k >= len(in.f.subrs) || in.f.subrs[k] == nil {
-					return fmt.Errorf("%w: subroutine %d missing", errType1, k)
-				}
-				err = in.run(in.f.subrs[k], level+1)
+			k := int(a[0])
+			if k < 0 || k >= len(in.f.subrs) || in.f.subrs[k] == nil {
+				return fmt.Errorf("%w: subroutine %d missing", errType1, k)
+			}
+			if err := in.run(in.f.subrs[k], level+1); err != nil {
+				return err
 			}
 		case 11: // return
 			return nil
@@ -441,42 +435,24 @@ func (in *t1interp) run(cs []byte, level int) error {
 			if i >= len(cs) {
 				return fmt.Errorf("%w: truncated escape", errType1)
 			}
-			err = in.escape(cs[i])
+			if err := in.escape(cs[i]); err != nil {
+				return err
+			}
 			i++
 		case 13: // hsbw
-			var a []float64
-			if a, err = in.pop(2); err == nil {
-				in.x, in.y, in.out.Advance = a[0], 0, a[1]
-			}
+			in.x, in.y, in.out.Advance = a[0], 0, a[1]
 			in.stack = in.stack[:0]
 		case 14: // endchar
 			in.closePath()
 			in.done = true
 		case 21: // rmoveto
-			var a []float64
-			if a, err = in.pop(2); err == nil {
-				in.moveTo(a[0], a[1])
-			}
+			in.moveTo(a[0], a[1])
 		case 22: // hmoveto
-			var a []float64
-			if a, err = in.pop(1); err == nil {
-				in.moveTo(a[0], 0)
-			}
+			in.moveTo(a[0], 0)
 		case 30: // vhcurveto
-			var a []float64
-			if a, err = in.pop(4); err == nil {
-				in.curveTo(0, a[0], a[1], a[2], a[3], 0)
-			}
+			in.curveTo(0, a[0], a[1], a[2], a[3], 0)
 		case 31: // hvcurveto
-			var a []float64
-			if a, err = in.pop(4); err == nil {
-				in.curveTo(a[0], 0, a[1], a[2], 0, a[3])
-			}
-		default:
-			return fmt.Errorf("%w: operator %d", errType1, v)
-		}
-		if err != nil {
-			return err
+			in.curveTo(a[0], 0, a[1], a[2], 0, a[3])
 		}
 	}
 	return nil
