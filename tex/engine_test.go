@@ -13,7 +13,9 @@ import (
 func FuzzTypeset(f *testing.F) {
 	for _, s := range []string{`x^{2}+\frac{a}{b}`, `\sqrt[3]{x_1}\left(\sum_{i}\hat{a}\right)`, `\begin{array}{ll} a & b \\ c & d \end{array}`,
 		`\mathcolor[RGB]{0,0,15}{x} ^ { \mathcolor[RGB]{0,0,30}{2} }`, `\text{if } x \overset{a}{=} \widehat{abc}`, `{a \over b} \big( x \bigr)`,
-		`\mathcolor[RGB]{0,0,15}{\left(} x \mathcolor[RGB]{0,0,30}{\right)}`, `\overrightarrow{AB} \cong \notin \vdots \substack{a \\ b}`} {
+		`\mathcolor[RGB]{0,0,15}{\left(} x \mathcolor[RGB]{0,0,30}{\right)}`, `\overrightarrow{AB} \cong \notin \vdots \substack{a \\ b}`,
+		`\begin{pmatrix} a & b \\ c & d \end{pmatrix} \begin{cases} x & y \\ z \end{cases}`, `\begin{aligned} a &= b \\[2pt] &= c \end{aligned}`,
+		`\begin{array}{|c||*{2}{l}|} \hline a & b \\* c \end{array}`, `\frac{m \mathcolor[RGB]{0,0,15}{\sp} {2}}{x} a}+b \right)`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
