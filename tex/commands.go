@@ -282,6 +282,27 @@ func (p *parser) command(l *list, name string) error {
 		return p.sqrt(l)
 	case "left":
 		return p.leftRight(l)
+	case "_":
+		// \ifmmode\nfss@text{\textunderscore}: OT1's \textunderscore,
+		// \kern.06em \vbox{\hrule width .3em}, in the text font of the
+		// style's size
+		tok := p.tok()
+		sizes := [4]int{textSize, textSize, scriptSize, scriptScriptSize}
+		var choice [4][]*noad
+		for i := range choice {
+			em := e.fonts[famOperators][sizes[i]].Param(6)
+			bar := vpack([]*node{{kind: ruleNode, width: scaleDecimal(em, "0.3"), height: hruleDefault, tok: tok}})
+			b := hpack([]*node{newKern(scaleDecimal(em, "0.06")), bar}, 0, false)
+			choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
+		}
+		p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+		return nil
+	case "boldmath", "unboldmath":
+		// \@nomath: a warning, and the math version changes only for
+		// the next formula (the golden's \boldmath formulas keep
+		// their normal fonts)
+		e.warn("Command \\%s invalid in math mode", name)
+		return nil
 	case "limits", "nolimits", "displaylimits":
 		t := l.tail()
 		if t == nil || t.kind != opNoad {
@@ -1445,6 +1466,8 @@ func (p *parser) ddots(l *list) error {
 var (
 	fboxSep  = Scaled(3 << 16)
 	fboxRule = Scaled(26214) // 0.4pt
+	// hruleDefault is an \hrule's height when none is given (0.4pt).
+	hruleDefault = Scaled(26214)
 )
 
 // fbox is \fbox as xcolor redefines it (the reference loads xcolor): the
