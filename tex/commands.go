@@ -69,7 +69,7 @@ var opNames = map[string]bool{
 
 var alphabets = map[string]int{
 	"mathrm": famOperators, "mathnormal": famLetters, "mathcal": famSymbols, "mathbb": 6,
-	"mathbf": famBF, "mathit": famIT, "mathfrak": famFrak,
+	"mathbf": famBF, "mathit": famIT, "mathfrak": famFrak, "mathsf": famSF, "mathtt": famTT,
 }
 
 var styles = map[string]style{
@@ -192,7 +192,7 @@ func (p *parser) command(l *list, name string) error {
 		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
 	case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
 		return p.primFrac(l, name)
-	case "text", "textrm", "textnormal", "textup", "textmd", "mbox", "hbox", "textbf", "textit":
+	case "text", "textrm", "textnormal", "textup", "textmd", "mbox", "hbox", "textbf", "textit", "textsf", "texttt":
 		return p.text(l, name)
 	case "begin":
 		return p.array(l)
@@ -404,7 +404,7 @@ func isUndefined(name string) bool { return meanings[name] == "undefined" }
 
 // oldFonts are the LaTeX 2.09 font switches, which in math set the
 // family for the rest of the group (\@fontswitch).
-var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal": famSymbols, "mit": famLetters}
+var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal": famSymbols, "mit": famLetters, "sf": famSF, "tt": famTT}
 
 // parseTokens parses a macro argument as a group's content (the LaTeX
 // macros set their arguments inside \begingroup … \endgroup or braces):
@@ -581,7 +581,7 @@ func groupNoad(items []*noad) *noad {
 
 // textFamilies are the text fonts of the text commands (OT1 Computer
 // Modern), by math family of the same font.
-var textFamilies = map[string]int{"textbf": famBF, "textit": famIT}
+var textFamilies = map[string]int{"textbf": famBF, "textit": famIT, "textsf": famSF, "texttt": famTT}
 
 // text handles amstext's \text (a box per style at 12, 12, 8 and 6 pt)
 // and \mbox/\hbox (12 pt): characters with the font's kerns and

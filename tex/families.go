@@ -70,7 +70,9 @@ const (
 	famBF        = 7
 	famIT        = 8
 	famFrak      = 9
-	numFams      = 10
+	famSF        = 10
+	famTT        = 11
+	numFams      = 12
 )
 
 // fontSpec names the TFM and at-size of a family at one math size.
@@ -97,6 +99,8 @@ var familyFonts = map[int][3]fontSpec{
 	famBF:        {{"cmbx12", pt(12)}, {"cmbx8", pt(8)}, {"cmbx6", pt(6)}},
 	famIT:        {{"cmti12", pt(12)}, {"cmti8", pt(8)}, {"cmti7", pt(6)}},
 	famFrak:      {{"eufm10", pt(12)}, {"eufm10", pt(8)}, {"eufm7", pt(6)}},
+	famSF:        {{"cmss12", pt(12)}, {"cmss8", pt(8)}, {"cmss8", pt(6)}}, // ot1cmss.fd
+	famTT:        {{"cmtt12", pt(12)}, {"cmtt8", pt(8)}, {"cmtt8", pt(6)}}, // ot1cmtt.fd
 }
 
 // boldFamilyFonts replaces families in the bold math version

@@ -179,6 +179,7 @@ var probes = []string{
 	`\begin{aligned} a &= b + c \\ d &= e \end{aligned}`, `\begin{aligned} x &= 1 & y &= 2 \\ z &= 3 \end{aligned}`,
 	`\begin{aligned} f(x) &= \int_0^1 g \\[4pt] &\leq \frac{1}{2} \end{aligned}`, `\begin{gathered} a + b \\ \sum_{i} x_i \\ c \end{gathered}`,
 	`x = \begin{aligned} a \\ bb \end{aligned}`,
+	`\mathsf{AB} x_{\mathsf{ff}} {\sf y}^{\sf z} \mathtt{fi} x_{\mathtt{i}^{\tt j}} \textsf{s t} \texttt{t t}`, `\boldmath x + \alpha \unboldmath`, `a \_ b_{\_}`,
 	`a}+b`, `x \right) y`, `\left( a } b \right)`, `{a \right) b`, `x^{2}} + \frac{a}{b}}`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
