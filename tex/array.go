@@ -18,8 +18,8 @@ import (
 
 var (
 	arrayColSep    = Scaled(5 << 16) // \arraycolsep 5pt
-	arrayStrutHt   = Scaled(665190)  // 0.7 × 14.5pt × \arraystretch
-	arrayStrutDp   = Scaled(285082)  // 0.3 × 14.5pt
+	strutHt        = Scaled(665190)  // LaTeX's \strutbox: 0.7 × 14.5pt
+	strutDp        = Scaled(285082)  // 0.3 × 14.5pt
 	arrayRuleWidth = Scaled(26214)   // \arrayrulewidth 0.4pt
 )
 
@@ -269,28 +269,23 @@ func (p *parser) delimited(l *list, open, close string, body func(*list) error) 
 	if err != nil {
 		return err
 	}
-	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
-	items = append(items, &noad{kind: rightNoad, delim: rd})
-	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}})
+	l.add(leftRightNoad(ld, inner.finish(), rd))
 	return nil
 }
 
 // alignment reads the rows of an array-like environment up to
 // \end{env} and adds its \vcenter; stretch is \arraystretch ("" for 1).
 func (p *parser) alignment(l *list, env string, cols []column, stretch string) error {
-	strutHt, strutDp := arrayStrutHt, arrayStrutDp
+	// \@arstrut: \strutbox × \arraystretch
+	arstrutHt, arstrutDp := strutHt, strutDp
 	if stretch != "" {
-		strutHt, strutDp = scaleDecimal(strutHt, stretch), scaleDecimal(strutDp, stretch)
+		arstrutHt, arstrutDp = scaleDecimal(strutHt, stretch), scaleDecimal(strutDp, stretch)
 	}
 	var rows [][]*node
 	var gaps []Scaled // glue after each row
 	var hlines []int  // rows before which an \hline stands (len(rows) at the time)
-	p.arrays++
 	p.envs = append(p.envs, env)
-	defer func() {
-		p.arrays--
-		p.envs = p.envs[:len(p.envs)-1]
-	}()
+	defer func() { p.envs = p.envs[:len(p.envs)-1] }()
 	var row []*node
 	for {
 		// \hline at the start of a row
@@ -314,7 +309,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		hl := p.e.mlistToHlist(items, styleT, false)
 		var cl []*node
 		if len(row) == 0 {
-			cl = append(cl, &node{kind: ruleNode, width: 0, height: strutHt, depth: strutDp, tok: -1})
+			cl = append(cl, &node{kind: ruleNode, width: 0, height: arstrutHt, depth: arstrutDp, tok: -1})
 		}
 		cl = appendSeps(cl, c.before)
 		if c.align != 'l' {
@@ -330,7 +325,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 				return err
 			}
 			if d > 0 {
-				cl = append(cl, &node{kind: ruleNode, width: 0, height: runningDim, depth: d + strutDp, tok: -1})
+				cl = append(cl, &node{kind: ruleNode, width: 0, height: runningDim, depth: d + arstrutDp, tok: -1})
 			} else {
 				gap = d
 			}
@@ -418,12 +413,8 @@ func filGlue() *node { return &node{kind: glueNode, stretch: Unity, stretchOrder
 // \baselineskip σ10+σ12 of the script size with \lineskip and
 // \lineskiplimit 3ξ8, in a \vcenter.
 func (p *parser) subarray(l *list, align byte) error {
-	p.arrays++
 	p.envs = append(p.envs, "subarray")
-	defer func() {
-		p.arrays--
-		p.envs = p.envs[:len(p.envs)-1]
-	}()
+	defer func() { p.envs = p.envs[:len(p.envs)-1] }()
 	var rows []*node
 	for {
 		items, end, err := p.parseList()
@@ -481,8 +472,6 @@ func (p *parser) subarray(l *list, align byte) error {
 // pairs.
 var (
 	jot           = Scaled(3 << 16)
-	strutHt       = Scaled(665190) // 0.7 × 14.5pt
-	strutDp       = Scaled(285082) // 0.3 × 14.5pt
 	minAlignSep   = Scaled(10 << 16)
 	alignBaseline = baselineSkip + jot
 	alignLineSkip = lineSkip + jot
@@ -506,12 +495,8 @@ func (p *parser) amsAlign(l *list, env string) error {
 		return p.e.unsupported(env + ` position [` + ps + `]`)
 	}
 	aligned := env == "aligned"
-	p.arrays++
 	p.envs = append(p.envs, env)
-	defer func() {
-		p.arrays--
-		p.envs = p.envs[:len(p.envs)-1]
-	}()
+	defer func() { p.envs = p.envs[:len(p.envs)-1] }()
 	strut := func() *node { return &node{kind: hlistNode, height: strutHt, depth: strutDp} }
 	// a cell's unset box: its hlist and its column (0-based)
 	cell := func(items []*noad, col int) *node {

@@ -287,10 +287,9 @@ func (p *parser) command(l *list, name string) error {
 		// \kern.06em \vbox{\hrule width .3em}, in the text font of the
 		// style's size
 		tok := p.tok()
-		sizes := [4]int{textSize, textSize, scriptSize, scriptScriptSize}
 		var choice [4][]*noad
 		for i := range choice {
-			em := e.fonts[famOperators][sizes[i]].Param(6)
+			em := e.fonts[famOperators][choiceSizes[i]].Param(6)
 			bar := vpack([]*node{{kind: ruleNode, width: scaleDecimal(em, "0.3"), height: hruleDefault, tok: tok}})
 			b := hpack([]*node{newKern(scaleDecimal(em, "0.06")), bar}, 0, false)
 			choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
@@ -579,6 +578,10 @@ func groupNoad(items []*noad) *noad {
 	return &noad{kind: ordNoad, nucleus: f}
 }
 
+// choiceSizes is the font size of each branch of a \mathchoice (display,
+// text, script, scriptscript), as amstext's \text and \nfss@text use it.
+var choiceSizes = [4]int{textSize, textSize, scriptSize, scriptScriptSize}
+
 // textFamilies are the text fonts of the text commands (OT1 Computer
 // Modern), by math family of the same font.
 var textFamilies = map[string]int{"textbf": famBF, "textit": famIT, "textsf": famSF, "texttt": famTT}
@@ -596,7 +599,7 @@ func (p *parser) text(l *list, name string) error {
 	if f, ok := textFamilies[name]; ok {
 		fam = f
 	}
-	sizes := [4]int{textSize, textSize, scriptSize, scriptScriptSize}
+	sizes := choiceSizes
 	if name == "mbox" || name == "hbox" {
 		sizes = [4]int{textSize, textSize, textSize, textSize}
 	}
@@ -924,6 +927,13 @@ func (p *parser) scanDelimiter() (delimiter, error) {
 	return delimiter{tok: tok}, nil
 }
 
+// leftRightNoad is \left<ld> items \right<rd>: an Inner noad.
+func leftRightNoad(ld delimiter, items []*noad, rd delimiter) *noad {
+	list := append([]*noad{{kind: leftNoad, delim: ld}}, items...)
+	list = append(list, &noad{kind: rightNoad, delim: rd})
+	return &noad{kind: innerNoad, nucleus: field{kind: subMlist, list: list}}
+}
+
 // leftRight handles \left … \right (tex.web §1191): an Inner noad.
 func (p *parser) leftRight(l *list) error {
 	ld, err := p.scanDelimiter()
@@ -948,9 +958,7 @@ func (p *parser) leftRight(l *list) error {
 		p.e.recover(`missing \right. inserted`)
 		p.insert(token{kind: tkArgEnd})
 	}
-	items := append([]*noad{{kind: leftNoad, delim: ld}}, inner.finish()...)
-	items = append(items, &noad{kind: rightNoad, delim: rd})
-	l.add(&noad{kind: innerNoad, nucleus: field{kind: subMlist, list: items}})
+	l.add(leftRightNoad(ld, inner.finish(), rd))
 	return nil
 }
 

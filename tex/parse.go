@@ -26,11 +26,11 @@ type parser struct {
 	fam    int          // \fam for variable-family characters (−1: none)
 	depth  int
 	budget int // tokens that may still be inserted (bounds expansion)
-	arrays int // array nesting: & and \\ end cells
 	// lefts are the depths of the \left groups being read: a } that would
 	// close one is an error TeX recovers from.
 	lefts []int
-	// envs are the alignment environments being read, innermost last.
+	// envs are the alignment environments being read, innermost last:
+	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
 }
 
@@ -296,7 +296,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 			l.add(p.spaceGlue())
 			l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist}})
 		case tkAlign:
-			if p.arrays > 0 {
+			if len(p.envs) > 0 {
 				return l, endAlign, nil
 			}
 			p.e.recover("misplaced alignment tab character &")
@@ -323,10 +323,10 @@ func (p *parser) parseList() (*list, endKind, error) {
 				}
 				return l, endRight, nil
 			}
-			if p.arrays > 0 && t.s == "\\" {
+			if len(p.envs) > 0 && t.s == "\\" {
 				return l, endCR, nil
 			}
-			if p.arrays > 0 && t.s == "end" {
+			if len(p.envs) > 0 && t.s == "end" {
 				arg, err := p.readArg()
 				if err != nil {
 					return nil, endEOF, err
@@ -758,7 +758,7 @@ func (p *parser) loneCfrac(l *list, tok int32) error {
 	outer := p.tok()
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})
-	strut := &node{kind: hlistNode, height: arrayStrutHt, depth: arrayStrutDp}
+	strut := &node{kind: hlistNode, height: strutHt, depth: strutDp}
 	num := []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: strut}}, {kind: whatsitItem, tok: -2}}
 	p.popColor()
 	den, err := p.readArg()

@@ -152,7 +152,7 @@ func (f *Type1) parseEncoding(clear []byte) error {
 	}
 	s := &psScanner{b: clear, pos: i + len("/Encoding")}
 	if t := s.next(); t == "StandardEncoding" {
-		f.Encoding = standardEncoding()
+		f.Encoding = stdEncoding
 		return nil
 	}
 	for {
@@ -559,7 +559,7 @@ func (in *t1interp) seac(asb, adx, ady float64, base, accent int) error {
 	if in.depth > 0 {
 		return fmt.Errorf("%w: nested seac", errType1)
 	}
-	std := standardEncoding()
+	std := &stdEncoding
 	if base < 0 || base > 255 || accent < 0 || accent > 255 || std[base] == "" || std[accent] == "" {
 		return fmt.Errorf("%w: seac codes %d %d", errType1, base, accent)
 	}
@@ -584,6 +584,8 @@ func (in *t1interp) seac(asb, adx, ady float64, base, accent int) error {
 	in.done = true
 	return nil
 }
+
+var stdEncoding = standardEncoding()
 
 // standardEncoding is Adobe StandardEncoding for the codes seac may name:
 // printable ASCII and the accents.
