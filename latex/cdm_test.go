@@ -214,3 +214,15 @@ func TestTokenColor(t *testing.T) {
 		t.Errorf("Rendered = %q; want %q", got, want)
 	}
 }
+
+// TestColorRunaway: formulas on which the reference's colouring pass never
+// ends fail as the reference's MemoryError makes them fail, in bounded
+// time and memory.
+func TestColorRunaway(t *testing.T) {
+	for _, s := range []string{`\sqrt [ \sqrt ] { b }`, `\sqrt [ \sqrt ] { y }`} {
+		_, err := TokenizeCDM(s)
+		if !errors.Is(err, ErrCDMPass) || !strings.Contains(err.Error(), "does not end") {
+			t.Errorf("%.40q: %v, want a runaway failure", s, err)
+		}
+	}
+}

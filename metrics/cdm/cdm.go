@@ -273,17 +273,30 @@ func boxesOf(s Side) boxed {
 	return b
 }
 
-// Score scores a rendered pair.
+// failed is the result of a pair one of whose sides has no boxes: it
+// keeps whatever the other side boxed, so that every writer sees the same
+// evidence for every status.
+func failed(st Status, reason string, gt, pred Side, counted bool) Result {
+	g, p := boxesOf(gt), boxesOf(pred)
+	return Result{Status: st, Reason: reason, G: len(g.tok), P: len(p.tok), Counted: counted,
+		GTTokens: g.tok, PredTokens: p.tok, GTBoxes: g.box, PredBoxes: p.box,
+		GTSize: [2]int{gt.W, gt.H}, PredSize: [2]int{pred.W, pred.H}}
+}
+
+// Score scores a rendered pair. A side that failed anywhere between the
+// tokenizer and the layout gives the one failure result: a ground truth
+// left out (or counted as 0 under ScoreGTFailures), an unsupported
+// construct left out, or a prediction scored 0.
 func Score(gt, pred Side, prof Profile) Result {
 	switch {
 	case gt.Failure != "" && gt.Unsupported:
-		return Result{Status: Unsupported, Reason: "gt: " + gt.Failure}
+		return failed(Unsupported, "gt: "+gt.Failure, gt, pred, false)
 	case gt.Failure != "":
-		return Result{Status: GTFailed, Reason: "gt: " + gt.Failure, Counted: prof.ScoreGTFailures}
+		return failed(GTFailed, "gt: "+gt.Failure, gt, pred, prof.ScoreGTFailures)
 	case pred.Failure != "" && pred.Unsupported:
-		return Result{Status: Unsupported, Reason: "pred: " + pred.Failure}
+		return failed(Unsupported, "pred: "+pred.Failure, gt, pred, false)
 	case pred.Failure != "":
-		return Result{Status: PredFailed, Reason: "pred: " + pred.Failure, G: len(boxesOf(gt).tok), Counted: true}
+		return failed(PredFailed, "pred: "+pred.Failure, gt, pred, true)
 	}
 	g, p := boxesOf(gt), boxesOf(pred)
 	r := Result{Status: Scored, G: len(g.tok), P: len(p.tok), Counted: true,

@@ -154,20 +154,23 @@ type ItemRow struct {
 	Unmatched []string `json:"unmatched,omitempty" parquet:"unmatched,list"`
 }
 
-// Row makes a result's evidence row.
+// Row makes a result's evidence row. It reads only the result's own token
+// lists, so it is the same for every status: a failed side simply has no
+// tokens.
 func Row(p Pair, r Result) ItemRow {
 	row := ItemRow{ID: p.ID, Status: r.Status.String(), Reason: r.Reason, Counted: r.Counted, Exact: r.Exact,
-		Recall: r.Recall, Precision: r.Precision, F1: r.F1, GTBoxed: r.G, PredBoxed: r.P, Matched: r.TP,
+		Recall: r.Recall, Precision: r.Precision, F1: r.F1, GTBoxed: len(r.GTTokens), PredBoxed: len(r.PredTokens), Matched: r.TP,
 		Approximate: r.Approximate, GT: p.GT, Pred: p.Pred}
+	gSeen := make([]bool, len(r.GTTokens))
+	pSeen := make([]bool, len(r.PredTokens))
 	for _, m := range r.Matches {
+		if m.G < 0 || m.G >= len(gSeen) || m.P < 0 || m.P >= len(pSeen) {
+			continue // not possible for a Score result; a hand-made Result is not trusted
+		}
+		gSeen[m.G], pSeen[m.P] = true, true
 		if !m.Accepted {
 			row.Unmatched = append(row.Unmatched, fmt.Sprintf("gt:%s/pred:%s (%s)", r.GTTokens[m.G], r.PredTokens[m.P], m.Reason))
 		}
-	}
-	gSeen := make([]bool, r.G)
-	pSeen := make([]bool, r.P)
-	for _, m := range r.Matches {
-		gSeen[m.G], pSeen[m.P] = true, true
 	}
 	for i, ok := range gSeen {
 		if !ok {
