@@ -13,11 +13,16 @@ build:
 demo: build
 	./$(BIN) demo --dir demo-report
 
-## test: vet, then every unit and integration test. Tests that need the real
-## data read ../shared/data (or $$LEAKAUDIT_DATA) and skip with a message when it is absent.
+## test: vet, every unit and integration test (the real-data suite in
+## cmd/leakaudit runs every command over every applicable shared file), then
+## the race detector over the concurrent packages (-short: without the tests
+## that replay real data at full size). Tests that need the real data read
+## ../shared/data (or $$LEAKAUDIT_DATA) and skip with a message when it is absent.
+RACE_PKGS := ./audit ./index ./metrics/cdm ./dataset
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
+	$(GO) test -race -short -count=1 $(RACE_PKGS)
 
 ## bench: label index build and query throughput at 1M and 10M synthetic
 ## labels (each size in its own process, so that peak memory is per size);

@@ -1,30 +1,33 @@
 package audit
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
 
 // Config is an audit configuration (audit.yaml): the model's predictions
 // on the splits of one or more benchmarks, the training corpora the model
-// may have seen, and the figures its authors reported.
+// may have seen, and the figures its authors reported. ExampleConfig is a
+// commented example of every key ("leakaudit audit init" prints it).
 //
-//	name: TexTeller audit
-//	model: TexTeller_en
-//	train:                       # corpora the test labels are looked up in
-//	  - {name: crohme_train, path: labels/crohme_train_captions.json}
-//	splits:
-//	  - name: crohme_2014
-//	    benchmark: crohme        # splits of one benchmark are compared
-//	    role: test               # train, val or test
-//	    predictions: texteller/crohme_2014.json
-//	    reported_exprate: 88.0   # percent, as published
-//	corrections: corrections.jsonl   # optional: known label errors
-//
-// Relative paths are relative to the configuration file.
+// LoadConfig is strict: an unknown key, an unknown format, role, level or
+// CDM profile is an error naming the key and its line. Relative paths are
+// relative to the configuration file. Any input the command line accepts
+// (a file in any reader format, a caption folder, an InkML folder, an
+// archive or Parquet file of images) is accepted here.
 type Config struct {
 	Name  string         `yaml:"name" json:"name"`
 	Model string         `yaml:"model" json:"model"`
@@ -49,10 +52,11 @@ type Config struct {
 	// Alpha is the significance level (default 0.05).
 	Alpha float64 `yaml:"alpha" json:"alpha"`
 	// MaxLabelBytes skips items with a longer label, counted per input
-	// (default dataset.DefaultMaxLabelBytes).
+	// (default dataset.DefaultMaxLabelBytes). It applies to every input:
+	// predictions, training corpora, and so to the overlap.
 	MaxLabelBytes int `yaml:"max_label_bytes" json:"max_label_bytes,omitempty"`
 
-	dir string
+	dir string // the configuration file's folder; "" for a Config built in Go
 }
 
 // CorpusConfig names a training corpus.
@@ -61,6 +65,8 @@ type CorpusConfig struct {
 	Path   string `yaml:"path" json:"path"`
 	Format string `yaml:"format" json:"format,omitempty"`
 	Field  string `yaml:"field" json:"field,omitempty"`
+	// IDField is the id field or column (default: the format's).
+	IDField string `yaml:"id_field" json:"id_field,omitempty"`
 }
 
 // SplitConfig names one split's predictions.
@@ -86,51 +92,130 @@ func LoadConfig(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	var c Config
-	if err := yaml.Unmarshal(data, &c); err != nil {
+	c, err := ParseConfig(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	c.dir = filepath.Dir(path)
-	return &c, c.check()
+	if _, err := c.plan(); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return c, nil
 }
 
-func (c *Config) check() error {
+// ParseConfig decodes a configuration strictly: unknown keys, and values
+// that name no known format, role, level or profile, are errors with their
+// line. Relative paths stay relative to the current folder.
+func ParseConfig(data []byte) (*Config, error) {
+	var root yaml.Node
+	if err := yaml.Unmarshal(data, &root); err != nil {
+		return nil, err
+	}
+	if err := checkValues(&root); err != nil {
+		return nil, err
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	var c Config
+	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if _, err := c.plan(); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// checkValues walks the YAML tree and checks every value whose key has a
+// closed set of values, so that the error can name the line.
+func checkValues(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if err := checkValue(k.Value, v); err != nil {
+				return fmt.Errorf("line %d: %s: %w", v.Line, k.Value, err)
+			}
+		}
+	}
+	for _, c := range n.Content {
+		if err := checkValues(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func checkValue(key string, v *yaml.Node) error {
+	switch key {
+	case "format":
+		_, err := dataset.ParseFormat(v.Value)
+		return err
+	case "role":
+		return checkRole(v.Value)
+	case "cdm_profile":
+		return checkProfile(v.Value)
+	case "levels":
+		if v.Kind != yaml.SequenceNode {
+			return fmt.Errorf("a list of levels, such as [audit, ws]")
+		}
+		for _, l := range v.Content {
+			if _, err := latex.ParseLevels(l.Value); err != nil {
+				return fmt.Errorf("line %d: %w", l.Line, err)
+			}
+		}
+	}
+	return nil
+}
+
+func checkRole(r string) error {
+	switch r {
+	case "train", "val", "test":
+		return nil
+	}
+	return fmt.Errorf("role must be train, val or test (got %q)", r)
+}
+
+func checkProfile(p string) error {
+	if _, ok := cdm.Profiles[p]; ok || p == "" {
+		return nil
+	}
+	var names []string
+	for n := range cdm.Profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return fmt.Errorf("unknown CDM profile %q (one of %s)", p, strings.Join(names, ", "))
+}
+
+// A plan is a configuration checked once and resolved: paths relative to
+// the configuration file, formats, levels and the profile parsed.
+type plan struct {
+	levels      []latex.Level
+	profile     cdm.Profile
+	limits      dataset.Limits
+	train       []index.CorpusInput
+	trainImages []index.ImageCorpusInput
+	splits      []splitPlan
+	corrections string
+}
+
+// splitPlan is one split with its sources resolved.
+type splitPlan struct {
+	cfg    SplitConfig
+	source dataset.Source
+	images string // "" when the split has none
+}
+
+// plan checks the configuration, fills in its defaults, and resolves it.
+func (c *Config) plan() (*plan, error) {
 	if len(c.Splits) == 0 {
-		return fmt.Errorf("audit config: no splits")
-	}
-	seen := map[string]bool{}
-	for i, s := range c.Splits {
-		if s.Name == "" || s.Predictions == "" {
-			return fmt.Errorf("audit config: split %d needs a name and a predictions file", i+1)
-		}
-		if seen[s.Name] {
-			return fmt.Errorf("audit config: split %q given twice", s.Name)
-		}
-		seen[s.Name] = true
-		switch s.Role {
-		case "train", "val", "test":
-		default:
-			return fmt.Errorf("audit config: split %s: role must be train, val or test (got %q)", s.Name, s.Role)
-		}
-		if s.Benchmark == "" {
-			c.Splits[i].Benchmark = s.Name
-		}
-	}
-	for _, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
-		for i, t := range list {
-			if t.Path == "" {
-				return fmt.Errorf("audit config: training corpus %d has no path", i+1)
-			}
-			if t.Name == "" {
-				list[i].Name = filepath.Base(t.Path)
-			}
-		}
+		return nil, fmt.Errorf("audit config: no splits")
 	}
 	if len(c.Levels) == 0 {
 		c.Levels = []string{"audit", "ws"}
 	}
 	if c.Profile == "" {
-		c.Profile = "unimernet"
+		c.Profile = cdm.UniMERNet.Name
 	}
 	if c.NoGapDelta == 0 {
 		c.NoGapDelta = 2
@@ -138,13 +223,115 @@ func (c *Config) check() error {
 	if c.Alpha == 0 {
 		c.Alpha = 0.05
 	}
-	return nil
+	p := &plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
+	var err error
+	if p.levels, err = latex.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
+		return nil, fmt.Errorf("audit config: levels: %w", err)
+	}
+	if err := checkProfile(c.Profile); err != nil {
+		return nil, fmt.Errorf("audit config: cdm_profile: %w", err)
+	}
+	p.profile = cdm.Profiles[c.Profile]
+	seen := map[string]bool{}
+	for i := range c.Splits {
+		s := &c.Splits[i]
+		if s.Name == "" || s.Predictions == "" {
+			return nil, fmt.Errorf("audit config: split %d needs a name and a predictions file", i+1)
+		}
+		if seen[s.Name] {
+			return nil, fmt.Errorf("audit config: split %q given twice", s.Name)
+		}
+		seen[s.Name] = true
+		if err := checkRole(s.Role); err != nil {
+			return nil, fmt.Errorf("audit config: split %s: %w", s.Name, err)
+		}
+		if s.Benchmark == "" {
+			s.Benchmark = s.Name
+		}
+		f, err := dataset.ParseFormat(s.Format)
+		if err != nil {
+			return nil, fmt.Errorf("audit config: split %s: %w", s.Name, err)
+		}
+		p.splits = append(p.splits, splitPlan{cfg: *s, images: c.Path(s.Images),
+			source: dataset.Source{Path: c.Path(s.Predictions), Format: f, Field: s.Field, IDField: s.IDField, Limits: p.limits}})
+	}
+	for _, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
+		for i := range list {
+			t := &list[i]
+			if t.Path == "" {
+				return nil, fmt.Errorf("audit config: training corpus %d has no path", i+1)
+			}
+			if t.Name == "" {
+				t.Name = filepath.Base(t.Path)
+			}
+		}
+	}
+	for _, t := range c.Train {
+		f, err := dataset.ParseFormat(t.Format)
+		if err != nil {
+			return nil, fmt.Errorf("audit config: training corpus %s: %w", t.Name, err)
+		}
+		p.train = append(p.train, index.CorpusInput{Name: t.Name,
+			Source: dataset.Source{Path: c.Path(t.Path), Format: f, Field: t.Field, IDField: t.IDField, Limits: p.limits}})
+	}
+	for _, t := range c.TrainImages {
+		p.trainImages = append(p.trainImages, index.ImageCorpusInput{Name: t.Name, Source: dataset.ImageSource{Path: c.Path(t.Path), Field: t.Field}})
+	}
+	return p, nil
 }
 
-// Path resolves a path of the configuration.
+// Path resolves a path of the configuration: relative to the
+// configuration file's folder.
 func (c *Config) Path(p string) string {
-	if p == "" || filepath.IsAbs(p) {
+	if p == "" || filepath.IsAbs(p) || c.dir == "" {
 		return p
 	}
 	return filepath.Join(c.dir, p)
 }
+
+// ExampleConfig is a commented audit configuration with every key.
+const ExampleConfig = `# leakaudit audit configuration. Paths are relative to this file.
+# Unknown keys are errors. Run: leakaudit audit --config audit.yaml --out report/
+name: TexTeller_en audit                # the report's title
+model: TexTeller_en                     # the model whose predictions are audited
+reported_source: TexTeller technical report   # where reported_exprate figures come from
+
+# Training corpora the test labels are looked up in. path: any input the
+# command line reads: a JSON/JSONL/CSV/TSV/Parquet file, a caption.txt or a
+# CROHME split folder holding one, a file of one label per line, InkML files
+# or a folder of them. format, field and id_field are optional (detected).
+train:
+  - {name: crohme_train, path: labels/crohme_train_captions.json}
+  - {name: hme100k_train, path: labels/hme100k_train_captions.json}
+  # - {name: crohme_folder, path: crohme/train}            # a caption folder
+  # - {name: tex80m, path: tex80m.parquet, field: latex_formula}
+
+# Training images the splits' images are compared with (optional): image
+# folders, CROHME split folders, zip/tar archives, Parquet image structs,
+# InkML (rasterized).
+# train_images:
+#   - {name: crohme_train_images, path: crohme/train}
+
+# One entry per prediction file: any reader format with a ground truth and
+# a prediction per item ({gt, pred, img_id} JSON, JSONL, CSV, Parquet, TAMER's
+# name -> {gt, pred} map).
+splits:
+  - name: crohme_2014
+    benchmark: crohme          # splits of one benchmark are compared (inversions)
+    role: test                 # train, val or test
+    predictions: texteller/crohme_2014.json
+    reported_exprate: 88.0     # percent, as published (optional)
+    # format: json-objects     # optional: the input format (detected)
+    # field: gt                # optional: the ground-truth field
+    # id_field: img_id         # optional: the id field
+    # images: crohme/2014      # optional: the split's images, for near-duplicates
+  - {name: crohme_train, benchmark: crohme, role: train, predictions: texteller/crohme_train.json}
+
+# corrections: corrections.jsonl   # optional: known label errors, one JSON object a line
+# levels: [audit, ws]              # canonical levels of the overlap: raw, audit, ws, tokens, render
+# cdm_profile: unimernet           # unimernet (parity), omnidocbench or strict
+# alpha: 0.05                      # significance level of every test
+# no_gap_delta: 2                  # NO_GAP margin, percentage points
+# max_label_bytes: 16384           # longer labels are skipped and counted, in every input
+# db: /path/to/index               # label index folder (default: the user cache)
+`

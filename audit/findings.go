@@ -3,16 +3,14 @@ package audit
 import (
 	"bufio"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"image"
-	"io"
 	"math"
 	"os"
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
@@ -38,6 +36,8 @@ type Findings struct {
 	// Limitations lists what the audit could not check.
 	Limitations []string       `json:"limitations,omitempty"`
 	Items       []ItemEvidence `json:"-"`
+	// Completeness lists the inputs read only in part.
+	dataset.Completeness
 	// Evidence are side-by-side image pairs for the report (test image,
 	// training image), the first ones found.
 	Evidence []ImageEvidence `json:"-"`
@@ -173,74 +173,53 @@ type splitData struct {
 	stats   dataset.Stats
 }
 
-// FileDigest returns a file's size and sha256.
-func FileDigest(path string) (int64, string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	n, err := io.Copy(h, bufio.NewReaderSize(f, 1<<20))
-	if err != nil {
-		return 0, "", err
-	}
-	return n, hex.EncodeToString(h.Sum(nil)), nil
-}
-
 // RunAudit scores every split with CDM and text ExpRate, looks the test
-// labels up in the training corpora, and derives the findings.
+// labels up in the training corpora, and derives the findings. Each input
+// is read and digested once.
 func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	c := job.Config
 	logf := job.Log
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	prof, ok := cdm.Profiles[c.Profile]
-	if !ok {
-		return nil, fmt.Errorf("unknown CDM profile %q", c.Profile)
-	}
-	levels, err := latex.ParseLevels(strings.Join(c.Levels, ","))
+	pl, err := c.plan()
 	if err != nil {
 		return nil, err
 	}
+	prof, levels := pl.profile, pl.levels
 	f := &Findings{Tool: job.Tool, Config: c}
 	addInput := func(role, name, path string) (*InputFile, error) {
-		size, sum, err := FileDigest(path)
+		fp, err := index.FingerprintFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", role, name, err)
 		}
-		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: size, SHA256: sum})
+		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: fp.Size, SHA256: fp.SHA256})
 		return &f.Inputs[len(f.Inputs)-1], nil
 	}
-	for _, t := range c.Train {
-		if _, err := addInput("train corpus", t.Name, c.Path(t.Path)); err != nil {
+	for _, t := range pl.train {
+		if _, err := addInput("train corpus", t.Name, t.Source.Path); err != nil {
 			return nil, err
 		}
 	}
 	var corrections map[string]Correction
-	if c.Corrections != "" {
-		if _, err := addInput("corrections", "corrections", c.Path(c.Corrections)); err != nil {
+	if pl.corrections != "" {
+		if _, err := addInput("corrections", "corrections", pl.corrections); err != nil {
 			return nil, err
 		}
-		if corrections, err = readCorrections(c.Path(c.Corrections)); err != nil {
+		if corrections, err = readCorrections(pl.corrections); err != nil {
 			return nil, err
 		}
 	}
 	// Read and score every split.
 	var data []*splitData
-	for _, s := range c.Splits {
-		path := c.Path(s.Predictions)
-		in, err := addInput("predictions", s.Name, path)
-		if err != nil {
-			return nil, err
-		}
-		format, err := dataset.ParseFormat(s.Format)
+	for _, sp := range pl.splits {
+		s := sp.cfg
+		in, err := addInput("predictions", s.Name, sp.source.Path)
 		if err != nil {
 			return nil, err
 		}
 		d := &splitData{cfg: s}
-		st, err := dataset.Scan(dataset.Source{Path: path, Format: format, Field: s.Field, IDField: s.IDField, Limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}}, func(it dataset.Item) error {
+		st, err := dataset.Scan(sp.source, func(it dataset.Item) error {
 			d.items = append(d.items, it)
 			return nil
 		})
@@ -249,15 +228,15 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		}
 		d.stats = st
 		in.Items, in.Skipped = st.Items, st.Reasons
+		f.Check("predictions "+s.Name, sp.source.Path, st)
 		pairs := make([]cdm.Pair, 0, len(d.items))
 		for _, it := range d.items {
-			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred})
+			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred, NoPred: !it.HasPred})
 		}
-		done := 0
+		var done atomic.Int64
 		d.results, err = cdm.Evaluate(ctx, pairs, prof, job.Workers, func() {
-			done++
-			if job.Progress != nil && done%256 == 0 {
-				job.Progress("CDM "+s.Name, done, len(pairs))
+			if n := done.Add(1); job.Progress != nil && n%256 == 0 {
+				job.Progress("CDM "+s.Name, int(n), len(pairs))
 			}
 		})
 		if err != nil {
@@ -270,18 +249,16 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	found := map[string]map[int64]map[string][]string{} // split → seq → level → train ids
 	if len(c.Train) > 0 {
 		var tests []Split
-		for _, d := range data {
+		for i, d := range data {
 			if d.cfg.Role != "train" {
-				format, _ := dataset.ParseFormat(d.cfg.Format)
-				tests = append(tests, Split{Name: d.cfg.Name, Source: dataset.Source{Path: c.Path(d.cfg.Predictions), Format: format, Field: d.cfg.Field, IDField: d.cfg.IDField}})
+				items := d.items
+				if items == nil {
+					items = []dataset.Item{} // read, and empty: not to be read again
+				}
+				tests = append(tests, Split{Name: d.cfg.Name, Source: pl.splits[i].source, Items: items, Stats: d.stats})
 			}
 		}
-		var train []index.CorpusInput
-		for _, t := range c.Train {
-			format, _ := dataset.ParseFormat(t.Format)
-			train = append(train, index.CorpusInput{Name: t.Name, Source: dataset.Source{Path: c.Path(t.Path), Format: format, Field: t.Field}})
-		}
-		rep, err := RunOverlap(ctx, OverlapJob{Train: train, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
+		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
 			Item: func(m ItemMatch) error {
 				if !m.Found {
 					return nil
@@ -303,6 +280,11 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		f.Overlap = rep.Splits
+		for _, sf := range rep.Incomplete {
+			if strings.HasPrefix(sf.Input, "train ") {
+				f.Incomplete = append(f.Incomplete, sf)
+			}
+		}
 		for _, tr := range rep.Train {
 			for i := range f.Inputs {
 				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {
@@ -316,7 +298,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	// Compare the splits' images with the training images.
 	near := map[string]map[string]NearDupPair{} // split → test id → pair
 	if len(c.TrainImages) > 0 {
-		if err := f.nearDups(ctx, job, near); err != nil {
+		if err := f.nearDups(ctx, job, pl, near); err != nil {
 			return nil, err
 		}
 	}
@@ -402,6 +384,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	f.reversals()
 	f.gaps(levels)
 	f.memorization(corrections != nil)
+	f.Done()
 	for _, sf := range f.Splits {
 		if sf.CDMUnsupported > 0 {
 			f.Limitations = append(f.Limitations, fmt.Sprintf("%s: %d item(s) left out of ExpRate@CDM because leakaudit's TeX engine does not lay out one of their constructs (listed in items)", sf.Name, sf.CDMUnsupported))
@@ -711,19 +694,14 @@ func (f *Findings) memorization(haveCorrections bool) {
 
 // nearDups searches each split's images among the training images and
 // keeps the pairs by split and test id, and the first pairs' images.
-func (f *Findings) nearDups(ctx context.Context, job AuditJob, near map[string]map[string]NearDupPair) error {
-	c := job.Config
-	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: c.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log}
+func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near map[string]map[string]NearDupPair) error {
+	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: job.Config.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Train: pl.trainImages}
 	if nj.DB != "" {
 		nj.DB = nj.DB + "-images"
 	}
-	for _, t := range c.TrainImages {
-		path := c.Path(t.Path)
-		nj.Train = append(nj.Train, index.ImageCorpusInput{Name: t.Name, Source: dataset.ImageSource{Path: path}})
-	}
-	for _, s := range c.Splits {
-		if s.Images != "" {
-			nj.Tests = append(nj.Tests, ImageSplit{Name: s.Name, Source: dataset.ImageSource{Path: c.Path(s.Images)}})
+	for _, s := range pl.splits {
+		if s.images != "" {
+			nj.Tests = append(nj.Tests, ImageSplit{Name: s.cfg.Name, Source: dataset.ImageSource{Path: s.images}})
 		}
 	}
 	if len(nj.Tests) == 0 {
@@ -762,6 +740,7 @@ func (f *Findings) nearDups(ctx context.Context, job AuditJob, near map[string]m
 		}
 	}
 	f.NearDups = rep.Pairs
+	f.Incomplete = append(f.Incomplete, rep.Incomplete...)
 	ev := append(append(copies, mismatch...), same...)
 	if len(ev) > maxEvidence {
 		ev = ev[:maxEvidence]

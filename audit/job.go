@@ -55,6 +55,10 @@ type OverlapReport struct {
 	AuditOnly  []AuditOnly  `json:"audit_only,omitempty"`
 	Train      []TrainInput `json:"train_inputs"`
 	TestInputs []SplitInput `json:"test_inputs"`
+	// Completeness lists the inputs read only in part (a missing
+	// training corpus the user allowed is reported under train_inputs,
+	// not here).
+	dataset.Completeness
 }
 
 // Failed reports how many test splits could not be read at all.
@@ -132,6 +136,19 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	rep.Train = train
 	res, err := Overlap(ctx, ix, job.Tests, OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item})
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
+	for _, t := range rep.Train {
+		if t.Stats != nil {
+			rep.Check("train "+t.Name, t.Path, *t.Stats)
+		}
+	}
+	for _, in := range rep.TestInputs {
+		if in.Error != "" {
+			rep.Fail("test "+in.Name, in.Path, "not read: "+in.Error)
+			continue
+		}
+		rep.Check("test "+in.Name, in.Path, in.Stats)
+	}
+	rep.Done()
 	return rep, err
 }
 

@@ -95,6 +95,7 @@ type NearDupReport struct {
 	Pairs       []NearDupPair    `json:"pairs"`
 	Summary     []NearDupSummary `json:"summary"`
 	Inputs      []ImageInput     `json:"inputs"`
+	dataset.Completeness
 }
 
 // RunNearDup hashes the training images (reusing their index when it is
@@ -247,6 +248,10 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		rep.Inputs = append(rep.Inputs, ImageInput{Role: "test", Name: sp.Name, Path: sp.Source.Path, Size: tfp.Size, SHA256: tfp.SHA256, Stats: st})
 		rep.Summary = append(rep.Summary, sum)
 	}
+	for _, in := range rep.Inputs {
+		rep.Check(in.Role+" "+in.Name, in.Path, in.Stats)
+	}
+	rep.Done()
 	return rep, nil
 }
 

@@ -20,6 +20,9 @@ import (
 // found with equal labels, and no CROHME test image is reported against
 // CROHME train at the default radius (there are no copies).
 func TestNearDupCROHME(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	dir := shareddata.Path(t, "crohme")
 	job := NearDupJob{
 		Train:       []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: filepath.Join(dir, "train")}}},
@@ -72,6 +75,9 @@ func TestNearDupCROHME(t *testing.T) {
 // that each finds its own PNG scan as nearest neighbour (ties broken by
 // name), for at least 97% of items; the issue asks for 80%.
 func TestInkFindsItsScan(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	ink := shareddata.Path(t, "crohme-inkml/2014")
 	scans := shareddata.Path(t, "crohme/2014")
 	o := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}

@@ -17,6 +17,11 @@ import (
 type Split struct {
 	Name   string
 	Source dataset.Source
+	// Items, when not nil, are the split's items as already read from
+	// Source, and Stats what that read counted: Overlap uses them instead
+	// of reading Source again (the audit reads each input once).
+	Items []dataset.Item
+	Stats dataset.Stats
 }
 
 // Percent is a percentage rounded to two decimals the way the audit's
@@ -121,11 +126,13 @@ func Overlap(ctx context.Context, ix Lookuper, splits []Split, opt OverlapOption
 	var res OverlapResult
 	for _, sp := range splits {
 		in := SplitInput{Name: sp.Name, Path: sp.Source.Path}
-		var items []dataset.Item
-		st, err := dataset.Scan(sp.Source, func(it dataset.Item) error {
-			items = append(items, it)
-			return nil
-		})
+		items, st, err := sp.Items, sp.Stats, error(nil)
+		if items == nil {
+			st, err = dataset.Scan(sp.Source, func(it dataset.Item) error {
+				items = append(items, it)
+				return nil
+			})
+		}
 		in.Stats = st
 		if err != nil {
 			in.Error = err.Error()

@@ -40,6 +40,9 @@ func TestNewPercent(t *testing.T) {
 // log from its own total and overlaps columns. The CSV holds Python's
 // shortest repr of round(x, 2), so compare as numbers.
 func TestPublishedRates(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	f, err := os.Open(shareddata.Path(t, "overlap_log_published.csv"))
 	if err != nil {
 		t.Fatal(err)
@@ -128,6 +131,9 @@ func TestGlueReason(t *testing.T) {
 // TestWithinBenchmarkOverlap reproduces the audit protocol's §4.1 table
 // from the shared label lists, at every level it states (L0 = L1 = L2).
 func TestWithinBenchmarkOverlap(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	dir := shareddata.Dir(t)
 	lv, _ := latex.ParseLevels("raw,audit,ws,tokens,render")
 	type row struct {
@@ -223,6 +229,9 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 // some of them with ground-truth labels that ws keeps apart. Every such
 // item must be of the control-word kind, never "other".
 func TestAuditOnlyOnPredictions(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	path := shareddata.Path(t, "predictions/texteller/crohme2023_test.json")
 	lv, _ := latex.ParseLevels("audit,ws")
 	// Index the predictions as the corpus, check the ground truth.

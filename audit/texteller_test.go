@@ -38,10 +38,13 @@ func texTellerConfig(root string) *Config {
 // HME100K test and MathWriting test; ExpRate@CDM within 1 pp of the
 // audit's figures).
 func TestTexTellerAudit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	root := shareddata.Dir(t)
 	c := texTellerConfig(root)
 	c.DB = t.TempDir()
-	if err := c.check(); err != nil {
+	if _, err := c.plan(); err != nil {
 		t.Fatal(err)
 	}
 	f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test"})

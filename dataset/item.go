@@ -70,16 +70,21 @@ func (s *Stats) skip(k Skip) {
 // ReasonSummary renders the skip reasons as "reason: n; …" in a stable
 // order, or "" when nothing was skipped.
 func (s Stats) ReasonSummary() string {
-	keys := make([]string, 0, len(s.Reasons))
-	for k := range s.Reasons {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	var parts []string
-	for _, k := range keys {
+	for _, k := range sortedKeys(s.Reasons) {
 		parts = append(parts, fmt.Sprintf("%s: %d", k, s.Reasons[k]))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// sortedKeys returns the reasons of a count map in lexical order.
+func sortedKeys(m map[string]int64) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // Limits bound what a reader accepts.

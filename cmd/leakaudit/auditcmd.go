@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -45,9 +44,13 @@ writes the evidence a reviewer would publish:
 Every prediction is scored with leakaudit's CDM (no TeX needed) and its text
 ExpRate at the audit level. DIR receives findings.json, report.md, a
 self-contained report.html, per-item evidence (items.parquet, items.jsonl) and
-the figures; every input is listed with its size and sha256. The
-configuration format is documented in the audit package (audit.Config).`,
-		Example: `  leakaudit audit --config texteller.yaml --out texteller-report/`,
+the figures; every input is listed with its size and sha256.
+
+The configuration (YAML) is strict: an unknown key, format, role, level or
+profile is an error naming its line, and paths are relative to the file.
+"leakaudit audit init" prints a commented example of every key.`,
+		Example: `  leakaudit audit init > audit.yaml
+  leakaudit audit --config texteller.yaml --out texteller-report/`,
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if config == "" || out == "" {
@@ -86,14 +89,26 @@ configuration format is documented in the audit package (audit.Config).`,
 				return err
 			}
 			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				return enc.Encode(f)
+				err = writeJSON(cmd.OutOrStdout(), f)
+			} else {
+				err = printAudit(cmd.OutOrStdout(), f, out)
 			}
-			return printAudit(cmd.OutOrStdout(), f, out)
+			if err != nil {
+				return err
+			}
+			return checkComplete(cmd, f.Completeness)
 		},
 	}
+	cmd.AddCommand(&cobra.Command{
+		Use:     "init",
+		Short:   "Print a commented example configuration with every key",
+		Example: "  leakaudit audit init > audit.yaml",
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := io.WriteString(cmd.OutOrStdout(), audit.ExampleConfig)
+			return err
+		},
+	})
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")

@@ -14,6 +14,6 @@ import (
 func main() {
 	if err := newRoot().Execute(); err != nil {
 		fmt.Fprintln(os.Stderr, "leakaudit:", err)
-		os.Exit(1)
+		os.Exit(exitCode(err))
 	}
 }

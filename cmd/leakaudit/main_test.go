@@ -38,7 +38,7 @@ func fixtures(t *testing.T) (train, test string) {
 
 func TestOverlapJSON(t *testing.T) {
 	train, test := fixtures(t)
-	args := []string{"overlap", "--train", train, "--test", "mine=" + test, "--level", "audit,ws", "--json"}
+	args := []string{"overlap", "--train", train, "--test", "mine=" + test, "--level", "audit,ws", "--json", "--allow-partial"}
 	out1, err := run(t, append(args, "--db", filepath.Join(t.TempDir(), "a"))...)
 	if err != nil {
 		t.Fatal(err)
@@ -88,7 +88,7 @@ func must(b []byte, err error) []byte {
 
 func TestOverlapText(t *testing.T) {
 	train, test := fixtures(t)
-	out, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir())
+	out, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir(), "--allow-partial")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,6 +99,39 @@ func TestOverlapText(t *testing.T) {
 	}
 }
 
+// TestExitPartial: an input with a record skipped for a reason other than
+// a limit exits 3 after printing its results, says so in --json, and
+// --allow-partial makes it 0; a skip by a limit alone exits 0.
+func TestExitPartial(t *testing.T) {
+	train, test := fixtures(t) // test holds an empty label
+	db := t.TempDir()
+	out, err := run(t, "overlap", "--train", train, "--test", test, "--db", db, "--json")
+	if exitCode(err) != exitPartial {
+		t.Fatalf("exit %d (%v), want %d", exitCode(err), err, exitPartial)
+	}
+	var rep struct {
+		Complete   bool `json:"complete"`
+		Incomplete []struct {
+			Input, Path, Reason string
+		} `json:"incomplete"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if rep.Complete || len(rep.Incomplete) != 1 || rep.Incomplete[0].Path != test || !strings.Contains(rep.Incomplete[0].Reason, "empty label: 1 (first at element 6)") {
+		t.Errorf("JSON says %+v", rep)
+	}
+	if _, err := run(t, "overlap", "--train", train, "--test", test, "--db", db, "--allow-partial"); err != nil {
+		t.Errorf("--allow-partial: %v", err)
+	}
+	// Only over-long labels skipped: complete.
+	long := filepath.Join(t.TempDir(), "long.json")
+	os.WriteFile(long, []byte(`["x", "`+strings.Repeat("y", 100)+`"]`), 0o644)
+	if _, err := run(t, "overlap", "--train", train, "--test", long, "--db", db, "--max-label-bytes", "50"); err != nil {
+		t.Errorf("a limit the user set made the input partial: %v", err)
+	}
+}
+
 func TestOverlapMissingTrain(t *testing.T) {
 	train, test := fixtures(t)
 	missing := filepath.Join(t.TempDir(), "nope.json")
@@ -106,7 +139,7 @@ func TestOverlapMissingTrain(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "--allow-missing") {
 		t.Fatalf("missing training corpus: %v", err)
 	}
-	out, err := run(t, "overlap", "--train", train, "--train", missing, "--test", test, "--db", t.TempDir(), "--allow-missing", "--json")
+	out, err := run(t, "overlap", "--train", train, "--train", missing, "--test", test, "--db", t.TempDir(), "--allow-missing", "--json", "--allow-partial")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +162,7 @@ func TestOverlapUnreadableSplit(t *testing.T) {
 func TestOverlapItemsParquet(t *testing.T) {
 	train, test := fixtures(t)
 	items := filepath.Join(t.TempDir(), "items.parquet")
-	if _, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir(), "--items", items); err != nil {
+	if _, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir(), "--items", items, "--allow-partial"); err != nil {
 		t.Fatal(err)
 	}
 	rows, err := parquet.ReadFile[audit.ItemMatch](items)

@@ -143,9 +143,13 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 				enc := json.NewEncoder(out)
 				enc.SetIndent("", "  ")
 				enc.SetEscapeHTML(false)
-				return enc.Encode(rep)
+				if err := enc.Encode(rep); err != nil {
+					return err
+				}
+			} else if err := printNearDup(out, rep); err != nil {
+				return err
 			}
-			return printNearDup(out, rep)
+			return checkComplete(cmd, rep.Completeness)
 		},
 	}
 	f := cmd.Flags()

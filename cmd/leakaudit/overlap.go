@@ -180,7 +180,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			if n := rep.Failed(); n > 0 {
 				return fmt.Errorf("%d test split(s) could not be read; see test_inputs", n)
 			}
-			return nil
+			return checkComplete(cmd, rep.Completeness)
 		},
 	}
 	in.register(cmd)

@@ -23,10 +23,19 @@ func newRoot() *cobra.Command {
 It canonicalizes LaTeX labels at several levels, from the published TexTeller
 audit protocol exactly ("audit") to stronger normalizations ("ws"), indexes
 training corpora of tens of millions of labels, and reports for each test
-split how many items occur in the training data, with the matching ids.`,
+split how many items occur in the training data, with the matching ids.
+
+Exit status: 0 when every input was read completely; 1 on an error; 3 when
+the command ran but an input was read only in part (a file cut short, a
+record that could not be parsed, a label that is not valid UTF-8): the
+results are written, the inputs are listed on stderr and under "incomplete"
+in --json, and --allow-partial makes the status 0. Records skipped only by
+a limit you set (--max-label-bytes, --max-pixels, --max-image-bytes) are
+counted and reported but do not make the input partial.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.PersistentFlags().Bool("allow-partial", false, "exit 0 even when an input was read only in part (it is still reported)")
 	root.AddCommand(newVersionCmd(), newOverlapCmd(), newNearDupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
 	return root
 }

@@ -22,13 +22,13 @@ import (
 
 func newScoreCmd() *cobra.Command {
 	var (
-		input, format, field, idField string
-		profile, out, vis             string
-		visIDs, metricList            []string
-		visMax, workers, maxLabel     int
-		limits                        cdm.Limits
-		maxFile                       int64
-		asJSON                        bool
+		input, gt, format, field, idField string
+		profile, out, vis                 string
+		visIDs, metricList                []string
+		visMax, workers, maxLabel         int
+		limits                            cdm.Limits
+		maxFile                           int64
+		asJSON                            bool
 	)
 	var names []string
 	for n := range cdm.Profiles {
@@ -72,98 +72,45 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if err != nil {
 				return err
 			}
-			var pairs []cdm.Pair
-			var gts, preds []string
-			var has []bool
-			noPred := 0
-			st, err := dataset.Scan(dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: dataset.Limits{MaxLabelBytes: maxLabel, MaxFileBytes: maxFile}}, func(it dataset.Item) error {
-				gts, preds, has = append(gts, it.Label), append(preds, it.Pred), append(has, it.HasPred)
-				if !it.HasPred {
-					noPred++
-					return nil
-				}
-				pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred})
-				return nil
-			})
+			lim := dataset.Limits{MaxLabelBytes: maxLabel, MaxFileBytes: maxFile}
+			job := metrics.ScoreJob{Input: dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: lim},
+				Metrics: metricList, Profile: prof, Workers: workers}
+			if gt != "" {
+				job.GT = &dataset.Source{Path: gt, Limits: lim}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			job.Progress = progress.New()
+			res, err := metrics.RunScore(ctx, job)
 			if err != nil {
 				return err
 			}
-			if len(pairs) == 0 {
-				return fmt.Errorf("%s: no items with a prediction (%d items read, %d without prediction)", input, st.Items, noPred)
-			}
-			wantCDM := false
-			var textNames []string
-			for _, m := range metricList {
-				if m == "cdm" {
-					wantCDM = true
-				} else {
-					textNames = append(textNames, m)
-				}
-			}
-			text, err := metrics.Compute(textNames, gts, preds, has)
-			if err != nil {
-				return err
-			}
-			var results []cdm.Result
-			if wantCDM {
-				ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-				defer stop()
-				bar := progress.New()
-				bar.Start("CDM", int64(len(pairs)))
-				results, err = cdm.Evaluate(ctx, pairs, prof, workers, func() { bar.Add(1) })
-				bar.Done()
-				if err != nil {
+			if out != "" && res.CDM != nil {
+				if err := writeScore(out, res.Pairs, res.Results, prof); err != nil {
 					return err
 				}
 			}
-			sum := cdm.Summarize(results, prof)
-			if out != "" && wantCDM {
-				if err := writeScore(out, pairs, results, prof); err != nil {
-					return err
-				}
-			}
-			if vis != "" && wantCDM {
-				n, err := writeVis(vis, pairs, results, visIDs, visMax)
+			if vis != "" && res.CDM != nil {
+				n, err := writeVis(vis, res.Pairs, res.Results, visIDs, visMax)
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "vis: %d items drawn in %s\n", n, vis)
 			}
-			w := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(w)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				out := struct {
-					Input   string          `json:"input"`
-					Skipped int             `json:"skipped_without_prediction"`
-					Summary *cdm.Summary    `json:"cdm,omitempty"`
-					Text    []metrics.Value `json:"text_metrics,omitempty"`
-					Read    dataset.Stats   `json:"read"`
-				}{Input: input, Skipped: noPred, Text: text, Read: st}
-				if wantCDM {
-					out.Summary = &sum
-				}
-				return enc.Encode(out)
+				err = writeJSON(cmd.OutOrStdout(), res)
+			} else {
+				err = printScore(cmd.OutOrStdout(), res)
 			}
-			if len(text) > 0 {
-				t := report.Table{Header: []string{"metric", ">value", ">items", ">missing"}}
-				for _, v := range text {
-					t.Add(v.Name, fmt.Sprintf("%.6f", v.Value), fmt.Sprint(v.N), fmt.Sprint(v.Missing))
-				}
-				if err := t.Write(w); err != nil {
-					return err
-				}
-				fmt.Fprintln(w)
+			if err != nil {
+				return err
 			}
-			if !wantCDM {
-				return nil
-			}
-			return printScore(w, input, sum, noPred, st)
+			return checkComplete(cmd, res.Completeness)
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&input, "input", "", "file of ground truths and predictions")
+	fl.StringVar(&input, "input", "", "file of ground truths and predictions (or of predictions alone, with --gt)")
+	fl.StringVar(&gt, "gt", "", "ground truths for a file of predictions alone (a model's decode output), joined by id; an item with no prediction is scored as wrong")
 	fl.StringVar(&format, "format", "", "input format (default: detected)")
 	fl.StringVar(&field, "field", "", "ground-truth field or column (default: gt, label, …)")
 	fl.StringVar(&idField, "id-field", "", "id field or column (default: img_id, id, …)")
@@ -249,33 +196,59 @@ func writeVis(dir string, pairs []cdm.Pair, results []cdm.Result, ids []string, 
 	return n, nil
 }
 
-func printScore(w io.Writer, input string, s cdm.Summary, noPred int, st dataset.Stats) error {
-	fmt.Fprintf(w, "CDM (%s profile) on %s\n\n", s.Profile, input)
-	t := report.Table{Header: []string{"pairs", ">counted", ">mean F1", ">ExpRate@CDM", ">exact", ">pred failed", ">GT failed (left out)", ">unsupported (left out)"}}
-	rate := 0.0
-	if s.Counted > 0 {
-		rate = 100 * float64(s.Exact) / float64(s.Counted) // unrounded, unlike metrics_res.json's exp_rate
+func printScore(w io.Writer, res *metrics.ScoreResult) error {
+	if len(res.Text) > 0 {
+		t := report.Table{Header: []string{"metric", ">value", ">items", ">missing"}}
+		for _, v := range res.Text {
+			t.Add(v.Name, fmt.Sprintf("%.6f", v.Value), fmt.Sprint(v.N), fmt.Sprint(v.Missing))
+		}
+		if err := t.Write(w); err != nil {
+			return err
+		}
+		fmt.Fprintln(w)
 	}
-	t.Add(fmt.Sprint(s.Pairs), fmt.Sprint(s.Counted), fmt.Sprintf("%.3f", s.MeanScore), fmt.Sprintf("%.2f%%", rate),
-		fmt.Sprint(s.Exact), fmt.Sprint(s.PredFailed), fmt.Sprint(s.GTFailed), fmt.Sprint(s.Unsupported))
-	if err := t.Write(w); err != nil {
-		return err
-	}
-	if s.Approximate > 0 {
-		fmt.Fprintf(w, "\n%d pair(s) scored on an approximate layout (CJK glyph metrics).\n", s.Approximate)
-	}
-	if noPred > 0 || st.Skipped > 0 {
-		fmt.Fprintf(w, "\nskipped while reading: %d without prediction, %d unreadable\n", noPred, st.Skipped)
-	}
-	if r := s.ReasonList(); len(r) > 0 {
-		fmt.Fprintln(w, "\nfailures and unsupported constructs:")
-		for i, x := range r {
-			if i == 15 {
-				fmt.Fprintf(w, "  … %d more (see --json)\n", len(r)-15)
-				break
+	if res.CDM != nil {
+		s := *res.CDM
+		fmt.Fprintf(w, "CDM (%s profile) on %s\n\n", s.Profile, res.Input)
+		t := report.Table{Header: []string{"pairs", ">counted", ">mean F1", ">ExpRate@CDM", ">exact", ">pred failed", ">GT failed (left out)", ">unsupported (left out)"}}
+		rate := 0.0
+		if s.Counted > 0 {
+			rate = 100 * float64(s.Exact) / float64(s.Counted) // unrounded, unlike metrics_res.json's exp_rate
+		}
+		t.Add(fmt.Sprint(s.Pairs), fmt.Sprint(s.Counted), fmt.Sprintf("%.3f", s.MeanScore), fmt.Sprintf("%.2f%%", rate),
+			fmt.Sprint(s.Exact), fmt.Sprint(s.PredFailed), fmt.Sprint(s.GTFailed), fmt.Sprint(s.Unsupported))
+		if err := t.Write(w); err != nil {
+			return err
+		}
+		if s.Approximate > 0 {
+			fmt.Fprintf(w, "\n%d pair(s) scored on an approximate layout (CJK glyph metrics).\n", s.Approximate)
+		}
+		if r := s.ReasonList(); len(r) > 0 {
+			fmt.Fprintln(w, "\nfailures and unsupported constructs:")
+			for i, x := range r {
+				if i == 15 {
+					fmt.Fprintf(w, "  … %d more (see --json)\n", len(r)-15)
+					break
+				}
+				fmt.Fprintln(w, "  "+x)
 			}
-			fmt.Fprintln(w, "  "+x)
+		}
+	}
+	if res.MissingPredictions > 0 {
+		fmt.Fprintf(w, "\n%d item(s) have no prediction: scored as wrong\n", res.MissingPredictions)
+	}
+	for _, st := range []*dataset.Stats{&res.Read, res.GTRead} {
+		if st != nil && st.Skipped > 0 {
+			fmt.Fprintf(w, "\nskipped while reading: %d (%s)\n", st.Skipped, st.ReasonSummary())
 		}
 	}
 	return nil
+}
+
+// writeJSON writes v indented, without HTML escaping, as every --json does.
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
 }

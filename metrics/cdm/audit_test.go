@@ -15,6 +15,9 @@ import (
 // current reference itself agrees with them on 300/300 sampled CROHME 2014
 // decisions and 283/300 MathWriting valid ones, refcdm/README.md).
 func TestAgainstAuditResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	root := shareddata.Dir(t)
 	refAgreement := map[string]float64{"crohme_2014": 1, "mathwriting_valid": 283.0 / 300}
 	for _, split := range []string{"crohme_2014", "crohme_2016", "crohme_2019", "crohme2023_val", "mathwriting_valid"} {

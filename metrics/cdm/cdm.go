@@ -126,6 +126,7 @@ const (
 	FailLaTeX     = "latex_error" // any LaTeX error (Strict only)
 	FailEngine    = "engine_unsupported"
 	FailInternal  = "engine_error" // a bug of leakaudit's engine, reported
+	FailMissing   = "missing prediction"
 )
 
 // Render tokenizes, lays out and boxes one formula.
@@ -393,10 +394,16 @@ func round3(x float64) float64 {
 // Pair is one (ground truth, prediction) item to score.
 type Pair struct {
 	ID, GT, Pred string
+	// NoPred marks an item for which the model gave no prediction: it is
+	// a prediction failure (FailMissing), scored 0, never left out.
+	NoPred bool
 }
 
 // ScorePair renders both sides and scores them.
 func ScorePair(p Pair, prof Profile) Result {
+	if p.NoPred {
+		return Score(Render(p.GT, prof), Side{Failure: FailMissing}, prof)
+	}
 	return Score(Render(p.GT, prof), Render(p.Pred, prof), prof)
 }
 

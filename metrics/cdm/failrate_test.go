@@ -25,6 +25,9 @@ import (
 // its 600 pairs, every prediction the engine fails must be one the
 // reference scores 0.
 func TestRenderFailureRate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
 	root := shareddata.Dir(t)
 	for _, split := range []string{"crohme_2014", "crohme_2016", "crohme_2019", "crohme2023_val", "mathwriting_valid"} {
 		var ref struct {
