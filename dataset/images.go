@@ -68,6 +68,7 @@ func (l ImageLimits) or() ImageLimits {
 const (
 	ReasonImageTooLarge = "image too large"
 	ReasonUndecodable   = "image cannot be decoded"
+	ReasonUnreadable    = "image cannot be read"
 )
 
 // Decode decodes an item's image, checking the declared dimensions before
@@ -199,8 +200,12 @@ func scanImageFolder(dir string, names []string, lim ImageLimits, e *emitter, fn
 // is counted as skipped) into it and delivers it.
 func (e *emitter) deliverFile(fn func(ImageItem) error, it ImageItem, path string, lim ImageLimits) error {
 	data, err := readBounded(path, lim.MaxBytes)
-	if err != nil {
+	switch {
+	case errors.Is(err, errTooLarge):
 		e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge+": "+err.Error())
+		return nil
+	case err != nil:
+		e.skip(it.Seq, it.ID, it.Where, ReasonUnreadable+": "+err.Error())
 		return nil
 	}
 	it.Data = data
@@ -282,7 +287,11 @@ func scanZip(p string, lim ImageLimits, e *emitter, fn func(ImageItem) error) er
 		}
 		data, err := io.ReadAll(io.LimitReader(rc, lim.MaxBytes+1))
 		rc.Close()
-		if err != nil || int64(len(data)) > lim.MaxBytes {
+		switch {
+		case err != nil:
+			e.skip(it.Seq, it.ID, it.Where, ReasonUnreadable+": "+err.Error())
+			continue
+		case int64(len(data)) > lim.MaxBytes:
 			e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge)
 			continue
 		}

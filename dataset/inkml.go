@@ -3,6 +3,7 @@ package dataset
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -91,10 +92,14 @@ func readBounded(path string, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if int64(len(data)) > max {
-		return nil, fmt.Errorf("file larger than %d bytes", max)
+		return nil, fmt.Errorf("%w: file larger than %d bytes", errTooLarge, max)
 	}
 	return data, nil
 }
+
+// errTooLarge marks a read refused by a size limit, as opposed to a file
+// that could not be read.
+var errTooLarge = errors.New("over the size limit")
 
 // inkDoc is what leakaudit reads from an InkML document.
 type inkDoc struct {

@@ -8,6 +8,7 @@ package main
 // The big files run once, not once per level, to stay inside CI's time.
 
 import (
+	"archive/zip"
 	"bufio"
 	"bytes"
 	"encoding/json"
@@ -106,6 +107,11 @@ func TestRealScore(t *testing.T) {
 		t.Run(filepath.Base(filepath.Dir(in.args[1]))+"/"+name, func(t *testing.T) {
 			dir := t.TempDir()
 			args := append([]string{"score", "--json", "--out", dir, "--metrics", "cdm,exprate@audit"}, in.args...)
+			vis := ""
+			if name == "crohme_2014.json" || name == "crohme_2014.txt" {
+				vis = filepath.Join(dir, "vis")
+				args = append(args, "--vis", vis, "--vis-max", "5")
+			}
 			stdout, stderr, code := runCode(t, args...)
 			if code != exitOK {
 				t.Fatalf("exit %d:\n%s", code, stderr)
@@ -146,6 +152,11 @@ func TestRealScore(t *testing.T) {
 			}
 			if fi, err := os.Stat(filepath.Join(dir, "items.parquet")); err != nil || fi.Size() == 0 {
 				t.Errorf("items.parquet: %v", err)
+			}
+			if vis != "" {
+				if pngs, _ := filepath.Glob(filepath.Join(vis, "*.png")); len(pngs) != 5 {
+					t.Errorf("--vis drew %d items, want 5", len(pngs))
+				}
 			}
 			t.Logf("%d pairs: %d counted, %d pred failed, %d GT failed, %d unsupported, %d without prediction", s.Pairs, s.Counted, s.PredFailed, s.GTFailed, s.Unsupported, res.Missing)
 		})
@@ -469,6 +480,49 @@ func TestBrokenInputs(t *testing.T) {
 			continue
 		}
 		if !strings.Contains(stderr, tc.path) || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%s: exit %d; stderr does not name the file and %q:\n%s", tc.path, code, tc.want, stderr)
+		}
+	}
+}
+
+// TestBrokenImages: a truncated image in a folder, and a truncated zip
+// archive, make neardup exit non-zero naming the file or entry.
+func TestBrokenImages(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	src := filepath.Join(root, "crohme", "2014", "img")
+	names, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder := filepath.Join(dir, "imgs")
+	os.MkdirAll(folder, 0o755)
+	var zipBody bytes.Buffer
+	for i, e := range names[:3] {
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i == 1 {
+			b = b[:len(b)/2] // cut in the middle of its pixel data
+		}
+		os.WriteFile(filepath.Join(folder, e.Name()), b, 0o644)
+	}
+	zw := zip.NewWriter(&zipBody)
+	for _, e := range names[:3] {
+		b, _ := os.ReadFile(filepath.Join(src, e.Name()))
+		w, _ := zw.CreateHeader(&zip.FileHeader{Name: e.Name(), Method: zip.Store})
+		w.Write(b)
+	}
+	zw.Close()
+	cutZip := filepath.Join(dir, "cut.zip")
+	os.WriteFile(cutZip, zipBody.Bytes()[:zipBody.Len()*2/3], 0o644)
+	for _, tc := range []struct{ path, want string }{
+		{folder, "image cannot be decoded: png: invalid format: not enough pixel data: 1 (first at file " + names[1].Name()},
+		{cutZip, "not a readable zip archive"},
+	} {
+		_, stderr, code := runCode(t, "neardup", "--train", filepath.Join(root, "crohme", "bmp-sample", "train"), "--test", tc.path, "--db", filepath.Join(dir, "db"))
+		if code == exitOK || !strings.Contains(stderr, tc.path) || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%s: exit %d; stderr does not name the file and %q:\n%s", tc.path, code, tc.want, stderr)
 		}
 	}
