@@ -40,14 +40,14 @@ type ScoreResult struct {
 	// MissingPredictions counts items with no prediction: they are scored
 	// as wrong (CDM F1 0 with reason "pred: missing prediction", and
 	// wrong for every text metric), never left out.
-	MissingPredictions int             `json:"missing_predictions"`
-	CDM                *cdm.Summary    `json:"cdm,omitempty"`
-	Text               []Value         `json:"text_metrics,omitempty"`
-	Read               dataset.Stats   `json:"read"`
-	GTRead             *dataset.Stats  `json:"gt_read,omitempty"`
-	NoGT               []string        `json:"predictions_without_gt,omitempty"` // ids of predictions with no ground truth (GT only)
-	Pairs              []cdm.Pair      `json:"-"`
-	Results            []cdm.Result    `json:"-"` // CDM results in Pairs' order, when cdm was asked for
+	MissingPredictions int            `json:"missing_predictions"`
+	CDM                *cdm.Summary   `json:"cdm,omitempty"`
+	Text               []Value        `json:"text_metrics,omitempty"`
+	Read               dataset.Stats  `json:"read"`
+	GTRead             *dataset.Stats `json:"gt_read,omitempty"`
+	NoGT               []string       `json:"predictions_without_gt,omitempty"` // ids of predictions with no ground truth (GT only)
+	Pairs              []cdm.Pair     `json:"-"`
+	Results            []cdm.Result   `json:"-"` // CDM results in Pairs' order, when cdm was asked for
 	dataset.Completeness
 }
 

@@ -51,7 +51,7 @@ profile is an error naming its line, and paths are relative to the file.
 "leakaudit audit init" prints a commented example of every key.`,
 		Example: `  leakaudit audit init > audit.yaml
   leakaudit audit --config texteller.yaml --out texteller-report/`,
-		Args:    cobra.NoArgs,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if config == "" || out == "" {
 				return fmt.Errorf("give --config and --out")
