@@ -2,7 +2,6 @@ package dataset
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -136,15 +135,6 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 		return fmt.Errorf("invalid JSON: expected %q at the top level, found %v", want, tok)
 	}
 	return nil
-}
-
-// jsonString decodes a raw JSON value the decoder has already validated,
-// taking a fast path for strings without escapes.
-func jsonString(raw json.RawMessage) (string, bool) {
-	if n := len(raw); n >= 2 && raw[0] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 {
-		return string(raw[1 : n-1]), true
-	}
-	return coerceString(raw)
 }
 
 // coerceString converts a JSON scalar to a string the way the audit's Python

@@ -61,14 +61,6 @@ func TestColorTokensCDM(t *testing.T) {
 	}
 }
 
-// cdmCase is one line of a reference golden file, reduced to what the
-// string passes need.
-type cdmCase struct {
-	in                 string // the reference's input to normalize_latex's caller
-	normalized, tokens any
-	colored            string
-	failed             bool
-}
 
 // runCDM runs PrepareCDM, NormalizeLatexCDM and ColorTokensCDM.
 func runCDM(in string) (string, []string, string, error) {

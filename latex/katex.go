@@ -976,9 +976,7 @@ func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
 	s := rewriteEnvs(formula, reAlignEnvs, "aligned")
 	s = rewriteEnvs(s, reSmallMat, "matrix")
 	// preprocess_formula.js line handling.
-	if strings.HasPrefix(s, "%") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "%")
 	if i := strings.IndexByte(s, '%'); i >= 0 {
 		s = s[:i]
 	}

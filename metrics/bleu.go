@@ -77,17 +77,16 @@ func Tokenize13a(line string) []string {
 	if strings.Contains(line, "&") {
 		line = strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(line)
 	}
-	r := []rune(" " + line + " ")
 	// 1. every punctuation of the class becomes a token
 	var b []rune
-	for _, c := range r {
+	for _, c := range " " + line + " " {
 		if c >= '{' && c <= '~' || c >= '[' && c <= '`' || c >= ' ' && c <= '&' || c >= '(' && c <= '+' || c >= ':' && c <= '@' || c == '/' {
 			b = append(b, ' ', c, ' ')
 		} else {
 			b = append(b, c)
 		}
 	}
-	r = b
+	r := b
 	isDigit := func(c rune) bool { return c >= '0' && c <= '9' }
 	// 2. ([^0-9])([\.,]) → \1 \2 (non-overlapping)
 	b = nil
