@@ -114,14 +114,6 @@ type Gap struct {
 	Undefined    string     `json:"undefined,omitempty"`
 }
 
-// Anomaly is one finding for a reviewer, with its evidence.
-type Anomaly struct {
-	Kind     string         `json:"kind"` // split_inversion, cdm_reversal, contamination_gap, error_label_memorization
-	Split    string         `json:"split"`
-	Summary  string         `json:"summary"`
-	Evidence map[string]any `json:"evidence"`
-}
-
 // ItemEvidence is one test item's evidence (items.parquet).
 type ItemEvidence struct {
 	Split     string  `json:"split" parquet:"split"`
@@ -508,15 +500,13 @@ func (f *Findings) inversions() {
 	for i, p := range pairs {
 		iv, _ := stats.Newcombe(p.b.CDMExact, p.b.CDMCounted, p.a.CDMExact, p.a.CDMCounted, stats.Z95)
 		diff := float64(p.b.CDMExact)/float64(p.b.CDMCounted) - float64(p.a.CDMExact)/float64(p.a.CDMCounted)
-		ev := map[string]any{
-			"metric": "exprate@CDM", "lower_role": p.a.Role, "lower_split": p.a.Name, "higher_split": p.b.Name,
-			"acc_" + p.a.Role: p.a.ExpRateCDM, "acc_" + p.b.Role: p.b.ExpRateCDM,
-			"k_n_" + p.a.Name: fmt.Sprintf("%d/%d", p.a.CDMExact, p.a.CDMCounted), "k_n_" + p.b.Name: fmt.Sprintf("%d/%d", p.b.CDMExact, p.b.CDMCounted),
-			"difference_pp": pct(diff), "difference_ci_pp": [2]float64{pct(iv.Lo), pct(iv.Hi)},
-			"test": tests[i].Method, "z": round3(tests[i].Z), "p": tests[i].P, "p_holm": adj[i],
-		}
+		ev := &InversionEvidence{Metric: "exprate@CDM", LowerRole: p.a.Role, LowerSplit: p.a.Name, HigherRole: p.b.Role, HigherSplit: p.b.Name,
+			AccLower: p.a.ExpRateCDM, AccHigher: p.b.ExpRateCDM,
+			KNLower: fmt.Sprintf("%d/%d", p.a.CDMExact, p.a.CDMCounted), KNHigher: fmt.Sprintf("%d/%d", p.b.CDMExact, p.b.CDMCounted),
+			DifferencePP: pct(diff), DifferenceCIPP: [2]float64{pct(iv.Lo), pct(iv.Hi)},
+			Test: tests[i].Method, Z: round3(tests[i].Z), P: tests[i].P, PHolm: adj[i]}
 		if iv.Lo > 0 && adj[i] < f.Config.Alpha {
-			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "split_inversion", Split: p.a.Name,
+			f.Anomalies = append(f.Anomalies, Anomaly{Kind: SplitInversion, Split: p.a.Name,
 				Summary: fmt.Sprintf("%s (%s) %.2f%% is below %s (%s) %.2f%% by %.2f pp [%.2f, %.2f], Holm-adjusted p %.2g",
 					p.a.Name, p.a.Role, p.a.ExpRateCDM, p.b.Name, p.b.Role, p.b.ExpRateCDM, pct(diff), pct(iv.Lo), pct(iv.Hi), adj[i]),
 				Evidence: ev})
@@ -537,12 +527,12 @@ func (f *Findings) reversals() {
 		s := &f.Splits[i]
 		if s.Reported != nil && s.CDMCounted > 0 && *s.Reported > s.ExpRateCDMCI[1] {
 			s.Flags = append(s.Flags, "REVERSAL")
-			f.Anomalies = append(f.Anomalies, Anomaly{Kind: "cdm_reversal", Split: s.Name,
+			f.Anomalies = append(f.Anomalies, Anomaly{Kind: CDMReversal, Split: s.Name,
 				Summary: fmt.Sprintf("reported ExpRate %.2f%% is above the measured ExpRate@CDM %.2f%% [%.2f, %.2f] by %.2f pp",
 					*s.Reported, s.ExpRateCDM, s.ExpRateCDMCI[0], s.ExpRateCDMCI[1], *s.Reported-s.ExpRateCDM),
-				Evidence: map[string]any{"scope": "split", "reported_exprate": *s.Reported, "source": f.Config.ReportedSource,
-					"exprate_cdm": s.ExpRateCDM, "exprate_cdm_ci": s.ExpRateCDMCI, "magnitude_pp": round3(*s.Reported - s.ExpRateCDM),
-					"k_n": fmt.Sprintf("%d/%d", s.CDMExact, s.CDMCounted)}})
+				Evidence: &SplitReversalEvidence{Scope: "split", Reported: *s.Reported, Source: f.Config.ReportedSource,
+					ExpRateCDM: s.ExpRateCDM, ExpRateCDMCI: s.ExpRateCDMCI, MagnitudePP: round3(*s.Reported - s.ExpRateCDM),
+					KN: fmt.Sprintf("%d/%d", s.CDMExact, s.CDMCounted)}})
 		}
 		a := s.Classes["A1"] + s.Classes["A2"]
 		if a == 0 {
@@ -554,9 +544,9 @@ func (f *Findings) reversals() {
 				ex = append(ex, it.ID)
 			}
 		}
-		f.Anomalies = append(f.Anomalies, Anomaly{Kind: "cdm_reversal", Split: s.Name,
+		f.Anomalies = append(f.Anomalies, Anomaly{Kind: CDMReversal, Split: s.Name,
 			Summary:  fmt.Sprintf("%d item(s) string-exact at the audit level but CDM < 1 (A1 false merges %d, A2 CDM pipeline %d)", a, s.Classes["A1"], s.Classes["A2"]),
-			Evidence: map[string]any{"scope": "item", "level": "audit", "A1": s.Classes["A1"], "A2": s.Classes["A2"], "B1": s.Classes["B1"], "B2": s.Classes["B2"], "examples": ex}})
+			Evidence: &ItemReversalEvidence{Scope: "item", Level: "audit", A1: s.Classes["A1"], A2: s.Classes["A2"], B1: s.Classes["B1"], B2: s.Classes["B2"], Examples: ex}})
 	}
 }
 
@@ -622,11 +612,11 @@ func (f *Findings) gaps(levels []latex.Level) {
 			}
 			f.Gaps = append(f.Gaps, g)
 			if g.Significant {
-				f.Anomalies = append(f.Anomalies, Anomaly{Kind: "contamination_gap", Split: s.Name,
+				f.Anomalies = append(f.Anomalies, Anomaly{Kind: ContaminationGap, Split: s.Name,
 					Summary: fmt.Sprintf("at %s, items whose label is in the training data are CDM-exact %.2f%% (n=%d) against %.2f%% for clean items (n=%d): +%.2f pp [%.2f, %.2f]; length-stratified %.2f pp",
 						l.Name, g.AccC, nc, g.AccU, nu, g.Delta, g.CI[0], g.CI[1], g.MHDelta),
-					Evidence: map[string]any{"level": l.Name, "n_contaminated": nc, "n_clean": nu, "acc_contaminated": g.AccC, "acc_clean": g.AccU,
-						"delta_pp": g.Delta, "delta_ci_pp": g.CI, "test": g.Test.Method, "p": g.Test.P, "mh_delta_pp": g.MHDelta, "cmh_chi2": g.CMHChi2, "cmh_p": g.CMHP}})
+					Evidence: &GapEvidence{Level: l.Name, NContaminated: nc, NClean: nu, AccContaminated: g.AccC, AccClean: g.AccU,
+						DeltaPP: g.Delta, DeltaCIPP: g.CI, Test: g.Test.Method, P: g.Test.P, MHDeltaPP: g.MHDelta, CMHChi2: g.CMHChi2, CMHP: g.CMHP}})
 			}
 		}
 	}
@@ -654,7 +644,7 @@ func (f *Findings) memorization(haveCorrections bool) {
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		var memorized []map[string]any
+		var memorized []MemorizedLabel
 		n := len(bySplit[name])
 		for _, it := range bySplit[name] {
 			if !it.Memorized {
@@ -669,23 +659,17 @@ func (f *Findings) memorization(haveCorrections bool) {
 					sources = append(sources, r)
 				}
 			}
-			m := map[string]any{"id": it.ID, "label": it.GT, "prediction": it.Pred, "sources": sources}
-			if it.Corrected != "" {
-				m["corrected"] = it.Corrected
-			}
-			if it.NearDup != "" {
-				m["near_duplicate"] = it.NearDup
-			}
-			memorized = append(memorized, m)
+			memorized = append(memorized, MemorizedLabel{ID: it.ID, Label: it.GT, Prediction: it.Pred, Sources: sources,
+				Corrected: it.Corrected, NearDuplicate: it.NearDup})
 		}
 		if len(memorized) == 0 {
 			continue
 		}
 		iv, _ := stats.Wilson(len(memorized), n, stats.Z95)
-		f.Anomalies = append(f.Anomalies, Anomaly{Kind: "error_label_memorization", Split: name,
+		f.Anomalies = append(f.Anomalies, Anomaly{Kind: ErrorLabelMemorization, Split: name,
 			Summary: fmt.Sprintf("the model reproduces %d of %d labels known or strongly suspected to be wrong (%.1f%% [%.1f, %.1f])",
 				len(memorized), n, 100*float64(len(memorized))/float64(n), 100*iv.Lo, 100*iv.Hi),
-			Evidence: map[string]any{"memorized": memorized, "erroneous_items": n}})
+			Evidence: &MemorizationEvidence{Memorized: memorized, ErroneousItems: n}})
 	}
 	if !haveCorrections {
 		f.Limitations = append(f.Limitations, "no corrections file: label errors are only the automatic suspects (S1 a label that fails to render, S3 a near-copy image with another label; S2 heuristics are listed per item)")

@@ -62,7 +62,7 @@ func TestTexTellerAudit(t *testing.T) {
 			t.Errorf("%s: ExpRate@CDM %.2f%%, the audit's %.2f%%: more than 1 pp apart", s.Name, s.ExpRateCDM, w)
 		}
 	}
-	has := func(kind, split string) bool {
+	has := func(kind AnomalyKind, split string) bool {
 		for _, a := range f.Anomalies {
 			if a.Kind == kind && a.Split == split {
 				return true
@@ -79,7 +79,7 @@ func TestTexTellerAudit(t *testing.T) {
 	for _, s := range []string{"hme100k_test", "mathwriting_test"} {
 		found := false
 		for _, a := range f.Anomalies {
-			if a.Kind == "cdm_reversal" && a.Split == s && a.Evidence["scope"] == "split" {
+			if a.Kind == CDMReversal && a.Split == s && isSplitReversal(a.Evidence) {
 				found = true
 			}
 		}
@@ -89,9 +89,11 @@ func TestTexTellerAudit(t *testing.T) {
 	}
 	for _, s := range []string{"crohme_2014", "crohme_2016", "crohme_2019", "crohme2023_test"} {
 		for _, a := range f.Anomalies {
-			if a.Kind == "cdm_reversal" && a.Split == s && a.Evidence["scope"] == "split" {
+			if a.Kind == CDMReversal && a.Split == s && isSplitReversal(a.Evidence) {
 				t.Errorf("%s: a reversal is flagged where the reported ExpRate is below the measured one", s)
 			}
 		}
 	}
 }
+
+func isSplitReversal(e Evidence) bool { _, ok := e.(*SplitReversalEvidence); return ok }

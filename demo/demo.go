@@ -149,22 +149,23 @@ func RunModelAudit(ctx context.Context, dir, tool string, w io.Writer) (*audit.F
 	gaps := map[string]bool{}
 	for _, a := range f.Anomalies {
 		switch {
-		case a.Kind == "contamination_gap" && md.Contaminated[a.Split] > 0:
+		case a.Kind == audit.ContaminationGap && md.Contaminated[a.Split] > 0:
 			gaps[a.Split] = true
-		case a.Kind == "error_label_memorization" && a.Split == md.Split:
+		case a.Kind == audit.ErrorLabelMemorization && a.Split == md.Split:
+			ev := a.Evidence.(*audit.MemorizationEvidence)
 			var ids []string
-			for _, m := range a.Evidence["memorized"].([]map[string]any) {
-				ids = append(ids, m["id"].(string))
+			for _, m := range ev.Memorized {
+				ids = append(ids, m.ID)
 			}
 			if fmt.Sprint(ids) != fmt.Sprint(md.Memorized) {
 				bad = append(bad, fmt.Sprintf("memorized label errors %v, planted %v", ids, md.Memorized))
 			}
-			if n := a.Evidence["erroneous_items"].(int); n != len(md.Erroneous) {
+			if n := ev.ErroneousItems; n != len(md.Erroneous) {
 				bad = append(bad, fmt.Sprintf("%d label errors known, %d planted", n, len(md.Erroneous)))
 			}
 			gaps["memorization"] = true
 		default:
-			bad = append(bad, "unexpected finding: "+a.Kind+" "+a.Split+": "+a.Summary)
+			bad = append(bad, "unexpected finding: "+string(a.Kind)+" "+a.Split+": "+a.Summary)
 		}
 	}
 	for s := range md.Contaminated {
