@@ -15,6 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/stats"
 )
@@ -151,8 +152,12 @@ type Correction struct {
 
 // AuditJob runs an audit.
 type AuditJob struct {
-	Config   *Config
-	Tool     string
+	Config *Config
+	Tool   string
+	// Workers bounds every pool of the audit by one rule: each stage
+	// (CDM scoring, label lookups, image hashing and search) runs on at
+	// most Workers goroutines, and the stages run one after another, so at
+	// most Workers are busy at any time. 0 means one per CPU.
 	Workers  int
 	Progress func(stage string, done, total int)
 	Log      func(format string, args ...any)
@@ -314,8 +319,8 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			r := d.results[i]
 			ev := ItemEvidence{Split: d.cfg.Name, ID: it.ID, Seq: it.Seq, GT: it.Label, Pred: it.Pred,
 				CDMStatus: r.Status.String(), CDMF1: r.F1, CDMExact: r.Counted && r.Exact}
-			ev.ExactL1 = sameAt(l1, it.Label, it.Pred)
-			ev.ExactL3 = sameAt(l3, it.Label, it.Pred)
+			ev.ExactL1 = it.HasPred && metrics.Exact(l1, it.Label, it.Pred)
+			ev.ExactL3 = it.HasPred && metrics.Exact(l3, it.Label, it.Pred)
 			if ev.ExactL1 {
 				exact1++
 			}
@@ -326,12 +331,12 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				switch {
 				case ev.ExactL1 && !r.Exact:
 					ev.Class = "A2"
-					if !sameAt(l2, it.Label, it.Pred) {
+					if !metrics.Exact(l2, it.Label, it.Pred) {
 						ev.Class = "A1"
 					}
 				case !ev.ExactL1 && r.Exact:
 					ev.Class = "B2"
-					if sameAt(l4, it.Label, it.Pred) {
+					if metrics.Exact(l4, it.Label, it.Pred) {
 						ev.Class = "B1"
 					}
 				}
@@ -361,7 +366,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			if corr, ok := corrections[d.cfg.Name+"\x00"+it.ID]; ok {
 				ev.Erroneous, ev.Corrected = true, corr.Corrected
 			}
-			ev.Memorized = (ev.Erroneous || ev.Suspect != "") && ev.ExactL3 && (!ev.Erroneous || !sameAt(l3, ev.Corrected, it.Pred))
+			ev.Memorized = (ev.Erroneous || ev.Suspect != "") && ev.ExactL3 && (!ev.Erroneous || !metrics.Exact(l3, ev.Corrected, it.Pred))
 			f.Items = append(f.Items, ev)
 		}
 		if sf.N > 0 {
@@ -386,14 +391,6 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 }
 
 func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
-
-// sameAt reports whether two labels are equal at a canonical level; a
-// label that fails to canonicalize equals nothing.
-func sameAt(l latex.Level, a, b string) bool {
-	ka, err1 := l.Canon(a)
-	kb, err2 := l.Canon(b)
-	return err1 == nil && err2 == nil && ka == kb
-}
 
 func readCorrections(path string) (map[string]Correction, error) {
 	fh, err := os.Open(path)

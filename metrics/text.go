@@ -62,20 +62,26 @@ func TokenDistance(pred, gt string) int { return Levenshtein(Tokens(pred), Token
 
 // ExpRate is exprate@L: the share of ground-truth items whose prediction
 // equals it at the level; a missing prediction (has false) counts as
-// wrong, and failures to canonicalize count as unequal.
+// wrong, and failures to canonicalize count as unequal. Every ExpRate of
+// leakaudit (score's exprate@L, the audit's per-split ExpRate) is this
+// count of Exact decisions.
 func ExpRate(level latex.Level, gts, preds []string, has []bool) (exact, n int) {
 	for i, g := range gts {
 		n++
-		if !has[i] {
-			continue
-		}
-		kg, err1 := level.Canon(g)
-		kp, err2 := level.Canon(preds[i])
-		if err1 == nil && err2 == nil && kg == kp {
+		if has[i] && Exact(level, g, preds[i]) {
 			exact++
 		}
 	}
 	return exact, n
+}
+
+// Exact is one item's exprate@L decision: the prediction equals the
+// ground truth at the level. A label that fails to canonicalize equals
+// nothing.
+func Exact(level latex.Level, gt, pred string) bool {
+	kg, err1 := level.Canon(gt)
+	kp, err2 := level.Canon(pred)
+	return err1 == nil && err2 == nil && kg == kp
 }
 
 // LeK counts items within token edit distance k, for k = 0…3

@@ -112,7 +112,7 @@ profile is an error naming its line, and paths are relative to the file.
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")
-	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
+	fl.IntVar(&workers, "workers", 0, "goroutines of each stage (CDM scoring, label lookups, image hashing); the stages run in turn, so at most this many are busy (default: number of CPUs)")
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
 	return cmd
