@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"image"
 	"math"
 	"os"
 	"sort"
@@ -42,12 +41,6 @@ type Findings struct {
 	// Evidence are side-by-side image pairs for the report (test image,
 	// training image), the first ones found.
 	Evidence []ImageEvidence `json:"-"`
-}
-
-// ImageEvidence is one near-duplicate pair with both images.
-type ImageEvidence struct {
-	Pair        NearDupPair
-	Test, Train image.Image
 }
 
 // maxEvidence is how many image pairs the report shows.
@@ -676,7 +669,7 @@ func (f *Findings) memorization(haveCorrections bool) {
 // nearDups searches each split's images among the training images and
 // keeps the pairs by split and test id, and the first pairs' images.
 func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near map[string]map[string]NearDupPair) error {
-	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: job.Config.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Train: pl.trainImages}
+	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: job.Config.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Train: pl.trainImages, Evidence: maxEvidence}
 	if nj.DB != "" {
 		nj.DB = nj.DB + "-images"
 	}
@@ -687,25 +680,6 @@ func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near ma
 	}
 	if len(nj.Tests) == 0 {
 		f.Limitations = append(f.Limitations, "training images given but no split has images: no near-duplicate search")
-		return nil
-	}
-	type kept struct {
-		p     NearDupPair
-		test  dataset.ImageItem
-		train index.ImageRecord
-	}
-	// The report shows copies whose labels differ first (S3), then other
-	// pairs whose labels differ, then the rest.
-	var copies, mismatch, same []kept
-	nj.Pair = func(p NearDupPair, t dataset.ImageItem, r index.ImageRecord) error {
-		switch {
-		case p.LabelMismatch && p.Identical && len(copies) < maxEvidence:
-			copies = append(copies, kept{p, t, r})
-		case p.LabelMismatch && !p.Identical && len(mismatch) < maxEvidence:
-			mismatch = append(mismatch, kept{p, t, r})
-		case !p.LabelMismatch && len(same) < maxEvidence:
-			same = append(same, kept{p, t, r})
-		}
 		return nil
 	}
 	rep, err := RunNearDup(ctx, nj)
@@ -722,28 +696,6 @@ func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near ma
 	}
 	f.NearDups = rep.Pairs
 	f.Incomplete = append(f.Incomplete, rep.Incomplete...)
-	ev := append(append(copies, mismatch...), same...)
-	if len(ev) > maxEvidence {
-		ev = ev[:maxEvidence]
-	}
-	want := map[string]map[int64]bool{}
-	for _, e := range ev {
-		if want[e.train.Corpus] == nil {
-			want[e.train.Corpus] = map[int64]bool{}
-		}
-		want[e.train.Corpus][e.train.Seq] = true
-	}
-	imgs, err := TrainImages(nj.Train, want)
-	if err != nil {
-		return err
-	}
-	lim := dataset.DefaultImageLimits
-	for _, e := range ev {
-		ti, err1 := e.test.Decode(lim)
-		ri, err2 := imgs[e.train.Corpus][e.train.Seq].Decode(lim)
-		if err1 == nil && err2 == nil {
-			f.Evidence = append(f.Evidence, ImageEvidence{Pair: e.p, Test: ti, Train: ri})
-		}
-	}
+	f.Evidence = rep.Evidence
 	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"image"
 	"os"
 	"sort"
 
@@ -39,9 +40,11 @@ type NearDupJob struct {
 	Tool        string
 	Progress    index.Progress
 	Log         func(format string, args ...any)
-	// Pair, when set, receives each reported pair with both items, for
-	// side-by-side evidence.
-	Pair func(p NearDupPair, test dataset.ImageItem, train index.ImageRecord) error
+	// Evidence is how many pairs the report keeps with both images
+	// decoded (NearDupReport.Evidence), for a gallery or a report: copies
+	// whose labels differ first, then other pairs whose labels differ,
+	// then the rest, each in the order found.
+	Evidence int
 }
 
 // NearDupPair is one test image with a training image within the radius.
@@ -86,6 +89,12 @@ type ImageInput struct {
 	Stats  dataset.Stats `json:"stats"`
 }
 
+// ImageEvidence is one near-duplicate pair with both images.
+type ImageEvidence struct {
+	Pair        NearDupPair
+	Test, Train image.Image
+}
+
 // NearDupReport is the result of RunNearDup; like OverlapReport it holds
 // nothing that depends on the machine or the time.
 type NearDupReport struct {
@@ -96,6 +105,9 @@ type NearDupReport struct {
 	Summary     []NearDupSummary `json:"summary"`
 	Inputs      []ImageInput     `json:"inputs"`
 	dataset.Completeness
+	// Evidence holds the first NearDupJob.Evidence pairs with their
+	// images, in the job's order of precedence.
+	Evidence []ImageEvidence `json:"-"`
 }
 
 // RunNearDup hashes the training images (reusing their index when it is
@@ -155,6 +167,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		return rep, err
 	}
 	mih := index.NewHammingIndex(hashes)
+	ev := evidencePicker{max: job.Evidence}
 	ws, _ := latex.LookupLevel("ws")
 	for _, sp := range job.Tests {
 		sum := NearDupSummary{TestSplit: sp.Name}
@@ -224,11 +237,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 					continue
 				}
 				rep.Pairs = append(rep.Pairs, hits[i])
-				if job.Pair != nil {
-					if err := job.Pair(hits[i], it, recs[i]); err != nil {
-						return err
-					}
-				}
+				ev.offer(hits[i], it, recs[i])
 			}
 			if identical {
 				sum.Identical++
@@ -252,7 +261,74 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		rep.Check(in.Role+" "+in.Name, in.Path, in.Stats)
 	}
 	rep.Done()
-	return rep, nil
+	var err2 error
+	rep.Evidence, err2 = ev.images(job.Train, job.Tests)
+	return rep, err2
+}
+
+// evidencePicker keeps the pairs to show, by precedence: copies whose
+// labels differ (a relabelled copy or a label error), then other pairs
+// whose labels differ, then the rest.
+type evidencePicker struct {
+	max                    int
+	copies, mismatch, same []pickedPair
+}
+
+type pickedPair struct {
+	p     NearDupPair
+	test  dataset.ImageItem
+	train index.ImageRecord
+}
+
+func (e *evidencePicker) offer(p NearDupPair, t dataset.ImageItem, r index.ImageRecord) {
+	switch {
+	case p.LabelMismatch && p.Identical && len(e.copies) < e.max:
+		e.copies = append(e.copies, pickedPair{p, t, r})
+	case p.LabelMismatch && !p.Identical && len(e.mismatch) < e.max:
+		e.mismatch = append(e.mismatch, pickedPair{p, t, r})
+	case !p.LabelMismatch && len(e.same) < e.max:
+		e.same = append(e.same, pickedPair{p, t, r})
+	}
+}
+
+// images decodes the kept pairs' images, fetching the training images by
+// scanning their corpora again. A pair whose image cannot be decoded is
+// left out of the evidence (it is still in the report's pairs).
+func (e *evidencePicker) images(train []index.ImageCorpusInput, tests []ImageSplit) ([]ImageEvidence, error) {
+	kept := append(append(append([]pickedPair(nil), e.copies...), e.mismatch...), e.same...)
+	if len(kept) > e.max {
+		kept = kept[:e.max]
+	}
+	if len(kept) == 0 {
+		return nil, nil
+	}
+	want := map[string]map[int64]bool{}
+	for _, k := range kept {
+		if want[k.train.Corpus] == nil {
+			want[k.train.Corpus] = map[int64]bool{}
+		}
+		want[k.train.Corpus][k.train.Seq] = true
+	}
+	imgs, err := trainImages(train, want)
+	if err != nil {
+		return nil, err
+	}
+	lim := map[string]dataset.ImageLimits{}
+	for _, t := range train {
+		lim["train "+t.Name] = t.Source.Limits
+	}
+	for _, t := range tests {
+		lim["test "+t.Name] = t.Source.Limits
+	}
+	var out []ImageEvidence
+	for _, k := range kept {
+		ti, err1 := k.test.Decode(lim["test "+k.p.TestSplit])
+		ri, err2 := imgs[k.train.Corpus][k.train.Seq].Decode(lim["train "+k.train.Corpus])
+		if err1 == nil && err2 == nil {
+			out = append(out, ImageEvidence{Pair: k.p, Test: ti, Train: ri})
+		}
+	}
+	return out, nil
 }
 
 func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
@@ -289,9 +365,9 @@ func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index
 	return db, nil
 }
 
-// TrainImages fetches the training images named by (corpus, seq), for
+// trainImages fetches the training images named by (corpus, seq), for
 // evidence, by scanning the corpora again.
-func TrainImages(train []index.ImageCorpusInput, want map[string]map[int64]bool) (map[string]map[int64]dataset.ImageItem, error) {
+func trainImages(train []index.ImageCorpusInput, want map[string]map[int64]bool) (map[string]map[int64]dataset.ImageItem, error) {
 	out := map[string]map[int64]dataset.ImageItem{}
 	for _, in := range train {
 		seqs := want[in.Name]

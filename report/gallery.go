@@ -10,6 +10,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leakaudit/leakaudit/audit"
+
 	xdraw "golang.org/x/image/draw"
 )
 
@@ -95,4 +97,25 @@ func WritePNG(path string, img image.Image) error {
 		err = cerr
 	}
 	return err
+}
+
+// WriteNearDupGallery writes a near-duplicate report's evidence pairs as a
+// gallery (pair-NNNN.png and index.html) into dir, and returns how many
+// pairs it drew.
+func WriteNearDupGallery(dir string, rep audit.NearDupReport) (int, error) {
+	var pairs []GalleryPair
+	for _, e := range rep.Evidence {
+		p := e.Pair
+		g := GalleryPair{Test: e.Test, Train: e.Train, Caption: []string{
+			fmt.Sprintf("test  %s/%s: %s", p.TestSplit, p.TestID, p.TestLabel),
+			fmt.Sprintf("train %s/%s: %s", p.TrainSplit, p.TrainID, p.TrainLabel),
+			fmt.Sprintf("distance %d, fine %d, verified %v%s", p.Distance, p.FineDistance, p.Verified, map[bool]string{true: ", identical normalized pixels"}[p.Identical]),
+		}}
+		if p.LabelMismatch {
+			g.Flag = "labels differ"
+		}
+		pairs = append(pairs, g)
+	}
+	note := fmt.Sprintf("%d of %d pairs shown (copies whose labels differ first, then other pairs whose labels differ, then the rest); test image on the left, training image on the right, uniform resizing only.", len(pairs), len(rep.Pairs))
+	return len(pairs), WriteGallery(dir, "leakaudit near-duplicates", note, pairs)
 }

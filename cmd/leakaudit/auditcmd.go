@@ -91,7 +91,7 @@ profile is an error naming its line, and paths are relative to the file.
 			if asJSON {
 				err = writeJSON(cmd.OutOrStdout(), f)
 			} else {
-				err = printAudit(cmd.OutOrStdout(), f, out)
+				err = report.AuditText(cmd.OutOrStdout(), f, out)
 			}
 			if err != nil {
 				return err
@@ -116,28 +116,4 @@ profile is an error naming its line, and paths are relative to the file.
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
 	return cmd
-}
-
-func printAudit(w io.Writer, f *audit.Findings, dir string) error {
-	t := report.Table{Header: []string{"split", "role", ">n", ">ExpRate L1 %", ">ExpRate@CDM %", ">reported %", "flags"}}
-	for _, s := range f.Splits {
-		rep := "–"
-		if s.Reported != nil {
-			rep = fmt.Sprintf("%.2f", *s.Reported)
-		}
-		fl := ""
-		for _, x := range s.Flags {
-			fl += x + " "
-		}
-		t.Add(s.Name, s.Role, fmt.Sprint(s.N), fmt.Sprintf("%.2f", s.ExpRate), fmt.Sprintf("%.2f", s.ExpRateCDM), rep, fl)
-	}
-	if err := t.Write(w); err != nil {
-		return err
-	}
-	fmt.Fprintf(w, "\n%d finding(s):\n", len(f.Anomalies))
-	for _, a := range f.Anomalies {
-		fmt.Fprintf(w, "  %-25s %-18s %s\n", a.Kind, a.Split, a.Summary)
-	}
-	fmt.Fprintf(w, "\nreport: %s/report.html (also report.md, findings.json, items.parquet)\n", dir)
-	return nil
 }

@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 
@@ -83,19 +81,8 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 				name, path := splitNamed(t)
 				job.Tests = append(job.Tests, audit.ImageSplit{Name: name, Source: dataset.ImageSource{Path: path, Limits: lim}})
 			}
-			type kept struct {
-				pair  audit.NearDupPair
-				test  dataset.ImageItem
-				train index.ImageRecord
-			}
-			var evidence []kept
 			if gallery != "" {
-				job.Pair = func(p audit.NearDupPair, t dataset.ImageItem, r index.ImageRecord) error {
-					if len(evidence) < galleryMax {
-						evidence = append(evidence, kept{p, t, r})
-					}
-					return nil
-				}
+				job.Evidence = galleryMax
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -104,49 +91,18 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 				return err
 			}
 			if gallery != "" {
-				want := map[string]map[int64]bool{}
-				for _, e := range evidence {
-					if want[e.train.Corpus] == nil {
-						want[e.train.Corpus] = map[int64]bool{}
-					}
-					want[e.train.Corpus][e.train.Seq] = true
-				}
-				imgs, err := audit.TrainImages(job.Train, want)
+				n, err := report.WriteNearDupGallery(gallery, rep)
 				if err != nil {
 					return err
 				}
-				var pairs []report.GalleryPair
-				for _, e := range evidence {
-					ti, err1 := e.test.Decode(lim)
-					ri, err2 := imgs[e.train.Corpus][e.train.Seq].Decode(lim)
-					if err1 != nil || err2 != nil {
-						continue
-					}
-					g := report.GalleryPair{Test: ti, Train: ri, Caption: []string{
-						fmt.Sprintf("test  %s/%s: %s", e.pair.TestSplit, e.pair.TestID, e.pair.TestLabel),
-						fmt.Sprintf("train %s/%s: %s", e.pair.TrainSplit, e.pair.TrainID, e.pair.TrainLabel),
-						fmt.Sprintf("distance %d, fine %d, verified %v%s", e.pair.Distance, e.pair.FineDistance, e.pair.Verified, map[bool]string{true: ", identical normalized pixels"}[e.pair.Identical]),
-					}}
-					if e.pair.LabelMismatch {
-						g.Flag = "labels differ"
-					}
-					pairs = append(pairs, g)
-				}
-				note := fmt.Sprintf("%d of %d pairs shown; test image on the left, training image on the right, uniform resizing only.", len(pairs), len(rep.Pairs))
-				if err := report.WriteGallery(gallery, "leakaudit near-duplicates", note, pairs); err != nil {
-					return err
-				}
-				fmt.Fprintf(cmd.ErrOrStderr(), "gallery: %d pairs in %s\n", len(pairs), gallery)
+				fmt.Fprintf(cmd.ErrOrStderr(), "gallery: %d pairs in %s\n", n, gallery)
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(rep); err != nil {
+				if err := writeJSON(out, rep); err != nil {
 					return err
 				}
-			} else if err := printNearDup(out, rep); err != nil {
+			} else if err := report.NearDupText(out, rep); err != nil {
 				return err
 			}
 			return checkComplete(cmd, rep.Completeness)
@@ -168,36 +124,4 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 	f.Int64Var(&maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip image files larger than this")
 	f.Int64Var(&maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, "refuse an archive with more entries (read from its directory record before anything else)")
 	return cmd
-}
-
-func printNearDup(w io.Writer, rep audit.NearDupReport) error {
-	fmt.Fprintf(w, "Near-duplicates (%s, distance ≤ %d)\n\n", rep.Hash, rep.MaxDistance)
-	t := report.Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">labels differ", ">blank", ">skipped"}}
-	for _, s := range rep.Summary {
-		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch), fmt.Sprint(s.Blank), fmt.Sprint(s.Skipped))
-	}
-	if err := t.Write(w); err != nil {
-		return err
-	}
-	if len(rep.Pairs) == 0 {
-		fmt.Fprintln(w, "\nno pairs")
-		return nil
-	}
-	fmt.Fprintf(w, "\n%d pair(s)", len(rep.Pairs))
-	if len(rep.Pairs) > 20 {
-		fmt.Fprint(w, "; the first 20 (all in --json)")
-	}
-	fmt.Fprintln(w, ":")
-	p := report.Table{Header: []string{"test", "train", ">dist", ">fine", "verified", "identical", "labels"}}
-	for i, x := range rep.Pairs {
-		if i == 20 {
-			break
-		}
-		labels := "same"
-		if x.LabelMismatch {
-			labels = "DIFFER"
-		}
-		p.Add(x.TestSplit+"/"+x.TestID, x.TrainSplit+"/"+x.TrainID, fmt.Sprint(x.Distance), fmt.Sprint(x.FineDistance), fmt.Sprint(x.Verified), fmt.Sprint(x.Identical), labels)
-	}
-	return p.Write(w)
 }

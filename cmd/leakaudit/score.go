@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -86,12 +83,12 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 				return err
 			}
 			if out != "" && res.CDM != nil {
-				if err := writeScore(out, res.Pairs, res.Results, prof); err != nil {
+				if err := report.WriteScore(out, res, prof); err != nil {
 					return err
 				}
 			}
 			if vis != "" && res.CDM != nil {
-				n, err := writeVis(vis, res.Pairs, res.Results, visIDs, visMax)
+				n, err := report.WriteScoreVis(vis, res, visIDs, visMax)
 				if err != nil {
 					return err
 				}
@@ -100,7 +97,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if asJSON {
 				err = writeJSON(cmd.OutOrStdout(), res)
 			} else {
-				err = printScore(cmd.OutOrStdout(), res)
+				err = report.ScoreText(cmd.OutOrStdout(), res)
 			}
 			if err != nil {
 				return err
@@ -128,127 +125,4 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
-}
-
-func writeScore(dir string, pairs []cdm.Pair, results []cdm.Result, prof cdm.Profile) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	f, err := os.Create(filepath.Join(dir, "metrics_res.json"))
-	if err != nil {
-		return err
-	}
-	if err := cdm.WriteMetricsRes(f, pairs, results, prof); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	for _, name := range []string{"items.jsonl", "items.parquet"} {
-		w, err := report.CreateItems[cdm.ItemRow](filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		for i, r := range results {
-			if err := w.Write(cdm.Row(pairs[i], r)); err != nil {
-				w.Close()
-				return err
-			}
-		}
-		if err := w.Close(); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeVis(dir string, pairs []cdm.Pair, results []cdm.Result, ids []string, maxN int) (int, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return 0, err
-	}
-	want := map[string]bool{}
-	for _, id := range ids {
-		want[id] = true
-	}
-	n := 0
-	for i, r := range results {
-		if n >= maxN {
-			break
-		}
-		if len(ids) > 0 && !want[pairs[i].ID] || len(ids) == 0 && (r.Exact || r.Status != cdm.Scored) {
-			continue
-		}
-		if r.Status != cdm.Scored {
-			continue
-		}
-		name := strings.Map(func(r rune) rune {
-			if r == '/' || r == '\\' || r < ' ' {
-				return '_'
-			}
-			return r
-		}, pairs[i].ID)
-		if err := report.WritePNG(filepath.Join(dir, name+".png"), cdm.DrawMatch(r, cdm.Picture(pairs[i].GT), cdm.Picture(pairs[i].Pred))); err != nil {
-			return n, err
-		}
-		n++
-	}
-	return n, nil
-}
-
-func printScore(w io.Writer, res *metrics.ScoreResult) error {
-	if len(res.Text) > 0 {
-		t := report.Table{Header: []string{"metric", ">value", ">items", ">missing"}}
-		for _, v := range res.Text {
-			t.Add(v.Name, fmt.Sprintf("%.6f", v.Value), fmt.Sprint(v.N), fmt.Sprint(v.Missing))
-		}
-		if err := t.Write(w); err != nil {
-			return err
-		}
-		fmt.Fprintln(w)
-	}
-	if res.CDM != nil {
-		s := *res.CDM
-		fmt.Fprintf(w, "CDM (%s profile) on %s\n\n", s.Profile, res.Input)
-		t := report.Table{Header: []string{"pairs", ">counted", ">mean F1", ">ExpRate@CDM", ">exact", ">pred failed", ">GT failed (left out)", ">unsupported (left out)"}}
-		rate := 0.0
-		if s.Counted > 0 {
-			rate = 100 * float64(s.Exact) / float64(s.Counted) // unrounded, unlike metrics_res.json's exp_rate
-		}
-		t.Add(fmt.Sprint(s.Pairs), fmt.Sprint(s.Counted), fmt.Sprintf("%.3f", s.MeanScore), fmt.Sprintf("%.2f%%", rate),
-			fmt.Sprint(s.Exact), fmt.Sprint(s.PredFailed), fmt.Sprint(s.GTFailed), fmt.Sprint(s.Unsupported))
-		if err := t.Write(w); err != nil {
-			return err
-		}
-		if s.Approximate > 0 {
-			fmt.Fprintf(w, "\n%d pair(s) scored on an approximate layout (CJK glyph metrics).\n", s.Approximate)
-		}
-		if r := s.ReasonList(); len(r) > 0 {
-			fmt.Fprintln(w, "\nfailures and unsupported constructs:")
-			for i, x := range r {
-				if i == 15 {
-					fmt.Fprintf(w, "  … %d more (see --json)\n", len(r)-15)
-					break
-				}
-				fmt.Fprintln(w, "  "+x)
-			}
-		}
-	}
-	if res.MissingPredictions > 0 {
-		fmt.Fprintf(w, "\n%d item(s) have no prediction: scored as wrong\n", res.MissingPredictions)
-	}
-	for _, st := range []*dataset.Stats{&res.Read, res.GTRead} {
-		if st != nil && st.Skipped > 0 {
-			fmt.Fprintf(w, "\nskipped while reading: %d (%s)\n", st.Skipped, st.ReasonSummary())
-		}
-	}
-	return nil
-}
-
-// writeJSON writes v indented, without HTML escaping, as every --json does.
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(v)
 }
