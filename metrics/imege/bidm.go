@@ -1,0 +1,381 @@
+package imege
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"sync"
+)
+
+// Params are BIDM's parameters.
+type Params struct {
+	// Warp is w: a test pixel may map anywhere within ±w pixels (both
+	// axes) of its proportional position in the reference.
+	Warp int
+	// Context is c (odd): the c×c window of derivative features compared.
+	Context int
+	// Interp is the original's -i level: 0 matches every pixel; 1 every
+	// 2nd and 2 every 3rd column and row, interpolating the rest.
+	Interp int
+	// Size is the original's -d: the derivative cell is 1+2·Size pixels.
+	Size int
+}
+
+// DefaultParams is the call IMEGE's released script makes: bidm … 35 31 -i 2.
+var DefaultParams = Params{Warp: 35, Context: 31, Interp: 2, Size: 3}
+
+// PaperParams is the setting the IbPRIA 2013 paper tuned (w 40, c 27, no
+// interpolation).
+var PaperParams = Params{Warp: 40, Context: 27, Interp: 0, Size: 3}
+
+func (p Params) validate() error {
+	switch {
+	case p.Warp < 1 || p.Warp > 1000:
+		return fmt.Errorf("imege: warp %d outside 1…1000", p.Warp)
+	case p.Context < 1 || p.Context%2 == 0 || p.Context > 201:
+		return fmt.Errorf("imege: context %d must be odd, 1…201", p.Context)
+	case p.Interp < 0 || p.Interp > 2:
+		return fmt.Errorf("imege: interpolation level %d must be 0, 1 or 2", p.Interp)
+	case p.Size < 1 || p.Size > 50:
+		return fmt.Errorf("imege: derivative size %d outside 1…50", p.Size)
+	}
+	return nil
+}
+
+// termScale is the factor that turns a squared feature difference into a
+// distance term, in double precision as the original multiplies.
+const termScale = 1.0 / (255 * 255)
+
+// plane is a derivative-feature image with the flat value 127 subtracted,
+// the two derivatives interleaved per pixel, and a border of pad pixels of
+// flat value (0 after the subtraction) all around, so that a context
+// window never needs a bounds check.
+type plane struct {
+	w, h, pad, stride int
+	v                 []int32
+}
+
+func newPlane(f *features, pad int) plane {
+	p := plane{w: f.w, h: f.h, pad: pad, stride: 2 * (f.w + 2*pad)}
+	p.v = make([]int32, p.stride*(f.h+2*pad))
+	for y := range f.h {
+		row := p.v[(y+pad)*p.stride+2*pad:]
+		for x := range f.w {
+			row[2*x] = f.dh[y*f.w+x] - 127
+			row[2*x+1] = f.dv[y*f.w+x] - 127
+		}
+	}
+	return p
+}
+
+// at is the offset of the top-left corner of the context window of
+// half-size hc centred on (x, y).
+func (p *plane) at(x, y, hc int) int {
+	return (y+p.pad-hc)*p.stride + 2*(x+p.pad-hc)
+}
+
+// matcher holds what every pixel's search shares.
+type matcher struct {
+	test, ref plane
+	c         int
+	w         int
+	xi, yj    float32 // X/I and Y/J in single precision
+	rel       float64 // relative bound on single-precision accumulation error
+}
+
+// ssd is the exact integer distance between two context windows (in units
+// of 1/255²), or any value above limit once it is known to exceed it.
+func (m *matcher) ssd(tb, rb int, limit int64) int64 {
+	n := 2 * m.c
+	var s int64
+	for range m.c {
+		a := m.test.v[tb : tb+n]
+		b := m.ref.v[rb : rb+n]
+		b = b[:len(a)]
+		var r int32
+		for k, av := range a {
+			d := av - b[k]
+			r += d * d
+		}
+		s += int64(r)
+		if s > limit {
+			return s
+		}
+		tb += m.test.stride
+		rb += m.ref.stride
+	}
+	return s
+}
+
+// dist is the distance as the original accumulates it: term by term, row
+// by row, each term added in double precision to a single-precision sum.
+// With prune it stops as soon as the sum reaches stop, returning the
+// partial sum, as the original's loops do.
+func (m *matcher) dist(tb, rb int, stop float32, prune bool) float32 {
+	var d float32
+	for range m.c {
+		a := m.test.v[tb : tb+2*m.c]
+		b := m.ref.v[rb : rb+2*m.c]
+		for k := 0; k < len(a); k += 2 {
+			if prune && !(d < stop) {
+				return d
+			}
+			dh, dv := a[k]-b[k], a[k+1]-b[k+1]
+			t := float64(float64(dh*dh+dv*dv) * termScale)
+			d = float32(float64(d) + t)
+		}
+		tb += m.test.stride
+		rb += m.ref.stride
+	}
+	return d
+}
+
+type candidate struct {
+	x, y int
+	s    int64
+}
+
+// pixel returns the value the original stores for test pixel (i, j): 0 if
+// some candidate matches exactly; otherwise the distance of the last
+// candidate it evaluates, cut short where it reaches the minimum of the
+// earlier ones. The earlier candidates' minimum is found with exact
+// integer distances (any order, pruned by the best so far), and only the
+// candidates within rounding error of it are summed in single precision.
+func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate) (float32, []candidate) {
+	hc := m.c / 2
+	ip := int(float64(float32(float32(i)*m.xi)) + 0.5)
+	jp := int(float64(float32(float32(j)*m.yj)) + 0.5)
+	tb := m.test.at(i, j, hc)
+	X, Y := m.ref.w, m.ref.h
+	x0, x1 := max(ip-m.w, 0), min(ip+m.w, X-1)
+	y0, y1 := max(jp-m.w, 0), min(jp+m.w, Y-1)
+
+	keep = keep[:0]
+	best := m.ssd(tb, m.ref.at(ip, jp, hc), math.MaxInt64)
+	keep = append(keep, candidate{ip, jp, best})
+	if best == 0 {
+		*hint = [2]int{0, 0}
+		return 0, keep
+	}
+	if x0 > x1 || y0 > y1 { // no candidate in the image: the direct mapping's distance stays
+		return m.dist(tb, m.ref.at(ip, jp, hc), 0, false), keep
+	}
+	cut := func(s int64) int64 { return s + int64(float64(s)*m.rel) + 1 }
+	bestAt := [2]int{ip, jp}
+	try := func(x, y int) bool {
+		lim := cut(best)
+		s := m.ssd(tb, m.ref.at(x, y, hc), lim)
+		if s <= lim {
+			keep = append(keep, candidate{x, y, s})
+			if s < best {
+				best, bestAt = s, [2]int{x, y}
+			}
+		}
+		return s == 0
+	}
+	zero := false
+	if hx, hy := ip+hint[0], jp+hint[1]; hx >= x0 && hx <= x1 && hy >= y0 && hy <= y1 && (hx != x1 || hy != y1) {
+		zero = try(hx, hy)
+	}
+	for x := x0; x <= x1 && !zero; x++ {
+		for y := y0; y <= y1 && !zero; y++ {
+			if x == x1 && y == y1 {
+				continue
+			}
+			zero = try(x, y)
+		}
+	}
+	*hint = [2]int{bestAt[0] - ip, bestAt[1] - jp}
+	last := m.ref.at(x1, y1, hc)
+	if zero || m.ssd(tb, last, 0) == 0 {
+		return 0, keep
+	}
+	lim := cut(best)
+	minD := float32(math.MaxFloat32)
+	for _, c := range keep {
+		if c.s <= lim {
+			minD = min(minD, m.dist(tb, m.ref.at(c.x, c.y, hc), 0, false))
+		}
+	}
+	return m.dist(tb, last, minD, true), keep
+}
+
+// warpMap computes the original's per-pixel values for every pixel it
+// matches (every (1+Interp)-th column and row), rows in parallel, and
+// returns the map (row-major, test size) and its maximum.
+func warpMap(tf, rf *features, p Params) ([]float32, float32) {
+	hc := p.Context / 2
+	m := &matcher{
+		test: newPlane(tf, hc),
+		ref:  newPlane(rf, hc+2),
+		c:    p.Context, w: p.Warp,
+		xi:  float32(rf.w) / float32(tf.w),
+		yj:  float32(rf.h) / float32(tf.h),
+		rel: 4 * float64(p.Context*p.Context) * 0x1p-24,
+	}
+	I, J := tf.w, tf.h
+	step := 1 + p.Interp
+	warp := make([]float32, I*J)
+	rows := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), (J+step-1)/step) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var keep []candidate
+			for j := range rows {
+				var hint [2]int
+				for i := 0; i < I; i += step {
+					warp[j*I+i], keep = m.pixel(i, j, &hint, keep)
+				}
+			}
+		}()
+	}
+	for j := 0; j < J; j += step {
+		rows <- j
+	}
+	close(rows)
+	wg.Wait()
+	var mx float32
+	for j := 0; j < J; j += step {
+		for i := 0; i < I; i += step {
+			if d := warp[j*I+i]; d > mx {
+				mx = d
+			}
+		}
+	}
+	return warp, mx
+}
+
+// interpolate fills the pixels not matched, along rows then along columns,
+// as the original does for its -i level.
+func interpolate(warp []float32, I, J, level int) {
+	switch level {
+	case 1:
+		for j := 0; j < J; j += 2 {
+			row := warp[j*I : (j+1)*I]
+			for i := 1; i < I; i += 2 {
+				var v2 float32
+				if i+1 < I {
+					v2 = row[i+1]
+				}
+				row[i] = (row[i-1] + v2) / 2
+			}
+		}
+		for j := 1; j < J; j += 2 {
+			for i := range I {
+				var v2 float32
+				if j+1 < J {
+					v2 = warp[(j+1)*I+i]
+				}
+				warp[j*I+i] = (warp[(j-1)*I+i] + v2) / 2
+			}
+		}
+	case 2:
+		for j := 0; j < J; j += 3 {
+			row := warp[j*I : (j+1)*I]
+			for i := 1; i < I; i += 3 {
+				v1 := row[i-1]
+				var v2 float32
+				if i+2 < I {
+					v2 = row[i+2]
+				}
+				aux := (v2 - v1) / 3
+				row[i] = v1 + aux
+				if i+1 < I {
+					row[i+1] = v2 - aux
+				}
+			}
+		}
+		for j := 1; j < J; j += 3 {
+			for i := range I {
+				v1 := warp[(j-1)*I+i]
+				var v2 float32
+				if j+2 < J {
+					v2 = warp[(j+2)*I+i]
+				}
+				aux := (v2 - v1) / 3
+				warp[j*I+i] = v1 + aux
+				if j+1 < J {
+					warp[(j+1)*I+i] = v2 - aux
+				}
+			}
+		}
+	}
+}
+
+// otsuZero scales the map to 0…255 by mx, thresholds it with Otsu's
+// method in single precision (the first strictly largest between-class
+// variance), and reports for each pixel whether it falls at or below the
+// threshold: matched well enough to count as correct.
+func otsuZero(warp []float32, mx float32) []bool {
+	const maxv = float32(255)
+	for k, v := range warp {
+		warp[k] = 255 * (v / mx)
+	}
+	var pdf, cdf, myu [256]float32
+	for _, v := range warp {
+		pdf[int(255*(v/maxv))]++
+	}
+	n := float32(len(warp))
+	for k := range pdf {
+		pdf[k] /= n
+	}
+	cdf[0] = pdf[0]
+	for k := 1; k < 256; k++ {
+		cdf[k] = cdf[k-1] + pdf[k]
+		myu[k] = myu[k-1] + float32(float32(k)*pdf[k])
+	}
+	threshold := 0
+	var maxSigma float32
+	for k := range 255 {
+		var sigma float32
+		if cdf[k] != 0 && cdf[k] != 1 {
+			p1p2 := float32(float64(cdf[k]) * (1.0 - float64(cdf[k])))
+			diff := float32(myu[255]*cdf[k]) - myu[k]
+			sigma = float32(diff*diff) / p1p2
+		}
+		if sigma > maxSigma {
+			maxSigma, threshold = sigma, k
+		}
+	}
+	ok := make([]bool, len(warp))
+	th := float32(threshold)
+	for k, v := range warp {
+		ok[k] = !(255*(v/maxv) > th)
+	}
+	return ok
+}
+
+// BIDM is the share of the test image's ink pixels (gray below 255) that
+// BIDM maps onto the reference well enough: the original's printed
+// number, a single-precision quotient. It is 1 when every matched pixel
+// has an exact match, and NaN when the test image has no ink but some
+// pixel has none (the original prints nan).
+func BIDM(test, ref *Image, p Params, l Limits) (float64, error) {
+	if err := p.validate(); err != nil {
+		return 0, err
+	}
+	for _, g := range []*Image{test, ref} {
+		if err := g.check(l); err != nil {
+			return 0, err
+		}
+	}
+	tf, rf := derive(test, p.Size), derive(ref, p.Size)
+	warp, mx := warpMap(tf, rf, p)
+	if !(mx > 0) {
+		return 1, nil
+	}
+	interpolate(warp, test.W, test.H, p.Interp)
+	ok := otsuZero(warp, mx)
+	var cp, fg int
+	for k, v := range test.Pix {
+		if v < 255 {
+			fg++
+			if ok[k] {
+				cp++
+			}
+		}
+	}
+	return float64(float32(cp) / float32(fg)), nil
+}
