@@ -1,7 +1,9 @@
 package imege
 
 import (
+	"cmp"
 	"fmt"
+	"slices"
 	"math"
 	"runtime"
 	"sync"
@@ -53,6 +55,13 @@ const termScale = 1.0 / (255 * 255)
 type plane struct {
 	w, h, pad, stride int
 	v                 []int32
+	// cum[(y)·pw + x] is the energy (sum of squares) of the row segments
+	// of width c centred on column x, summed over the padded rows above y:
+	// the energy of any band of rows of a context window in two lookups.
+	cum []int64
+	// norm is the square root of each row segment's energy (same indexing
+	// as cum without its extra row).
+	norm []float64
 }
 
 func newPlane(f *features, pad int) plane {
@@ -66,6 +75,43 @@ func newPlane(f *features, pad int) plane {
 		}
 	}
 	return p
+}
+
+// energies fills p.cum for context windows of width c.
+func (p *plane) energies(c int) {
+	hc := c / 2
+	pw, ph := p.w+2*p.pad, p.h+2*p.pad
+	p.cum = make([]int64, (ph+1)*pw)
+	for y := range ph {
+		row := p.v[y*p.stride : (y+1)*p.stride]
+		var run int64 // energy of columns x−hc … x+hc
+		sq := func(x int) int64 {
+			if x < 0 || x >= pw {
+				return 0
+			}
+			a, b := int64(row[2*x]), int64(row[2*x+1])
+			return a*a + b*b
+		}
+		for x := -hc; x < hc; x++ {
+			run += sq(x)
+		}
+		for x := range pw {
+			run += sq(x + hc)
+			p.cum[(y+1)*pw+x] = p.cum[y*pw+x] + run
+			run -= sq(x - hc)
+		}
+	}
+	p.norm = make([]float64, ph*pw)
+	for k := range p.norm {
+		p.norm[k] = math.Sqrt(float64(p.cum[k+pw] - p.cum[k]))
+	}
+}
+
+// band is the energy of rows y0 … y1−1 (plane coordinates, padded) of the
+// window centred on padded column x.
+func (p *plane) band(x, y0, y1 int) int64 {
+	pw := p.w + 2*p.pad
+	return p.cum[y1*pw+x] - p.cum[y0*pw+x]
 }
 
 // at is the offset of the top-left corner of the context window of
@@ -130,6 +176,104 @@ func (m *matcher) dist(tb, rb int, stop float32, prune bool) float32 {
 	return d
 }
 
+// bands are the row bands of the middle bound level.
+const bands = 4
+
+// bounds are a test window's norms at three levels of row partition: the
+// whole window, a few bands, and single rows. By the triangle inequality,
+// for any partition of the window into parts k,
+// ssd ≥ Σₖ (‖testₖ‖ − ‖refₖ‖)², so a candidate whose bound exceeds the
+// limit is passed over without computing its distance.
+type bounds struct {
+	whole  float64
+	edges  [bands + 1]int
+	band   [bands]float64
+	rows   []float64
+	order  []int     // rows by decreasing test norm: the likeliest to exceed a limit first
+	rest   []float64 // see mayReach
+	tx, ty int       // the window's padded column and first padded row
+}
+
+func (m *matcher) testBounds(i, j int, b *bounds) {
+	hc := m.c / 2
+	t := &m.test
+	b.tx, b.ty = i+t.pad, j+t.pad-hc
+	b.whole = math.Sqrt(float64(t.band(b.tx, b.ty, b.ty+m.c)))
+	for k := range bands + 1 {
+		b.edges[k] = k * m.c / bands
+	}
+	for k := range bands {
+		b.band[k] = math.Sqrt(float64(t.band(b.tx, b.ty+b.edges[k], b.ty+b.edges[k+1])))
+	}
+	pw := t.w + 2*t.pad
+	b.rows = b.rows[:0]
+	for r := range m.c {
+		b.rows = append(b.rows, t.norm[(b.ty+r)*pw+b.tx])
+	}
+	b.order = b.order[:0]
+	for r := range m.c {
+		b.order = append(b.order, r)
+	}
+	slices.SortStableFunc(b.order, func(p, q int) int { return cmp.Compare(b.rows[q], b.rows[p]) })
+	if cap(b.rest) < m.c+1 {
+		b.rest = make([]float64, m.c+1)
+	}
+}
+
+// mayReach reports whether candidate (x, y) may have a distance ≤ lim,
+// leaving in b.rest the bound on the rows not yet summed, row by row in
+// b.order, for ssdRows.
+func (m *matcher) mayReach(b *bounds, x, y int, lim int64) bool {
+	hc := m.c / 2
+	r := &m.ref
+	rx, ry := x+r.pad, y+r.pad-hc
+	flim := float64(lim)*(1+1e-9) + 1
+	d := b.whole - math.Sqrt(float64(r.band(rx, ry, ry+m.c)))
+	if d*d > flim {
+		return false
+	}
+	var lb float64
+	for k := range bands {
+		d := b.band[k] - math.Sqrt(float64(r.band(rx, ry+b.edges[k], ry+b.edges[k+1])))
+		lb += d * d
+	}
+	if lb > flim {
+		return false
+	}
+	pw := r.w + 2*r.pad
+	norm := r.norm[ry*pw+rx:]
+	rest := b.rest[:len(b.order)+1]
+	rest[len(b.order)] = 0
+	for k := len(b.order) - 1; k >= 0; k-- {
+		q := b.order[k]
+		d := b.rows[q] - norm[q*pw]
+		rest[k] = rest[k+1] + d*d
+	}
+	return rest[0] <= flim
+}
+
+// ssdRows is ssd with the rows in b.order, stopping once the rows summed
+// plus the bound on the others exceed lim.
+func (m *matcher) ssdRows(b *bounds, tb, rb int, lim int64) int64 {
+	n := 2 * m.c
+	flim := float64(lim)*(1+1e-9) + 1
+	var s int64
+	for k, q := range b.order {
+		a := m.test.v[tb+q*m.test.stride:][:n]
+		bb := m.ref.v[rb+q*m.ref.stride:][:n]
+		var r int32
+		for i, av := range a {
+			d := av - bb[i]
+			r += d * d
+		}
+		s += int64(r)
+		if s > lim || float64(s)+b.rest[k+1] > flim {
+			return lim + 1 + s
+		}
+	}
+	return s
+}
+
 type candidate struct {
 	x, y int
 	s    int64
@@ -141,7 +285,7 @@ type candidate struct {
 // earlier ones. The earlier candidates' minimum is found with exact
 // integer distances (any order, pruned by the best so far), and only the
 // candidates within rounding error of it are summed in single precision.
-func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate) (float32, []candidate) {
+func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, bd *bounds) (float32, []candidate) {
 	hc := m.c / 2
 	ip := int(float64(float32(float32(i)*m.xi)) + 0.5)
 	jp := int(float64(float32(float32(j)*m.yj)) + 0.5)
@@ -162,9 +306,13 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate) (float32, []ca
 	}
 	cut := func(s int64) int64 { return s + int64(float64(s)*m.rel) + 1 }
 	bestAt := [2]int{ip, jp}
+	m.testBounds(i, j, bd)
 	try := func(x, y int) bool {
 		lim := cut(best)
-		s := m.ssd(tb, m.ref.at(x, y, hc), lim)
+		if !m.mayReach(bd, x, y, lim) {
+			return false
+		}
+		s := m.ssdRows(bd, tb, m.ref.at(x, y, hc), lim)
 		if s <= lim {
 			keep = append(keep, candidate{x, y, s})
 			if s < best {
@@ -172,6 +320,19 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate) (float32, []ca
 			}
 		}
 		return s == 0
+	}
+	// A candidate at distance 0 ends the search; its window's energy
+	// equals the test window's, exactly, which few others' do.
+	whole := m.test.band(bd.tx, bd.ty, bd.ty+m.c)
+	for x := x0; x <= x1; x++ {
+		rx := x + m.ref.pad
+		for y := y0; y <= y1; y++ {
+			ry := y + m.ref.pad - hc
+			if m.ref.band(rx, ry, ry+m.c) == whole && m.ssd(tb, m.ref.at(x, y, hc), 0) == 0 {
+				*hint = [2]int{x - ip, y - jp}
+				return 0, keep
+			}
+		}
 	}
 	zero := false
 	if hx, hy := ip+hint[0], jp+hint[1]; hx >= x0 && hx <= x1 && hy >= y0 && hy <= y1 && (hx != x1 || hy != y1) {
@@ -206,13 +367,15 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate) (float32, []ca
 func warpMap(tf, rf *features, p Params) ([]float32, float32) {
 	hc := p.Context / 2
 	m := &matcher{
-		test: newPlane(tf, hc),
+		test: newPlane(tf, hc+1),
 		ref:  newPlane(rf, hc+2),
 		c:    p.Context, w: p.Warp,
 		xi:  float32(rf.w) / float32(tf.w),
 		yj:  float32(rf.h) / float32(tf.h),
 		rel: 4 * float64(p.Context*p.Context) * 0x1p-24,
 	}
+	m.test.energies(p.Context)
+	m.ref.energies(p.Context)
 	I, J := tf.w, tf.h
 	step := 1 + p.Interp
 	warp := make([]float32, I*J)
@@ -223,10 +386,11 @@ func warpMap(tf, rf *features, p Params) ([]float32, float32) {
 		go func() {
 			defer wg.Done()
 			var keep []candidate
+			var bd bounds
 			for j := range rows {
 				var hint [2]int
 				for i := 0; i < I; i += step {
-					warp[j*I+i], keep = m.pixel(i, j, &hint, keep)
+					warp[j*I+i], keep = m.pixel(i, j, &hint, keep, &bd)
 				}
 			}
 		}()

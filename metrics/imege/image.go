@@ -10,8 +10,8 @@ import (
 	"io"
 	"os"
 
-	_ "image/png"              // PNG decoder
 	_ "golang.org/x/image/bmp" // BMP decoder
+	_ "image/png"              // PNG decoder
 )
 
 // Image is a gray image as BIDM reads it: Pix holds W×H samples row by
