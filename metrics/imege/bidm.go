@@ -3,9 +3,9 @@ package imege
 import (
 	"cmp"
 	"fmt"
-	"slices"
 	"math"
 	"runtime"
+	"slices"
 	"sync"
 )
 
