@@ -92,3 +92,21 @@ func TestExampleDefault(t *testing.T) {
 		t.Errorf("P %s R %s IMEGE %s, want 0.685393 0.764404 27.73", p, r, e)
 	}
 }
+
+// Without -i 2 every pixel is matched: the original takes about 55 s per
+// direction here.
+func TestExampleNoInterpolation(t *testing.T) {
+	if testing.Short() {
+		t.Skip("every pixel matched: seconds")
+	}
+	rec, ref := example(t)
+	p := DefaultParams
+	p.Interp = 0
+	res, err := Compare(rec, ref, p, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr, r, _ := res.Format(); pr != "0.688324" || r != "0.764974" {
+		t.Errorf("P %s R %s, want 0.688324 0.764974", pr, r)
+	}
+}
