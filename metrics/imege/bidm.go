@@ -62,6 +62,10 @@ type plane struct {
 	// norm is the square root of each row segment's energy (same indexing
 	// as cum without its extra row).
 	norm []float64
+	// colNorm is the same for the column segments of height c centred on
+	// each pixel (padded indexing; 0 where the segment would leave the
+	// padded plane).
+	colNorm []float64
 }
 
 func newPlane(f *features, pad int) plane {
@@ -104,6 +108,23 @@ func (p *plane) energies(c int) {
 	p.norm = make([]float64, ph*pw)
 	for k := range p.norm {
 		p.norm[k] = math.Sqrt(float64(p.cum[k+pw] - p.cum[k]))
+	}
+	p.colNorm = make([]float64, ph*pw)
+	sq := func(x, y int) int64 {
+		a, b := int64(p.v[y*p.stride+2*x]), int64(p.v[y*p.stride+2*x+1])
+		return a*a + b*b
+	}
+	for x := range pw {
+		var run int64
+		for y := range ph {
+			run += sq(x, y)
+			if y >= c {
+				run -= sq(x, y-c)
+			}
+			if y >= c-1 {
+				p.colNorm[(y-hc)*pw+x] = math.Sqrt(float64(run))
+			}
+		}
 	}
 }
 
@@ -189,6 +210,7 @@ type bounds struct {
 	edges  [bands + 1]int
 	band   [bands]float64
 	rows   []float64
+	cols   []float64
 	order  []int     // rows by decreasing test norm: the likeliest to exceed a limit first
 	rest   []float64 // see mayReach
 	tx, ty int       // the window's padded column and first padded row
@@ -209,6 +231,10 @@ func (m *matcher) testBounds(i, j int, b *bounds) {
 	b.rows = b.rows[:0]
 	for r := range m.c {
 		b.rows = append(b.rows, t.norm[(b.ty+r)*pw+b.tx])
+	}
+	b.cols = b.cols[:0]
+	for n := range m.c {
+		b.cols = append(b.cols, t.colNorm[(b.ty+hc)*pw+b.tx-hc+n])
 	}
 	b.order = b.order[:0]
 	for r := range m.c {
@@ -249,7 +275,16 @@ func (m *matcher) mayReach(b *bounds, x, y int, lim int64) bool {
 		d := b.rows[q] - norm[q*pw]
 		rest[k] = rest[k+1] + d*d
 	}
-	return rest[0] <= flim
+	if rest[0] > flim {
+		return false
+	}
+	cn := r.colNorm[(ry+hc)*pw+rx-hc:][:len(b.cols)]
+	lb = 0
+	for n, tn := range b.cols {
+		d := tn - cn[n]
+		lb += d * d
+	}
+	return lb <= flim
 }
 
 // ssdRows is ssd with the rows in b.order, stopping once the rows summed
