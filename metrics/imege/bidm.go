@@ -59,13 +59,47 @@ type plane struct {
 	// of width c centred on column x, summed over the padded rows above y:
 	// the energy of any band of rows of a context window in two lookups.
 	cum []int64
-	// norm is the square root of each row segment's energy (same indexing
-	// as cum without its extra row).
-	norm []float64
-	// colNorm is the same for the column segments of height c centred on
-	// each pixel (padded indexing; 0 where the segment would leave the
-	// padded plane).
-	colNorm []float64
+	// rowSeg and colSeg describe the row segment (width c) and the
+	// column segment (height c) centred on each padded pixel, for the
+	// bounds (see seg).
+	rowSeg, colSeg []seg
+}
+
+// seg is a segment's sum and centred norm in each channel. For segments a
+// and b of n values, Σ(a−b)² = Σ((a−ā)−(b−b̄))² + (Σa−Σb)²/n, so
+// Σ(a−b)² ≥ (‖a−ā‖−‖b−b̄‖)² + (Σa−Σb)²/n per channel.
+type seg struct{ sh, sv, nh, nv float64 }
+
+func (a *seg) bound(b *seg, n float64) float64 {
+	d1, d2, d3, d4 := a.sh-b.sh, a.sv-b.sv, a.nh-b.nh, a.nv-b.nv
+	return (d1*d1+d2*d2)/n + d3*d3 + d4*d4
+}
+
+// segStats computes the segments of length c through each padded pixel
+// along one axis: at(k) is the k-th pixel's offset in p.v of a line of
+// length n; out receives, for the pixel at k, the segment k−c/2 … k+c/2.
+func segStats(v []int32, at func(k int) int, n, c int, out func(k int, s seg)) {
+	hc := c / 2
+	var s1h, s1v, s2h, s2v int64
+	add := func(k int, sign int64) {
+		if k < 0 || k >= n {
+			return
+		}
+		h, w := int64(v[at(k)]), int64(v[at(k)+1])
+		s1h, s1v, s2h, s2v = s1h+sign*h, s1v+sign*w, s2h+sign*h*h, s2v+sign*w*w
+	}
+	for k := -hc; k < hc; k++ {
+		add(k, 1)
+	}
+	fc := float64(c)
+	cn := func(s1, s2 int64) float64 {
+		return math.Sqrt(max(0, float64(s2)-float64(s1)*float64(s1)/fc))
+	}
+	for k := range n {
+		add(k+hc, 1)
+		out(k, seg{float64(s1h), float64(s1v), cn(s1h, s2h), cn(s1v, s2v)})
+		add(k-hc, -1)
+	}
 }
 
 func newPlane(f *features, pad int) plane {
@@ -105,26 +139,13 @@ func (p *plane) energies(c int) {
 			run -= sq(x - hc)
 		}
 	}
-	p.norm = make([]float64, ph*pw)
-	for k := range p.norm {
-		p.norm[k] = math.Sqrt(float64(p.cum[k+pw] - p.cum[k]))
-	}
-	p.colNorm = make([]float64, ph*pw)
-	sq := func(x, y int) int64 {
-		a, b := int64(p.v[y*p.stride+2*x]), int64(p.v[y*p.stride+2*x+1])
-		return a*a + b*b
+	p.rowSeg = make([]seg, ph*pw)
+	p.colSeg = make([]seg, ph*pw)
+	for y := range ph {
+		segStats(p.v, func(k int) int { return y*p.stride + 2*k }, pw, c, func(k int, s seg) { p.rowSeg[y*pw+k] = s })
 	}
 	for x := range pw {
-		var run int64
-		for y := range ph {
-			run += sq(x, y)
-			if y >= c {
-				run -= sq(x, y-c)
-			}
-			if y >= c-1 {
-				p.colNorm[(y-hc)*pw+x] = math.Sqrt(float64(run))
-			}
-		}
+		segStats(p.v, func(k int) int { return k*p.stride + 2*x }, ph, c, func(k int, s seg) { p.colSeg[k*pw+x] = s })
 	}
 }
 
@@ -209,8 +230,9 @@ type bounds struct {
 	whole  float64
 	edges  [bands + 1]int
 	band   [bands]float64
-	rows   []float64
-	cols   []float64
+	rows   []seg
+	cols   []seg
+	rowN   []float64 // each row's energy, to order the rows
 	order  []int     // rows by decreasing test norm: the likeliest to exceed a limit first
 	rest   []float64 // see mayReach
 	tx, ty int       // the window's padded column and first padded row
@@ -228,19 +250,20 @@ func (m *matcher) testBounds(i, j int, b *bounds) {
 		b.band[k] = math.Sqrt(float64(t.band(b.tx, b.ty+b.edges[k], b.ty+b.edges[k+1])))
 	}
 	pw := t.w + 2*t.pad
-	b.rows = b.rows[:0]
+	b.rows, b.rowN = b.rows[:0], b.rowN[:0]
 	for r := range m.c {
-		b.rows = append(b.rows, t.norm[(b.ty+r)*pw+b.tx])
+		b.rows = append(b.rows, t.rowSeg[(b.ty+r)*pw+b.tx])
+		b.rowN = append(b.rowN, float64(t.band(b.tx, b.ty+r, b.ty+r+1)))
 	}
 	b.cols = b.cols[:0]
 	for n := range m.c {
-		b.cols = append(b.cols, t.colNorm[(b.ty+hc)*pw+b.tx-hc+n])
+		b.cols = append(b.cols, t.colSeg[(b.ty+hc)*pw+b.tx-hc+n])
 	}
 	b.order = b.order[:0]
 	for r := range m.c {
 		b.order = append(b.order, r)
 	}
-	slices.SortStableFunc(b.order, func(p, q int) int { return cmp.Compare(b.rows[q], b.rows[p]) })
+	slices.SortStableFunc(b.order, func(p, q int) int { return cmp.Compare(b.rowN[q], b.rowN[p]) })
 	if cap(b.rest) < m.c+1 {
 		b.rest = make([]float64, m.c+1)
 	}
@@ -267,22 +290,21 @@ func (m *matcher) mayReach(b *bounds, x, y int, lim int64) bool {
 		return false
 	}
 	pw := r.w + 2*r.pad
-	norm := r.norm[ry*pw+rx:]
+	fc := float64(m.c)
+	rs := r.rowSeg[ry*pw+rx:]
 	rest := b.rest[:len(b.order)+1]
 	rest[len(b.order)] = 0
 	for k := len(b.order) - 1; k >= 0; k-- {
 		q := b.order[k]
-		d := b.rows[q] - norm[q*pw]
-		rest[k] = rest[k+1] + d*d
+		rest[k] = rest[k+1] + b.rows[q].bound(&rs[q*pw], fc)
 	}
 	if rest[0] > flim {
 		return false
 	}
-	cn := r.colNorm[(ry+hc)*pw+rx-hc:][:len(b.cols)]
+	cs := r.colSeg[(ry+hc)*pw+rx-hc:][:len(b.cols)]
 	lb = 0
-	for n, tn := range b.cols {
-		d := tn - cn[n]
-		lb += d * d
+	for n := range b.cols {
+		lb += b.cols[n].bound(&cs[n], fc)
 	}
 	return lb <= flim
 }
