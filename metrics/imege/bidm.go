@@ -177,15 +177,7 @@ func (m *matcher) ssd(tb, rb int, limit int64) int64 {
 	n := 2 * m.c
 	var s int64
 	for range m.c {
-		a := m.test.v[tb : tb+n]
-		b := m.ref.v[rb : rb+n]
-		b = b[:len(a)]
-		var r int32
-		for k, av := range a {
-			d := av - b[k]
-			r += d * d
-		}
-		s += int64(r)
+		s += int64(rowSSD(m.test.v[tb:tb+n], m.ref.v[rb:rb+n]))
 		if s > limit {
 			return s
 		}
@@ -292,15 +284,21 @@ func (m *matcher) mayReach(b *bounds, x, y int, lim int64) bool {
 	pw := r.w + 2*r.pad
 	fc := float64(m.c)
 	rs := r.rowSeg[ry*pw+rx:]
+	// Prefix sums first, to give up as soon as they exceed the limit; then
+	// what is left after each row (rounding is within flim's slack).
 	rest := b.rest[:len(b.order)+1]
-	rest[len(b.order)] = 0
-	for k := len(b.order) - 1; k >= 0; k-- {
-		q := b.order[k]
-		rest[k] = rest[k+1] + b.rows[q].bound(&rs[q*pw], fc)
+	var acc float64
+	for k, q := range b.order {
+		acc += b.rows[q].bound(&rs[q*pw], fc)
+		if acc > flim {
+			return false
+		}
+		rest[k+1] = acc
 	}
-	if rest[0] > flim {
-		return false
+	for k := range rest {
+		rest[k] = max(0, acc-rest[k])
 	}
+	rest[0] = acc
 	cs := r.colSeg[(ry+hc)*pw+rx-hc:][:len(b.cols)]
 	lb = 0
 	for n := range b.cols {
@@ -318,17 +316,32 @@ func (m *matcher) ssdRows(b *bounds, tb, rb int, lim int64) int64 {
 	for k, q := range b.order {
 		a := m.test.v[tb+q*m.test.stride:][:n]
 		bb := m.ref.v[rb+q*m.ref.stride:][:n]
-		var r int32
-		for i, av := range a {
-			d := av - bb[i]
-			r += d * d
-		}
-		s += int64(r)
+		s += int64(rowSSD(a, bb))
 		if s > lim || float64(s)+b.rest[k+1] > flim {
 			return lim + 1 + s
 		}
 	}
 	return s
+}
+
+// rowSSD is Σ(a−b)² over a row of interleaved features, four at a time
+// into independent sums.
+func rowSSD(a, b []int32) int32 {
+	b = b[:len(a)]
+	var r0, r1, r2, r3 int32
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		d0, d1, d2, d3 := a[i]-b[i], a[i+1]-b[i+1], a[i+2]-b[i+2], a[i+3]-b[i+3]
+		r0 += d0 * d0
+		r1 += d1 * d1
+		r2 += d2 * d2
+		r3 += d3 * d3
+	}
+	for ; i < len(a); i++ {
+		d := a[i] - b[i]
+		r0 += d * d
+	}
+	return r0 + r1 + r2 + r3
 }
 
 type candidate struct {
