@@ -421,6 +421,15 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, bd *bounds) (f
 	if zero || m.ssd(tb, last, 0) == 0 {
 		return 0, keep
 	}
+	// The earlier candidates' single-precision minimum lies within
+	// rounding of best/255²; the last candidate's sum usually crosses
+	// that whole interval in one term, which decides where it stops
+	// without the minimum itself.
+	g := m.rel / 2
+	lo, hi := float64(best)*termScale*(1-g), float64(best)*termScale*(1+g)
+	if d, ok := m.crossing(tb, last, lo, hi); ok {
+		return d, keep
+	}
 	lim := cut(best)
 	minD := float32(math.MaxFloat32)
 	for _, c := range keep {
@@ -429,6 +438,32 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, bd *bounds) (f
 		}
 	}
 	return m.dist(tb, last, minD, true), keep
+}
+
+// crossing is dist(tb, rb, stop, true) for any stop in [lo, hi], when
+// that does not depend on where stop lies in the interval: the first
+// partial sum at or above lo is also at or above hi, or the whole sum is
+// below lo.
+func (m *matcher) crossing(tb, rb int, lo, hi float64) (float32, bool) {
+	var d float32
+	for range m.c {
+		a := m.test.v[tb : tb+2*m.c]
+		b := m.ref.v[rb : rb+2*m.c]
+		for k := 0; k < len(a); k += 2 {
+			if float64(d) >= lo {
+				return d, float64(d) >= hi
+			}
+			dh, dv := a[k]-b[k], a[k+1]-b[k+1]
+			t := float64(float64(dh*dh+dv*dv) * termScale)
+			d = float32(float64(d) + t)
+		}
+		tb += m.test.stride
+		rb += m.ref.stride
+	}
+	if float64(d) >= lo {
+		return d, float64(d) >= hi
+	}
+	return d, true
 }
 
 // warpMap computes the original's per-pixel values for every pixel it
