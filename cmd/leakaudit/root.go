@@ -27,7 +27,8 @@ split how many items occur in the training data, with the matching ids.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newVersionCmd(), newOverlapCmd(), newNearDupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd(), newIMEGECmd())
+	root.AddCommand(newVersionCmd(), newOverlapCmd(), newNearDupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
+	root.AddCommand(newIMEGECmd())
 	return root
 }
 
