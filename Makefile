@@ -58,10 +58,14 @@ fuzz:
 ## table, and the layout golden from real LaTeX's DVI (needs Debian's
 ## texlive-base, -binaries, -latex-base, -latex-recommended, -latex-extra and
 ## -fonts-recommended, and ../shared/data; CI only reads the committed files).
+## The IMEGE golden needs BIDM=/path/to/bidm, built (make in BIDM/) from
+## falvaro/imege outside this repository (GPL: never committed); without it
+## only the pair images are rewritten.
 goldens:
 	$(GO) run ./tex/internal/tfmgolden
 	$(GO) run ./tex/internal/symgen
 	$(GO) run ./tex/internal/dvigolden
+	$(GO) run ./metrics/imege/internal/imegegolden -bidm "$(BIDM)"
 
 clean:
 	rm -rf bin demo-report

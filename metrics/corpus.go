@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics/imege"
 )
 
 // Names are the text metrics Compute knows, in the order it reports
@@ -30,6 +31,9 @@ type Value struct {
 	// Missing counts ground-truth items without a prediction (counted
 	// wrong by ExpRate and ≤k; empty for the others).
 	Missing int `json:"missing,omitempty"`
+	// IMEGE holds imege's per-item values and render failures (Value is
+	// its mean error as a fraction: IMEGE/100).
+	IMEGE *imege.Corpus `json:"imege,omitempty"`
 }
 
 // Compute computes the named corpus metrics in one pass over the items;
@@ -200,7 +204,8 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		case name == "texbleu":
 			return nil, fmt.Errorf("texbleu is unavailable: it needs the GPT-2 token embeddings (not shipped); leakaudit never makes up a value")
 		case name == "imege":
-			return nil, fmt.Errorf("imege is unavailable: its reference values (the IMEGE repository's test images) are not here to check an implementation against; leakaudit never makes up a value")
+			c := imege.ScoreCorpus(gts, preds, has, imege.DefaultParams)
+			v.Value, v.N, v.Missing, v.IMEGE = c.Mean/100, len(c.Items), missing, &c
 		default:
 			return nil, fmt.Errorf("unknown metric %q (known: %s, and cdm)", name, strings.Join(Names, ", "))
 		}

@@ -112,9 +112,32 @@ func TestCompute(t *testing.T) {
 	if vs[0].Value != 1.0/3 || vs[0].Missing != 1 || vs[1].Value != 2.0/3 || vs[2].Value != 2.0/3 {
 		t.Errorf("values %+v", vs)
 	}
-	for _, name := range []string{"texbleu", "imege", "bleu"} {
+	for _, name := range []string{"texbleu", "bleu"} {
 		if _, err := Compute([]string{name}, gts, preds, has); err == nil {
 			t.Errorf("%s: no error; an unavailable or unnamed metric must not give a number", name)
 		}
+	}
+}
+
+// imege renders both sides at 600 dpi: an exact prediction scores 0, a
+// missing one 100, and a ground truth that cannot be rendered is left out.
+func TestComputeIMEGE(t *testing.T) {
+	gts := []string{`x ^ { 2 }`, `a`, `\frac{`}
+	preds := []string{`x ^ { 2 }`, ``, `a`}
+	has := []bool{true, false, true}
+	vs, err := Compute([]string{"imege"}, gts, preds, has)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := vs[0]
+	if v.IMEGE == nil || v.N != 2 || v.Missing != 1 || v.Value != 0.5 {
+		t.Fatalf("value %+v", v)
+	}
+	it := v.IMEGE.Items
+	if it[0].IMEGE != 0 || it[0].Precision != 1 || it[1].IMEGE != 100 || it[1].Failure == "" {
+		t.Errorf("items %+v", it)
+	}
+	if n := len(v.IMEGE.GTFailures); n != 1 {
+		t.Errorf("GT failures %v", v.IMEGE.GTFailures)
 	}
 }

@@ -37,6 +37,7 @@ counted and reported but do not make the input partial.`,
 	}
 	root.PersistentFlags().Bool("allow-partial", false, "exit 0 even when an input was read only in part (it is still reported)")
 	root.AddCommand(newVersionCmd(), newOverlapCmd(), newNearDupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
+	root.AddCommand(newIMEGECmd())
 	return root
 }
 

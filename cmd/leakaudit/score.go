@@ -121,7 +121,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.IntVar(&limits.MaxFormulaBytes, "max-formula-bytes", cdm.DefaultLimits.MaxFormulaBytes, "a longer formula fails with reason \"limits\" (at most the tokenizer's 64 KiB)")
 	fl.IntVar(&limits.MaxNesting, "max-nesting", cdm.DefaultLimits.MaxNesting, "a formula nested deeper (braces and brackets) fails with reason \"limits\" (at most 512)")
 	fl.IntVar(&limits.MaxTokens, "max-tokens", cdm.DefaultLimits.MaxTokens, "a formula with more coloured tokens fails with reason \"limits\"")
-	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu and imege report that they are unavailable)")
+	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu reports that it is unavailable; imege renders both sides at 600 dpi, per item in --json)")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd

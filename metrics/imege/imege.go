@@ -1,0 +1,104 @@
+// Package imege computes IMEGE, the image-based math expression global
+// error of Álvaro, Sánchez and Benedí (IbPRIA 2013), from two images of
+// formulas: a recognition and its reference.
+//
+// IMEGE renders both formulas and matches them with BIDM, a bidirectional
+// image distortion model. Each image becomes two planes of local
+// derivative features (the slope of a Gaussian-weighted least-squares fit
+// to the ink profile across a 7-pixel cell, quantised to 0…255). A test
+// pixel is mapped to the reference pixel within ±w of its proportional
+// position whose c×c context of features is nearest; the mapping costs
+// are scaled to 0…255 and split by Otsu's threshold, and the share of the
+// test image's ink pixels on the cheap side is the score. Precision is
+// BIDM(recognition → reference), recall BIDM(reference → recognition),
+// and IMEGE = 100·(1 − F) with F their harmonic mean.
+//
+// The results are the original program's to the printed digit
+// (metrics-spec §8 and the goldens under testdata), including its quirks:
+// single-precision arithmetic throughout, and the stored cost of a pixel
+// being the possibly cut-short distance of the last candidate tried
+// rather than the minimum. It is written from the paper and that
+// behavioural description, not from the original's (GPL) code.
+//
+// The original tries every candidate of the (2w+1)² window, each over its
+// c×c context, in single precision, stopping a sum once it exceeds the
+// best so far. This package gets the same numbers about 30 times faster
+// on one core: it first looks for an exact match among the candidates
+// whose window energy equals the test window's; failing that, it finds
+// the earlier candidates' minimum with exact integer distances, passing
+// over most candidates by lower bounds (the triangle inequality on the
+// norms of the whole window and of bands, and per row and column the
+// channel sums and centred norms, all from precomputed tables) and
+// summing the rest row by row, largest rows first, until they exceed the
+// best so far. Only the few candidates within single-precision rounding
+// of that minimum are then summed the original's way, and the last
+// candidate is cut short where the original cuts it. Rows are matched in
+// parallel; the output does not depend on the number of cores.
+package imege
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// Result is one IMEGE comparison.
+type Result struct {
+	// Precision is BIDM(recognition → reference) and Recall
+	// BIDM(reference → recognition), rounded to the six decimals the
+	// original prints (and the released script reads back).
+	Precision, Recall float64
+	// IMEGE is 100·(1 − F), F = 2PR/(P+R) (0 when both are 0), from the
+	// rounded P and R as the script computes it; the original prints it
+	// with two decimals (see Format).
+	IMEGE float64
+}
+
+// Compare scores a recognition image against its reference.
+func Compare(rec, ref *Image, p Params, l Limits) (Result, error) {
+	pr, err := BIDM(rec, ref, p, l)
+	if err != nil {
+		return Result{}, fmt.Errorf("precision: %w", err)
+	}
+	rc, err := BIDM(ref, rec, p, l)
+	if err != nil {
+		return Result{}, fmt.Errorf("recall: %w", err)
+	}
+	r := Result{Precision: Round6(pr), Recall: Round6(rc)}
+	r.IMEGE = Score(r.Precision, r.Recall)
+	return r, nil
+}
+
+// Round6 rounds a BIDM value as the original prints it (%8.6f); NaN stays
+// NaN.
+func Round6(v float64) float64 {
+	if math.IsNaN(v) {
+		return v
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 6, 64), 64)
+	return r
+}
+
+// Score is IMEGE from precision and recall, as the released script
+// combines them: 100·(1 − 2PR/(P+R)), and 100 when both are 0. A NaN
+// (the original's value for an image without ink) counts as 0, as awk
+// reads "nan".
+func Score(p, r float64) float64 {
+	if math.IsNaN(p) {
+		p = 0
+	}
+	if math.IsNaN(r) {
+		r = 0
+	}
+	f := 0.0
+	if p != 0 || r != 0 {
+		f = 2 * ((p * r) / (p + r))
+	}
+	return 100 * (1 - f)
+}
+
+// Format prints a result as the original tools do: P and R with six
+// decimals, IMEGE with two.
+func (r Result) Format() (p, rc, e string) {
+	return strconv.FormatFloat(r.Precision, 'f', 6, 64), strconv.FormatFloat(r.Recall, 'f', 6, 64), strconv.FormatFloat(r.IMEGE, 'f', 2, 64)
+}
