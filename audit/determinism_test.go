@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/leakaudit/leakaudit/synth"
+	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
 // TestAuditDeterministic: the findings (findings.json's content and the

@@ -14,8 +14,8 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/synth"
 	"github.com/leakaudit/leakaudit/latex"
-	"github.com/leakaudit/leakaudit/synth"
 )
 
 // BenchmarkLabelIndex builds an index of n synthetic labels at the audit and

@@ -61,7 +61,6 @@ func TestColorTokensCDM(t *testing.T) {
 	}
 }
 
-
 // runCDM runs PrepareCDM, NormalizeLatexCDM and ColorTokensCDM.
 func runCDM(in string) (string, []string, string, error) {
 	n, err := NormalizeLatexCDM(PrepareCDM(in))

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leakaudit/leakaudit/demo"
+	"github.com/leakaudit/leakaudit/internal/demo"
 )
 
 func newDemoCmd() *cobra.Command {

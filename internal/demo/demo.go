@@ -15,9 +15,9 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/synth"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/report"
-	"github.com/leakaudit/leakaudit/synth"
 )
 
 // Seed is the fixed seed of the demo benchmark.
