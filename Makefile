@@ -34,8 +34,10 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
-	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM|BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./latex/
-	$(GO) test -run '^$$' -bench . -benchmem ./latex/ ./dataset/ ./imagehash/
+	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM' -cpu 1 ./latex/
+	$(GO) test -run '^$$' -bench 'BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./canon/
+	$(GO) test -run '^$$' -bench 'BenchmarkCanonAudit|BenchmarkCanonWS' -benchmem ./canon/
+	$(GO) test -run '^$$' -bench . -benchmem ./dataset/ ./imagehash/
 	$(GO) test -run '^$$' -bench 'BenchmarkTypeset|BenchmarkRender' -benchmem -cpu 1 ./tex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMMathWritingValid' -benchtime 3x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
@@ -44,7 +46,8 @@ bench:
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzCanonWS -fuzztime $(FUZZTIME) ./latex/
+	$(GO) test -run '^$$' -fuzz FuzzCanonWS -fuzztime $(FUZZTIME) ./canon/
+	$(GO) test -run '^$$' -fuzz FuzzTokenLevels -fuzztime $(FUZZTIME) ./canon/
 	$(GO) test -run '^$$' -fuzz FuzzTokenizeCDM -fuzztime $(FUZZTIME) ./latex/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
 	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/

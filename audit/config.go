@@ -10,11 +10,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"gopkg.in/yaml.v3"
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
 
@@ -159,7 +160,7 @@ func checkValue(key string, v *yaml.Node) error {
 			return fmt.Errorf("a list of levels, such as [audit, ws]")
 		}
 		for _, l := range v.Content {
-			if _, err := latex.ParseLevels(l.Value); err != nil {
+			if _, err := canon.ParseLevels(l.Value); err != nil {
 				return fmt.Errorf("line %d: %w", l.Line, err)
 			}
 		}
@@ -190,7 +191,7 @@ func checkProfile(p string) error {
 // A plan is a configuration checked once and resolved: paths relative to
 // the configuration file, formats, levels and the profile parsed.
 type plan struct {
-	levels      []latex.Level
+	levels      []canon.Level
 	profile     cdm.Profile
 	limits      dataset.Limits
 	train       []index.CorpusInput
@@ -225,7 +226,7 @@ func (c *Config) plan() (*plan, error) {
 	}
 	p := &plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
 	var err error
-	if p.levels, err = latex.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
+	if p.levels, err = canon.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
 		return nil, fmt.Errorf("audit config: levels: %w", err)
 	}
 	if err := checkProfile(c.Profile); err != nil {

@@ -11,9 +11,10 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/stats"
@@ -293,10 +294,10 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		}
 	}
 	// Per split figures and per item evidence.
-	l1, _ := latex.LookupLevel("audit")
-	l2, _ := latex.LookupLevel("ws")
-	l3, _ := latex.LookupLevel("tokens")
-	l4, _ := latex.LookupLevel("render")
+	l1, _ := canon.LookupLevel("audit")
+	l2, _ := canon.LookupLevel("ws")
+	l3, _ := canon.LookupLevel("tokens")
+	l4, _ := canon.LookupLevel("render")
 	for _, d := range data {
 		sf := SplitFinding{Name: d.cfg.Name, Role: d.cfg.Role, Benchmark: d.cfg.Benchmark, N: len(d.items), Reported: d.cfg.ReportedExpRate, Classes: map[string]int{}}
 		sum := cdm.Summarize(d.results, prof)
@@ -554,7 +555,7 @@ func lengthBin(n int) int {
 
 // gaps compares CDM-exact accuracy on contaminated and clean items of
 // every non-train split at every level.
-func (f *Findings) gaps(levels []latex.Level) {
+func (f *Findings) gaps(levels []canon.Level) {
 	if len(f.Overlap) == 0 {
 		return
 	}

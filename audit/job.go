@@ -6,9 +6,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // OverlapJob is a whole overlap audit: training corpora to index, test
@@ -16,7 +17,7 @@ import (
 type OverlapJob struct {
 	Train  []index.CorpusInput
 	Tests  []Split
-	Levels []latex.Level
+	Levels []canon.Level
 	// DB is the index folder; empty means index.DefaultDir.
 	DB string
 	// AllowMissing lets the run go on when a training corpus does not

@@ -8,10 +8,11 @@ import (
 	"os"
 	"sort"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // DefaultMaxDistance is the default pHash radius for a near-duplicate.
@@ -168,7 +169,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	}
 	mih := index.NewHammingIndex(hashes)
 	ev := evidencePicker{max: job.Evidence}
-	ws, _ := latex.LookupLevel("ws")
+	ws, _ := canon.LookupLevel("ws")
 	for _, sp := range job.Tests {
 		sum := NearDupSummary{TestSplit: sp.Name}
 		tfp, err := index.FingerprintFile(sp.Source.Path)

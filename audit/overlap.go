@@ -8,9 +8,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // A Split is a named test split to check.
@@ -108,7 +109,7 @@ type OverlapResult struct {
 
 // OverlapOptions configure Overlap.
 type OverlapOptions struct {
-	Levels  []latex.Level
+	Levels  []canon.Level
 	MaxRefs int // training ids named per item (the count is always complete)
 	Workers int // concurrent lookups; 0 means GOMAXPROCS
 	// Item, when set, receives every item's evidence in split, item and
@@ -118,7 +119,7 @@ type OverlapOptions struct {
 
 // Lookuper finds training items by canonical key; *index.DB is one.
 type Lookuper interface {
-	Lookup(level latex.Level, key string, maxRefs int) (index.Match, error)
+	Lookup(level canon.Level, key string, maxRefs int) (index.Match, error)
 }
 
 // Overlap checks every split against the index at every level.
@@ -216,13 +217,13 @@ func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset
 
 // auditOnly lists the items found at audit but not at ws, when both levels
 // were checked.
-func auditOnly(name string, items []dataset.Item, levels []latex.Level, keys [][]keyed, found []map[string]index.Match) []AuditOnly {
+func auditOnly(name string, items []dataset.Item, levels []canon.Level, keys [][]keyed, found []map[string]index.Match) []AuditOnly {
 	ai, wi := -1, -1
 	for i, l := range levels {
 		switch l.ID {
-		case latex.Audit:
+		case canon.Audit:
 			ai = i
-		case latex.WS:
+		case canon.WS:
 			wi = i
 		}
 	}
@@ -257,7 +258,7 @@ func glueReason(k string) string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // lookupAll fills keys with their matches using concurrent lookups.
-func lookupAll(ctx context.Context, ix Lookuper, l latex.Level, keys map[string]index.Match, opt OverlapOptions) error {
+func lookupAll(ctx context.Context, ix Lookuper, l canon.Level, keys map[string]index.Match, opt OverlapOptions) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

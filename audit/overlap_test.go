@@ -9,10 +9,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 func TestNewPercent(t *testing.T) {
@@ -68,7 +69,7 @@ func TestPublishedRates(t *testing.T) {
 // memIndex is a Lookuper over an in-memory map, for unit tests.
 type memIndex map[string][]index.TrainRef
 
-func (m memIndex) Lookup(l latex.Level, key string, max int) (index.Match, error) {
+func (m memIndex) Lookup(l canon.Level, key string, max int) (index.Match, error) {
 	refs := m[l.Name+"\x00"+key]
 	return index.Match{Count: int64(len(refs)), Refs: refs[:min(max, len(refs))]}, nil
 }
@@ -76,7 +77,7 @@ func (m memIndex) Lookup(l latex.Level, key string, max int) (index.Match, error
 func memOf(labels ...string) memIndex {
 	m := memIndex{}
 	for i, s := range labels {
-		for _, l := range latex.Levels() {
+		for _, l := range canon.Levels() {
 			k, _ := l.Canon(s)
 			m[l.Name+"\x00"+k] = append(m[l.Name+"\x00"+k], index.TrainRef{Corpus: "t", ID: strconv.Itoa(i)})
 		}
@@ -95,7 +96,7 @@ func writeJSON(t *testing.T, labels string) string {
 func TestOverlapCounting(t *testing.T) {
 	ix := memOf(`x ^ { 2 }`, `\alphab`, `y`)
 	path := writeJSON(t, `["x ^ { 2 }", "x ^ { 2 }", "x^{2}", "$y$", "\\alpha b", "z", ""]`)
-	lv, _ := latex.ParseLevels("raw,audit,ws")
+	lv, _ := canon.ParseLevels("raw,audit,ws")
 	var items []ItemMatch
 	res, err := Overlap(context.Background(), ix, []Split{{Name: "s", Source: dataset.Source{Path: path}}},
 		OverlapOptions{Levels: lv, MaxRefs: 5, Item: func(m ItemMatch) error { items = append(items, m); return nil }})
@@ -135,7 +136,7 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 		t.Skip("real data at full size: not in -short (the race pass)")
 	}
 	dir := shareddata.Dir(t)
-	lv, _ := latex.ParseLevels("raw,audit,ws,tokens,render")
+	lv, _ := canon.ParseLevels("raw,audit,ws,tokens,render")
 	type row struct {
 		test, train  string
 		found, total int64
@@ -233,7 +234,7 @@ func TestAuditOnlyOnPredictions(t *testing.T) {
 		t.Skip("real data at full size: not in -short (the race pass)")
 	}
 	path := shareddata.Path(t, "predictions/texteller/crohme2023_test.json")
-	lv, _ := latex.ParseLevels("audit,ws")
+	lv, _ := canon.ParseLevels("audit,ws")
 	// Index the predictions as the corpus, check the ground truth.
 	preds := filepath.Join(t.TempDir(), "preds.jsonl")
 	var b strings.Builder

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // BenchmarkLabelIndex builds an index of n synthetic labels at the audit and
@@ -59,7 +60,7 @@ func benchIndex(b *testing.B, n int) {
 	}); err != nil {
 		b.Fatal(err)
 	}
-	levels, _ := latex.ParseLevels("audit,ws")
+	levels, _ := canon.ParseLevels("audit,ws")
 	fp, err := index.FingerprintFile(corpus)
 	if err != nil {
 		b.Fatal(err)

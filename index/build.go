@@ -12,12 +12,13 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/pb"
 	"github.com/dgraph-io/ristretto/v2/z"
 
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // A build turns a corpus into postings in three bounded-memory steps: the
@@ -144,7 +145,7 @@ func (h *runHeap) Pop() any {
 
 // ingest streams one corpus into postings at the given levels and writes
 // them into the database with an incremental stream write.
-func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []latex.Level, prog Progress) (dataset.Stats, int64, error) {
+func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []canon.Level, prog Progress) (dataset.Stats, int64, error) {
 	tmp, err := os.MkdirTemp(ix.dir, "build-")
 	if err != nil {
 		return dataset.Stats{}, 0, err

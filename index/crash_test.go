@@ -12,8 +12,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // The child half of TestKillAndRestart: build the index named by the
@@ -50,7 +51,7 @@ func buildFor(dir, corpus string) error {
 	if err != nil {
 		return err
 	}
-	ls, _ := latex.ParseLevels("audit,ws")
+	ls, _ := canon.ParseLevels("audit,ws")
 	db, err := Open(dir, Options{})
 	if err != nil {
 		return err
@@ -68,7 +69,7 @@ func snapshot(t *testing.T, dir string, keys []string) string {
 		t.Fatalf("reopen: %v", err)
 	}
 	defer db.Close()
-	ls, _ := latex.ParseLevels("audit,ws")
+	ls, _ := canon.ParseLevels("audit,ws")
 	var b strings.Builder
 	for _, l := range ls {
 		for _, k := range keys {
@@ -138,7 +139,7 @@ func TestKillAndRestart(t *testing.T) {
 			t.Fatalf("round %d: reopening a killed build: %v", round, err)
 		}
 		m := db.Manifest()
-		ls, _ := latex.ParseLevels("audit,ws")
+		ls, _ := canon.ParseLevels("audit,ws")
 		if !m.Complete {
 			if _, err := db.Lookup(ls[0], "x", 1); err != ErrIncomplete {
 				t.Errorf("round %d: lookup on an incomplete index: %v", round, err)

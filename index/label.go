@@ -18,11 +18,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/dgraph-io/badger/v4"
 	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // ErrLocked is returned when another process has the index open for writing.
@@ -140,7 +141,7 @@ func (m Manifest) corpus(id uint16) (Corpus, bool) {
 
 // Covers reports whether the manifest is complete for exactly these corpora
 // (by name and checksum) at these levels (by rule version).
-func (m Manifest) Covers(fps []NamedFingerprint, levels []latex.Level) bool {
+func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level) bool {
 	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) {
 		return false
 	}
@@ -348,7 +349,7 @@ func KeyDigest(key string) [16]byte {
 
 const postingPrefixLen = 1 + 1 + 16
 
-func postingPrefix(level latex.LevelID, d [16]byte) []byte {
+func postingPrefix(level canon.LevelID, d [16]byte) []byte {
 	k := make([]byte, postingPrefixLen, postingPrefixLen+6)
 	k[0] = 'p'
 	k[1] = byte(level)
@@ -374,7 +375,7 @@ type Progress interface {
 // Build makes the index hold exactly the given corpora at the given levels,
 // resuming an interrupted build and reusing whatever is already done.
 // fps must be the fingerprints of inputs, in the same order.
-func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []latex.Level, tool string, prog Progress) (BuildReport, error) {
+func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []canon.Level, tool string, prog Progress) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")
@@ -431,7 +432,7 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 		return rep, err
 	}
 	for i, in := range inputs {
-		var todo []latex.Level
+		var todo []canon.Level
 		for _, l := range levels {
 			if ix.m.Corpora[i].done(l.Name) {
 				rep.Reused = append(rep.Reused, in.Name+"@"+l.Name)
@@ -464,7 +465,7 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	return rep, ix.saveManifest()
 }
 
-func (m *Manifest) setLevel(l latex.Level) {
+func (m *Manifest) setLevel(l canon.Level) {
 	for i := range m.Levels {
 		if m.Levels[i].Name == l.Name {
 			m.Levels[i].Version = l.Version
@@ -499,7 +500,7 @@ type Match struct {
 
 // Lookup returns the training items whose label has canonical key at level,
 // with at most maxRefs of them named.
-func (ix *DB) Lookup(level latex.Level, key string, maxRefs int) (Match, error) {
+func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) {
 	if !ix.m.Complete {
 		return Match{}, ErrIncomplete
 	}

@@ -9,12 +9,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
-func levels(t testing.TB, names string) []latex.Level {
-	ls, err := latex.ParseLevels(names)
+func levels(t testing.TB, names string) []canon.Level {
+	ls, err := canon.ParseLevels(names)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +40,7 @@ func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, NamedF
 	return CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}}, NamedFingerprint{Name: name, Fingerprint: fp}
 }
 
-func build(t testing.TB, ix *DB, ins []CorpusInput, fps []NamedFingerprint, ls []latex.Level) BuildReport {
+func build(t testing.TB, ix *DB, ins []CorpusInput, fps []NamedFingerprint, ls []canon.Level) BuildReport {
 	t.Helper()
 	rep, err := ix.Build(context.Background(), ins, fps, ls, "test", nil)
 	if err != nil {
@@ -50,7 +51,7 @@ func build(t testing.TB, ix *DB, ins []CorpusInput, fps []NamedFingerprint, ls [
 
 func lookup(t testing.TB, ix *DB, level, label string) Match {
 	t.Helper()
-	l, _ := latex.LookupLevel(level)
+	l, _ := canon.LookupLevel(level)
 	key, _ := l.Canon(label)
 	m, err := ix.Lookup(l, key, 10)
 	if err != nil {
@@ -95,7 +96,7 @@ func TestBuildAndLookup(t *testing.T) {
 		}
 	}
 	// maxRefs bounds the names, never the count.
-	l, _ := latex.LookupLevel("audit")
+	l, _ := canon.LookupLevel("audit")
 	m, _ := ix.Lookup(l, "x^{2}", 1)
 	if m.Count != 3 || len(m.Refs) != 1 {
 		t.Errorf("maxRefs 1: %d refs, count %d", len(m.Refs), m.Count)
@@ -180,7 +181,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	if m.Complete || !m.Corpora[0].done("audit") || m.Corpora[1].done("audit") {
 		t.Fatalf("after the interruption: complete=%v, corpora %+v", m.Complete, m.Corpora)
 	}
-	l, _ := latex.LookupLevel("audit")
+	l, _ := canon.LookupLevel("audit")
 	if _, err := ix.Lookup(l, "y", 1); !errors.Is(err, ErrIncomplete) {
 		t.Errorf("lookup on an incomplete index: %v, want ErrIncomplete", err)
 	}
@@ -230,7 +231,7 @@ func TestLevelVersionChangeDropsLevel(t *testing.T) {
 	defer ix.Close()
 	ls := levels(t, "audit,ws")
 	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
-	changed := append([]latex.Level(nil), ls...)
+	changed := append([]canon.Level(nil), ls...)
 	changed[1].Version++
 	if ix.Manifest().Covers([]NamedFingerprint{fa}, changed) {
 		t.Fatal("manifest covers a level whose rules changed")

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -744,4 +745,17 @@ func (t CDMTokens) Rendered() string {
 		}
 		return fmt.Sprintf("%d,%d,%d", r, g, b)
 	})
+}
+
+// OneArgumentCommands lists the commands the reference's colouring pass
+// reads with one braced argument: accents and font or text switches.
+func OneArgumentCommands() []string {
+	var out []string
+	for _, m := range []map[string]bool{oneTailTokens, oneTailInvisb} {
+		for k := range m {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
 }

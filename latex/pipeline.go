@@ -122,3 +122,28 @@ func TokenizeCDM(formula string) (CDMResult, error) {
 	res.CDMTokens = toks
 	return res, nil
 }
+
+// NormalizeKeepingPrimes runs the reference's preprocessing up to
+// normalize_latex, as TokenizeCDM does, but keeps primes (the reference's
+// KaTeX printer drops them) and does not fall back to the raw string: ok is
+// false where the KaTeX normalizer, normalize_latex or a limit refuses the
+// formula. The canonical tokens level is built on it.
+func NormalizeKeepingPrimes(formula string) (normalized string, ok bool) {
+	if checkLimits(formula) != nil || strings.Contains(formula, "tabular") {
+		return "", false
+	}
+	s := formula
+	if containsCJK(s) {
+		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
+		s = wrapChineseAt(s)
+	}
+	out, ok := katexNormalize(ProtectCDM(s), true)
+	if !ok {
+		return "", false
+	}
+	n, err := NormalizeLatexCDM(PrepareCDM(out))
+	if err != nil {
+		return "", false
+	}
+	return n, true
+}

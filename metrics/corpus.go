@@ -6,7 +6,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/metrics/imege"
 )
 
@@ -52,17 +53,17 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 	var out []Value
 	// Canonical keys and normalized strings are computed once per run.
 	keys := map[string][2][]string{}
-	keysAt := func(l latex.Level) [2][]string {
+	keysAt := func(l canon.Level) [2][]string {
 		if k, ok := keys[l.Name]; ok {
 			return k
 		}
 		// the tokens and render levels share one tokenizer run per
 		// string, so they are computed together; halves run in parallel
-		levels := []latex.Level{l}
+		levels := []canon.Level{l}
 		if l.Name == "tokens" || l.Name == "render" {
-			t, _ := latex.LookupLevel("tokens")
-			r, _ := latex.LookupLevel("render")
-			levels = []latex.Level{t, r}
+			t, _ := canon.LookupLevel("tokens")
+			r, _ := canon.LookupLevel("render")
+			levels = []canon.Level{t, r}
 		}
 		out := make([][2][]string, len(levels))
 		for j := range levels {
@@ -105,7 +106,7 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		v := Value{Name: name, N: len(gts)}
 		switch {
 		case strings.HasPrefix(name, "exprate@"):
-			l, ok := latex.LookupLevel(strings.TrimPrefix(name, "exprate@"))
+			l, ok := canon.LookupLevel(strings.TrimPrefix(name, "exprate@"))
 			if !ok {
 				return nil, fmt.Errorf("unknown level in %q", name)
 			}
@@ -124,7 +125,7 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 			}
 			g, q := gts, p
 			if strings.HasSuffix(name, ":L3") {
-				l, _ := latex.LookupLevel("tokens")
+				l, _ := canon.LookupLevel("tokens")
 				k := keysAt(l)
 				g, q = k[0], k[1]
 			}

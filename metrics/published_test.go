@@ -9,8 +9,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/internal/shareddata"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // TestTAMERPublished reproduces TAMER's published HME100K test figures
@@ -92,7 +93,7 @@ func TestWAPExpRate(t *testing.T) {
 		p, ok := pred[id]
 		gts, preds, has = append(gts, caps[id]), append(preds, p), append(has, ok)
 	}
-	raw, _ := latex.LookupLevel("raw")
+	raw, _ := canon.LookupLevel("raw")
 	exact, n := ExpRate(raw, gts, preds, has)
 	if exact != 401 || n != 986 || pct2(exact, n) != "40.67" {
 		t.Errorf("ExpRate %d/%d = %s%%; want 401/986 = 40.67%%", exact, n, pct2(exact, n))

@@ -18,7 +18,7 @@ package metrics
 import (
 	"strings"
 
-	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/canon"
 )
 
 // Levenshtein is the unit-cost edit distance between two sequences.
@@ -65,7 +65,7 @@ func TokenDistance(pred, gt string) int { return Levenshtein(Tokens(pred), Token
 // wrong, and failures to canonicalize count as unequal. Every ExpRate of
 // leakaudit (score's exprate@L, the audit's per-split ExpRate) is this
 // count of Exact decisions.
-func ExpRate(level latex.Level, gts, preds []string, has []bool) (exact, n int) {
+func ExpRate(level canon.Level, gts, preds []string, has []bool) (exact, n int) {
 	for i, g := range gts {
 		n++
 		if has[i] && Exact(level, g, preds[i]) {
@@ -78,7 +78,7 @@ func ExpRate(level latex.Level, gts, preds []string, has []bool) (exact, n int) 
 // Exact is one item's exprate@L decision: the prediction equals the
 // ground truth at the level. A label that fails to canonicalize equals
 // nothing.
-func Exact(level latex.Level, gt, pred string) bool {
+func Exact(level canon.Level, gt, pred string) bool {
 	kg, err1 := level.Canon(gt)
 	kp, err2 := level.Canon(pred)
 	return err1 == nil && err2 == nil && kg == kp

@@ -5,8 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/latex"
 	"github.com/spf13/cobra"
 )
 
@@ -77,7 +78,7 @@ func splitNamed(arg string) (name, path string) {
 
 func levelHelp() string {
 	var b strings.Builder
-	for _, l := range latex.Levels() {
+	for _, l := range canon.Levels() {
 		fmt.Fprintf(&b, "  %-7s (%s) %s\n", l.Name, l.Rung, l.Doc)
 	}
 	return b.String()

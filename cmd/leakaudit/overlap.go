@@ -7,12 +7,13 @@ import (
 	"os"
 	"os/signal"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/progress"
-	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -58,7 +59,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			if len(train) == 0 || len(tests) == 0 {
 				return fmt.Errorf("give at least one --train and one --test")
 			}
-			lv, err := latex.ParseLevels(levels)
+			lv, err := canon.ParseLevels(levels)
 			if err != nil {
 				return err
 			}
@@ -118,7 +119,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 	f := cmd.Flags()
 	f.StringArrayVar(&train, "train", nil, "training corpus, [NAME=]FILE (repeatable)")
 	f.StringArrayVar(&tests, "test", nil, "test split, [NAME=]FILE (repeatable)")
-	f.StringVar(&levels, "level", "audit,ws", "canonical levels to check, comma-separated: "+latex.LevelNames())
+	f.StringVar(&levels, "level", "audit,ws", "canonical levels to check, comma-separated: "+canon.LevelNames())
 	f.StringVar(&db, "db", "", "index folder (default: under the user cache dir, one per training set)")
 	f.StringVar(&items, "items", "", "write per-item evidence to FILE (.jsonl or .parquet)")
 	f.BoolVar(&asJSON, "json", false, "print the results as JSON on stdout")

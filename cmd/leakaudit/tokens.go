@@ -7,6 +7,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/latex"
@@ -88,9 +90,9 @@ func tokenize(f string) tokensOutput {
 			}
 		}
 	}
-	for _, l := range latex.Levels() {
+	for _, l := range canon.Levels() {
 		k, _ := l.Canon(f)
-		if latex.IsFailedKey(k) {
+		if canon.IsFailedKey(k) {
 			k = "⊥ (tokenizer fails)"
 		}
 		rec.Levels[l.Name] = k
@@ -120,7 +122,7 @@ func printTokens(w io.Writer, rec tokensOutput) {
 	if len(skipped) > 0 {
 		fmt.Fprintf(w, "not drawn:  %s\n", strings.Join(skipped, ", "))
 	}
-	for _, l := range latex.Levels() {
+	for _, l := range canon.Levels() {
 		fmt.Fprintf(w, "%-11s %s\n", l.Name+":", rec.Levels[l.Name])
 	}
 	fmt.Fprintln(w)

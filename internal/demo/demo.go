@@ -12,11 +12,12 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/leakaudit/leakaudit/canon"
+
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
-	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -40,7 +41,7 @@ func Run(ctx context.Context, dir, tool string, w io.Writer) (Result, error) {
 		return res, fmt.Errorf("generate demo benchmark: %w", err)
 	}
 	res.Bench = bm
-	levels, _ := latex.ParseLevels("raw,audit,ws")
+	levels, _ := canon.ParseLevels("raw,audit,ws")
 	job := audit.OverlapJob{Levels: levels, DB: filepath.Join(dir, "index"), Rebuild: true, MaxRefs: 5, Tool: tool}
 	for _, c := range bm.Train {
 		job.Train = append(job.Train, index.CorpusInput{Name: c.Name, Source: dataset.Source{Path: c.Path}})

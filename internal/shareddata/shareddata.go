@@ -5,6 +5,7 @@
 package shareddata
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -54,4 +55,19 @@ func Find() string {
 		}
 		dir = parent
 	}
+}
+
+// JSONStrings reads a JSON array of strings under the shared data folder
+// (a label list), or skips tb when the file is absent.
+func JSONStrings(tb testing.TB, rel string) []string {
+	tb.Helper()
+	data, err := os.ReadFile(Path(tb, rel))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var out []string
+	if err := json.Unmarshal(data, &out); err != nil {
+		tb.Fatalf("%s: %v", rel, err)
+	}
+	return out
 }

@@ -6,9 +6,9 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/parquet-go/parquet-go"
+	"github.com/leakaudit/leakaudit/canon"
 
-	"github.com/leakaudit/leakaudit/latex"
+	"github.com/parquet-go/parquet-go"
 )
 
 // Planted is what a generated test split is known to contain.
@@ -104,12 +104,12 @@ func WriteJSONStrings(path string, n int, next func(i int) string) error {
 type keySet map[string]bool
 
 func (k keySet) add(s string) {
-	k["a\x00"+latex.CanonAudit(s)] = true
-	k["w\x00"+latex.CanonWS(s)] = true
+	k["a\x00"+canon.CanonAudit(s)] = true
+	k["w\x00"+canon.CanonWS(s)] = true
 }
 
 func (k keySet) has(s string) bool {
-	return k["a\x00"+latex.CanonAudit(s)] || k["w\x00"+latex.CanonWS(s)]
+	return k["a\x00"+canon.CanonAudit(s)] || k["w\x00"+canon.CanonWS(s)]
 }
 
 // GenerateDemo writes a small benchmark into dir: two training corpora (a

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/canon"
 )
 
 func TestGeneratorDeterministic(t *testing.T) {
@@ -21,7 +21,7 @@ func TestCompactKeepsMeaning(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		f := g.Formula()
 		c := Compact(f)
-		if latex.CanonWS(c) != latex.CanonWS(f) || latex.CanonAudit(c) != latex.CanonAudit(f) {
+		if canon.CanonWS(c) != canon.CanonWS(f) || canon.CanonAudit(c) != canon.CanonAudit(f) {
 			t.Fatalf("Compact(%q) = %q changes the ws or audit key", f, c)
 		}
 		if strings.Contains(Glued(f), " ") {

@@ -1,9 +1,11 @@
-package latex
+package canon
 
 import (
 	"regexp"
 	"strings"
 	"sync/atomic"
+
+	"github.com/leakaudit/leakaudit/latex"
 )
 
 // The tokens (L3) and render (L4) levels of the canonicalization ladder
@@ -68,20 +70,8 @@ func tokensOf(ws string) ([]string, bool) {
 }
 
 func computeTokens(ws string) ([]string, bool) {
-	if checkLimits(ws) != nil || strings.Contains(ws, "tabular") {
-		return nil, false
-	}
-	s := ws
-	if containsCJK(s) {
-		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
-		s = wrapChineseAt(s)
-	}
-	out, ok := katexNormalize(ProtectCDM(s), true)
+	n, ok := latex.NormalizeKeepingPrimes(ws)
 	if !ok {
-		return nil, false
-	}
-	n, err := NormalizeLatexCDM(PrepareCDM(out))
-	if err != nil {
 		return nil, false
 	}
 	in := strings.Fields(n)
@@ -120,7 +110,7 @@ func CanonTokens(s string) (string, error) {
 	ws := CanonWS(s)
 	toks, ok := tokensOf(ws)
 	if !ok {
-		return failed(ws), ErrCDMPass
+		return failed(ws), latex.ErrCDMPass
 	}
 	return strings.Join(toks, " "), nil
 }
@@ -145,10 +135,7 @@ var (
 )
 
 func init() {
-	for k := range oneTailTokens {
-		argCommands[k] = 1
-	}
-	for k := range oneTailInvisb {
+	for _, k := range latex.OneArgumentCommands() {
 		argCommands[k] = 1
 	}
 }
@@ -158,7 +145,7 @@ func CanonRender(s string) (string, error) {
 	ws := CanonWS(s)
 	toks, ok := tokensOf(ws)
 	if !ok {
-		return failed(ws), ErrCDMPass
+		return failed(ws), latex.ErrCDMPass
 	}
 	var mapped []string
 	for i := 0; i < len(toks); i++ {
@@ -263,4 +250,12 @@ func constructEnd(toks []string) int {
 		j = matchClose(toks, j) + 1
 	}
 	return j
+}
+
+func set(items ...string) map[string]bool {
+	m := make(map[string]bool, len(items))
+	for _, it := range items {
+		m[it] = true
+	}
+	return m
 }

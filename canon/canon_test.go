@@ -1,4 +1,4 @@
-package latex
+package canon
 
 import (
 	"strings"

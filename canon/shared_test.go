@@ -1,12 +1,12 @@
-package latex_test
+package canon_test
 
 import (
 	"path/filepath"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
-	"github.com/leakaudit/leakaudit/latex"
 )
 
 // TestPredictionExactMatch reproduces the audit protocol's §4.3 table: how
@@ -38,10 +38,10 @@ func TestPredictionExactMatch(t *testing.T) {
 				if it.Pred == it.Label {
 					l0++
 				}
-				if latex.CanonAudit(it.Pred) == latex.CanonAudit(it.Label) {
+				if canon.CanonAudit(it.Pred) == canon.CanonAudit(it.Label) {
 					l1++
 				}
-				if latex.CanonWS(it.Pred) == latex.CanonWS(it.Label) {
+				if canon.CanonWS(it.Pred) == canon.CanonWS(it.Label) {
 					l2++
 				}
 				return nil
@@ -77,19 +77,19 @@ func TestCrossRelease(t *testing.T) {
 		if r == it.Label {
 			l0++
 		}
-		if latex.CanonAudit(r) == latex.CanonAudit(it.Label) {
+		if canon.CanonAudit(r) == canon.CanonAudit(it.Label) {
 			l1++
 		}
-		if latex.CanonWS(r) == latex.CanonWS(it.Label) {
+		if canon.CanonWS(r) == canon.CanonWS(it.Label) {
 			l2++
 		}
-		if a, err := latex.CanonTokens(r); err == nil {
-			if b, _ := latex.CanonTokens(it.Label); a == b {
+		if a, err := canon.CanonTokens(r); err == nil {
+			if b, _ := canon.CanonTokens(it.Label); a == b {
 				l3++
 			}
 		}
-		if a, err := latex.CanonRender(r); err == nil {
-			if b, _ := latex.CanonRender(it.Label); a == b {
+		if a, err := canon.CanonRender(r); err == nil {
+			if b, _ := canon.CanonRender(it.Label); a == b {
 				l4++
 			}
 		}
