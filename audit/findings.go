@@ -130,6 +130,10 @@ type ItemEvidence struct {
 	Erroneous bool    `json:"label_erroneous,omitempty" parquet:"label_erroneous"`
 	Corrected string  `json:"label_corrected,omitempty" parquet:"label_corrected"`
 	Memorized bool    `json:"memorized,omitempty" parquet:"memorized"`
+	// foundAt and suspects are FoundIn and Suspect as sets, for the
+	// findings; the string columns are for the evidence files.
+	foundAt  levelSet
+	suspects ruleSet
 }
 
 // Correction is one line of a corrections file.
@@ -179,11 +183,13 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	}
 	prof, levels := pl.profile, pl.levels
 	f := &Findings{Tool: job.Tool, Config: c}
+	digests := map[string]index.Fingerprint{} // every input is read for its digest once
 	addInput := func(role, name, path string) (*InputFile, error) {
 		fp, err := index.FingerprintFile(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", role, name, err)
 		}
+		digests[path] = fp
 		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: fp.Size, SHA256: fp.SHA256})
 		return &f.Inputs[len(f.Inputs)-1], nil
 	}
@@ -249,7 +255,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				tests = append(tests, Split{Name: d.cfg.Name, Source: pl.splits[i].source, Items: items, Stats: d.stats})
 			}
 		}
-		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
+		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Fingerprints: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
 			Item: func(m ItemMatch) error {
 				if !m.Found {
 					return nil
@@ -343,6 +349,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				for _, l := range levels {
 					if ids, ok := lv[l.Name]; ok {
 						names = append(names, l.Name)
+						ev.foundAt = ev.foundAt.with(l.ID)
 						if ev.TrainIDs == "" {
 							ev.TrainIDs = strings.Join(ids, " ")
 						}
@@ -350,17 +357,18 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				}
 				ev.FoundIn = strings.Join(names, ",")
 			}
-			ev.Suspect = suspectRules(it.Label, r)
+			ev.suspects = suspectRules(it.Label, r)
 			if p, ok := near[d.cfg.Name][it.ID]; ok {
 				ev.NearDup = fmt.Sprintf("%s/%s (%d)", p.TrainSplit, p.TrainID, p.Distance)
 				if p.LabelMismatch && p.Identical { // a copy: the same normalized pixels (a verified pair may be another formula written alike)
-					ev.Suspect = strings.Trim(ev.Suspect+",S3", ",")
+					ev.suspects |= ruleS3
 				}
 			}
 			if corr, ok := corrections[d.cfg.Name+"\x00"+it.ID]; ok {
 				ev.Erroneous, ev.Corrected = true, corr.Corrected
 			}
-			ev.Memorized = (ev.Erroneous || ev.Suspect != "") && ev.ExactL3 && (!ev.Erroneous || !metrics.Exact(l3, ev.Corrected, it.Pred))
+			ev.Suspect = ev.suspects.String()
+			ev.Memorized = (ev.Erroneous || ev.suspects != 0) && ev.ExactL3 && (!ev.Erroneous || !metrics.Exact(l3, ev.Corrected, it.Pred))
 			f.Items = append(f.Items, ev)
 		}
 		if sf.N > 0 {
@@ -411,12 +419,11 @@ func readCorrections(path string) (map[string]Correction, error) {
 }
 
 // suspectRules returns the automatic suspect rules a ground truth hits
-// (S1: it fails to tokenize or render; S2: structural oddities), joined
-// by commas.
-func suspectRules(gt string, r cdm.Result) string {
-	var rules []string
+// (S1: it fails to tokenize or render; S2: structural oddities).
+func suspectRules(gt string, r cdm.Result) ruleSet {
+	var rules ruleSet
 	if r.Status == cdm.GTFailed {
-		rules = append(rules, "S1")
+		rules |= ruleS1
 	}
 	toks := strings.Fields(gt)
 	s2 := false
@@ -447,10 +454,36 @@ func suspectRules(gt string, r cdm.Result) string {
 		s2 = true // unbalanced ( )
 	}
 	if s2 {
-		rules = append(rules, "S2")
+		rules |= ruleS2
 	}
-	return strings.Join(rules, ",")
+	return rules
 }
+
+// ruleSet is a set of suspect rules.
+type ruleSet uint8
+
+const (
+	ruleS1 ruleSet = 1 << iota // the label fails to tokenize or render
+	ruleS2                     // structural oddities
+	ruleS3                     // a near-copy image carries another label
+)
+
+// String lists the rules as the evidence column does: "S1,S3".
+func (r ruleSet) String() string {
+	var out []string
+	for i, name := range []string{"S1", "S2", "S3"} {
+		if r&(1<<i) != 0 {
+			out = append(out, name)
+		}
+	}
+	return strings.Join(out, ",")
+}
+
+// levelSet is a set of canonical levels.
+type levelSet uint32
+
+func (s levelSet) with(id canon.LevelID) levelSet { return s | 1<<id }
+func (s levelSet) has(id canon.LevelID) bool      { return s&(1<<id) != 0 }
 
 // inversions flags splits of one benchmark whose ExpRate@CDM runs the
 // wrong way (train below val or test, val below test), with Newcombe
@@ -575,7 +608,7 @@ func (f *Findings) gaps(levels []canon.Level) {
 				if it.CDMExact {
 					x = 1
 				}
-				if strings.Contains(","+it.FoundIn+",", ","+l.Name+",") {
+				if it.foundAt.has(l.ID) {
 					kc, nc = kc+x, nc+1
 					strata[b].K1 += x
 					strata[b].N1++
@@ -622,7 +655,7 @@ func (f *Findings) memorization(haveCorrections bool) {
 	var names []string
 	bySplit := map[string][]ItemEvidence{}
 	strong := func(it ItemEvidence) bool {
-		return it.Erroneous || strings.Contains(it.Suspect, "S1") || strings.Contains(it.Suspect, "S3")
+		return it.Erroneous || it.suspects&(ruleS1|ruleS3) != 0
 	}
 	for _, it := range f.Items {
 		if !strong(it) {
@@ -645,9 +678,9 @@ func (f *Findings) memorization(haveCorrections bool) {
 			if it.Erroneous {
 				sources = append(sources, "corrections")
 			}
-			for _, r := range []string{"S1", "S3"} {
-				if strings.Contains(it.Suspect, r) {
-					sources = append(sources, r)
+			for _, r := range []ruleSet{ruleS1, ruleS3} {
+				if it.suspects&r != 0 {
+					sources = append(sources, r.String())
 				}
 			}
 			memorized = append(memorized, MemorizedLabel{ID: it.ID, Label: it.GT, Prediction: it.Pred, Sources: sources,

@@ -33,6 +33,10 @@ type OverlapJob struct {
 	Progress  index.Progress
 	// Item receives per-item evidence; see OverlapOptions.Item.
 	Item func(ItemMatch) error
+	// Fingerprints, when set, holds training corpora already digested,
+	// by path, so that a caller that digested its inputs (the audit) does
+	// not read them twice.
+	Fingerprints map[string]index.Fingerprint
 	// Log receives human notes about index reuse and building; may be nil.
 	Log func(format string, args ...any)
 }
@@ -97,9 +101,12 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 			}
 			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
 		}
-		fp, err := index.FingerprintFile(in.Source.Path)
-		if err != nil {
-			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
+		fp, ok := job.Fingerprints[in.Source.Path]
+		if !ok {
+			var err error
+			if fp, err = index.FingerprintFile(in.Source.Path); err != nil {
+				return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
+			}
 		}
 		inputs = append(inputs, in)
 		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
