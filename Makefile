@@ -4,7 +4,7 @@ VERSION ?= 0.1.0-dev
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/leakaudit
 
-.PHONY: build test bench demo fuzz goldens vet clean
+.PHONY: build test lint bench demo fuzz goldens vet clean
 
 build:
 	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
@@ -23,6 +23,11 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
+
+## lint: staticcheck, pinned; CI runs it before the tests.
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
+lint:
+	$(GO) run $(STATICCHECK) ./...
 
 ## bench: label index build and query throughput at 1M and 10M synthetic
 ## labels (each size in its own process, so that peak memory is per size);
@@ -50,9 +55,9 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzTokenLevels -fuzztime $(FUZZTIME) ./canon/
 	$(GO) test -run '^$$' -fuzz FuzzTokenizeCDM -fuzztime $(FUZZTIME) ./latex/
 	$(GO) test -run '^$$' -fuzz FuzzScan -fuzztime $(FUZZTIME) ./dataset/
-	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/
+	$(GO) test -run '^$$' -fuzz FuzzParseTFM -fuzztime $(FUZZTIME) ./tex/font/
 	$(GO) test -run '^$$' -fuzz FuzzTypeset -fuzztime $(FUZZTIME) ./tex/
-	$(GO) test -run '^$$' -fuzz FuzzType1Charstring -fuzztime $(FUZZTIME) ./tex/
+	$(GO) test -run '^$$' -fuzz FuzzType1Charstring -fuzztime $(FUZZTIME) ./tex/font/
 	$(GO) test -run '^$$' -fuzz FuzzScorePair -fuzztime $(FUZZTIME) ./metrics/cdm/
 	$(GO) test -run '^$$' -fuzz FuzzImageDecode -fuzztime $(FUZZTIME) ./dataset/
 	$(GO) test -run '^$$' -fuzz FuzzScanParquet -fuzztime $(FUZZTIME) ./dataset/

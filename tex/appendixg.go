@@ -1,5 +1,7 @@
 package tex
 
+import "github.com/leakaudit/leakaudit/tex/font"
+
 // This file is TeX's conversion of a math list to a horizontal list
 // (tex.web part 36, "Typesetting math formulas", the rules of The TeXbook's
 // Appendix G), transcribed from the algorithm's description in integer
@@ -179,7 +181,7 @@ func (e *engine) varDelimiter(d delimiter, size int, v Scaled) *node {
 					if !ok {
 						break
 					}
-					if ci.Tag == ExtTag {
+					if ci.Tag == font.ExtTag {
 						f, c, found = g, y, true
 						break
 					}
@@ -191,7 +193,7 @@ func (e *engine) varDelimiter(d delimiter, size int, v Scaled) *node {
 							break
 						}
 					}
-					if ci.Tag != ListTag {
+					if ci.Tag != font.ListTag {
 						break
 					}
 					y = ci.Remainder
@@ -207,7 +209,7 @@ func (e *engine) varDelimiter(d delimiter, size int, v Scaled) *node {
 	var b *node
 	if f != nil {
 		ci, _ := f.Char(c)
-		if ci.Tag == ExtTag {
+		if ci.Tag == font.ExtTag {
 			b = e.extensible(f, c, v, d.tok)
 		} else {
 			b = charBox(f, c, d.tok)
@@ -506,7 +508,7 @@ func (m *mlistState) makeOrd(list []*noad, i int) []*noad {
 		if !ok {
 			return list
 		}
-		op, rem, kern, ok := f.ligKernStep(q.nucleus.c, p.nucleus.c)
+		op, rem, kern, ok := f.LigKernStep(q.nucleus.c, p.nucleus.c)
 		if !ok {
 			return list
 		}

@@ -1,5 +1,7 @@
 package tex
 
+import "github.com/leakaudit/leakaudit/tex/font"
+
 // The make_… procedures of tex.web part 36.
 
 // makeOp is make_op (tex.web §749–§751); it returns the italic
@@ -12,7 +14,7 @@ func (m *mlistState) makeOp(q *noad) Scaled {
 	if q.nucleus.kind == mathChar {
 		f, ok := m.fetch(q.nucleus)
 		if ok {
-			if ci, _ := f.Char(q.nucleus.c); m.style < styleT && ci.Tag == ListTag {
+			if ci, _ := f.Char(q.nucleus.c); m.style < styleT && ci.Tag == font.ListTag {
 				if f.exists(ci.Remainder) {
 					q.nucleus.c = ci.Remainder
 				}
@@ -193,14 +195,14 @@ func (m *mlistState) makeMathAccent(q *noad) {
 	var s Scaled
 	if q.nucleus.kind == mathChar {
 		if f, ok := m.fetch(q.nucleus); ok {
-			s = f.skewKern(q.nucleus.c, skewChar(f.Name))
+			s = f.SkewKern(q.nucleus.c, skewChar(f.Name))
 		}
 	}
 	x := m.cleanBox(q.nucleus, m.style.cramped())
 	w, h := x.width, x.height
 	for {
 		ci, _ := af.Char(c)
-		if ci.Tag != ListTag {
+		if ci.Tag != font.ListTag {
 			break
 		}
 		y := ci.Remainder

@@ -628,7 +628,7 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 		for i := 0; i < len(chars); i++ {
 			c := chars[i]
 			if i+1 < len(chars) && toks[i] == toks[i+1] {
-				op, rem, kern, ok := f.ligKernStep(c, chars[i+1])
+				op, rem, kern, ok := f.LigKernStep(c, chars[i+1])
 				switch {
 				case ok && op >= 128:
 					list = append(list, newChar(f, c, toks[i]), newKern(kern))

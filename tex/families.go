@@ -2,12 +2,13 @@ package tex
 
 import (
 	"fmt"
+	"github.com/leakaudit/leakaudit/tex/font"
 	"sync"
 )
 
 // mathFont is a TFM loaded at a size, as the layout uses it.
 type mathFont struct {
-	*Font
+	*font.Font
 	Name string // TFM name, e.g. "cmmi12"
 	id   int
 	ink  []inkRec // per character: the AFM ink box, or the TFM box
@@ -134,7 +135,7 @@ func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
 	if f, ok := cache[spec]; ok {
 		return f, nil
 	}
-	t, err := LoadTFM(spec.name)
+	t, err := font.LoadTFM(spec.name)
 	if err != nil {
 		return nil, err
 	}
@@ -181,10 +182,9 @@ func initFonts() {
 // character 79, the big circle.
 func textCircleFont() *mathFont {
 	circleOnce.Do(func() {
-		t := &TFM{Name: "tcrm1200", DesignSize: 12 << 16, BC: 79, EC: 79,
-			Chars: []CharInfo{{Exists: true, Width: 1, Height: 1, Depth: 1}}}
-		f := &Font{TFM: t, Size: 12 << 16, widths: []Scaled{0, 855399}, heights: []Scaled{0, 589680},
-			depths: []Scaled{0, 196560}, italics: []Scaled{0}}
+		t := &font.TFM{Name: "tcrm1200", DesignSize: 12 << 16, BC: 79, EC: 79,
+			Chars: []font.CharInfo{{Exists: true, Width: 1, Height: 1, Depth: 1}}}
+		f := font.NewFont(t, 12<<16, []Scaled{0, 855399}, []Scaled{0, 589680}, []Scaled{0, 196560}, []Scaled{0})
 		circle = &mathFont{Font: f, Name: "tcrm1200", id: -1}
 		circle.ink = make([]inkRec, 80)
 		circle.ink[79] = inkRec{0, -196560, 855399, 589680, true}

@@ -2,6 +2,7 @@ package tex
 
 import (
 	"fmt"
+	"github.com/leakaudit/leakaudit/tex/font"
 	"image"
 	"math"
 	"sync"
@@ -219,7 +220,7 @@ func glyphMaskFor(g *Glyph, s, gx, gy float64) (m *glyphMask, x, y int) {
 // drawGlyph rasterizes a glyph's outline with its reference point at a
 // pixel corner; nil when there is no outline.
 func drawGlyph(g *Glyph, s float64) *glyphMask {
-	f, err := LoadType1(g.Font)
+	f, err := font.LoadType1(g.Font)
 	if err != nil {
 		return nil
 	}
@@ -252,7 +253,7 @@ func drawGlyph(g *Glyph, s float64) *glyphMask {
 		return nil
 	}
 	z := vector.NewRasterizer(w, h)
-	tx := func(p Point) (float32, float32) {
+	tx := func(p font.Point) (float32, float32) {
 		return float32(p.X*k - float64(x0)), float32(-p.Y*k - float64(y0))
 	}
 	for _, op := range o.Ops {

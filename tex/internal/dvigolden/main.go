@@ -26,6 +26,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/leakaudit/leakaudit/tex/font"
 	"log"
 	"math"
 	"math/rand/v2"
@@ -658,7 +659,7 @@ func loadWidths(name string, size int32) map[int32]int32 {
 	if err != nil {
 		log.Fatal(err)
 	}
-	t, err := tex.ParseTFM(name, data)
+	t, err := font.ParseTFM(name, data)
 	if err != nil {
 		log.Fatal(err)
 	}

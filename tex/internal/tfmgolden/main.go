@@ -1,4 +1,4 @@
-// Command tfmgolden regenerates tex/testdata/tfm_golden.txt.gz, the oracle
+// Command tfmgolden regenerates tex/font/testdata/tfm_golden.txt.gz, the oracle
 // for the TFM reader: it runs e-TeX (Debian's texlive-binaries and
 // texlive-base) over every embedded font at the sizes pdflatex uses and
 // records, in integer scaled points as TeX computes them, each character's
@@ -18,13 +18,13 @@ import (
 	"bufio"
 	"compress/gzip"
 	"fmt"
+	"github.com/leakaudit/leakaudit/tex/font"
 	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 
-	"github.com/leakaudit/leakaudit/tex"
 )
 
 // sizes at which each font is checked, besides its design size: the
@@ -50,7 +50,7 @@ func main() {
 	b.WriteString(`\immediate\openout15=out.txt` + "\n")
 	b.WriteString(`\newcount\c` + "\n")
 	n := 0
-	for _, name := range tex.EmbeddedFonts() {
+	for _, name := range font.EmbeddedFonts() {
 		for _, at := range append([]int{0}, sizes...) {
 			n++
 			spec := name
@@ -64,7 +64,7 @@ func main() {
 			fmt.Fprintf(&b, `\c=0 \loop\ifnum\c<256 \iffontchar%s\c \immediate\write15{C \the\c\space\number\fontcharwd%s\c\space\number\fontcharht%s\c\space\number\fontchardp%s\c\space\number\fontcharic%s\c}\fi\advance\c1 \repeat`+"\n", f, f, f, f, f)
 			// Font parameters, as many as the TFM has (asking TeX for more
 			// would extend the font's table).
-			t, err := tex.LoadTFM(name)
+			t, err := font.LoadTFM(name)
 			if err != nil {
 				log.Fatal(err)
 			}
@@ -92,7 +92,7 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	out, err := os.Create("tex/testdata/tfm_golden.txt.gz")
+	out, err := os.Create("tex/font/testdata/tfm_golden.txt.gz")
 	if err != nil {
 		log.Fatal(err)
 	}

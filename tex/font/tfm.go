@@ -1,4 +1,4 @@
-package tex
+package font
 
 import (
 	"embed"
@@ -284,10 +284,10 @@ func EmbeddedFonts() []string {
 	return names
 }
 
-// ligKernStep runs left's lig/kern program for right (tex.web §545,
+// LigKernStep runs left's lig/kern program for right (tex.web §545,
 // §752): op ≥ 128 is a kern of the given size, otherwise a ligature
 // instruction (op and the ligature character rem).
-func (f *Font) ligKernStep(left, right int) (op, rem int, kern Scaled, ok bool) {
+func (f *Font) LigKernStep(left, right int) (op, rem int, kern Scaled, ok bool) {
 	ci, found := f.Char(left)
 	if !found || ci.Tag != LigTag {
 		return 0, 0, 0, false
@@ -319,16 +319,16 @@ func (f *Font) ligKernStep(left, right int) (op, rem int, kern Scaled, ok bool) 
 
 // ligKern reports the kern, or a ligature, between two characters.
 func (f *Font) ligKern(left, right int) (lig bool, kern Scaled, ok bool) {
-	op, _, k, ok := f.ligKernStep(left, right)
+	op, _, k, ok := f.LigKernStep(left, right)
 	if !ok {
 		return false, 0, false
 	}
 	return op < 128, k, true
 }
 
-// skewKern is the kern between c and the font's skew character, TeX's
+// SkewKern is the kern between c and the font's skew character, TeX's
 // accent skew (tex.web §741).
-func (f *Font) skewKern(c, skew int) Scaled {
+func (f *Font) SkewKern(c, skew int) Scaled {
 	if skew < 0 {
 		return 0
 	}
@@ -337,4 +337,12 @@ func (f *Font) skewKern(c, skew int) Scaled {
 		return 0
 	}
 	return k
+}
+
+// NewFont returns a font at size whose scaled metrics are given rather
+// than computed from t: for a glyph whose metrics leakaudit holds as facts
+// read from a font it does not ship (widths, heights, depths and italics
+// indexed by character from t.BC).
+func NewFont(t *TFM, size Scaled, widths, heights, depths, italics []Scaled) *Font {
+	return &Font{TFM: t, Size: size, widths: widths, heights: heights, depths: depths, italics: italics}
 }
