@@ -24,11 +24,10 @@ type muGlue struct{ w, st, sh Scaled }
 
 // mlistState is the state of one mlist_to_hlist call.
 type mlistState struct {
-	e        *engine
-	style    style
-	size     int
-	mu       Scaled // cur_mu
-	muRemain int64
+	e     *engine
+	style style
+	size  int
+	mu    Scaled // cur_mu
 }
 
 func (m *mlistState) setStyle(s style) {

@@ -1,7 +1,5 @@
 package tex
 
-import "math"
-
 // nodeKind is the type of a node of a horizontal or vertical list
 // (tex.web part 10).
 type nodeKind uint8
@@ -53,9 +51,7 @@ type node struct {
 	// glue
 	stretch, shrink           Scaled
 	stretchOrder, shrinkOrder uint8
-	muGlue, condMath          bool // math glue not yet converted; \nonscript
 	leaders                   *node
-	penalty                   int
 	cjk                       bool // an approximate CJK glyph, drawn as a rule of ink
 }
 
@@ -71,20 +67,6 @@ func newRule(w, h, d Scaled, tok int32) *node {
 
 func newGlue(w, st, sh Scaled) *node {
 	return &node{kind: glueNode, width: w, stretch: st, shrink: sh}
-}
-
-// dims returns a node's width, height and depth as a list member.
-func (n *node) dims() (w, h, d Scaled) {
-	switch n.kind {
-	case charNode:
-		w, h, d, _ := n.font.metrics(n.c)
-		return w, h, d
-	case hlistNode, vlistNode, ruleNode:
-		return n.width, n.height, n.depth
-	case glueNode, kernNode:
-		return n.width, 0, 0
-	}
-	return 0, 0, 0
 }
 
 // hpack packs a list into an hbox of its natural width, or of width w
@@ -191,48 +173,4 @@ func vpack(list []*node) *node {
 	}
 	b.width, b.height, b.depth = w, x, d
 	return b
-}
-
-// vpackTo packs a vlist to height h exactly, setting its glue.
-func vpackTo(list []*node, h Scaled) *node {
-	b := vpack(list)
-	var totalStretch, totalShrink [4]Scaled
-	for _, p := range list {
-		if p.kind == glueNode {
-			totalStretch[p.stretchOrder] += p.stretch
-			totalShrink[p.shrinkOrder] += p.shrink
-		}
-	}
-	x := h - b.height
-	b.height = h
-	switch {
-	case x > 0:
-		o := topOrder(totalStretch)
-		if totalStretch[o] != 0 {
-			b.glueSign, b.glueOrder, b.glueSet = glueStretching, o, float64(x)/float64(totalStretch[o])
-		}
-	case x < 0:
-		o := topOrder(totalShrink)
-		if totalShrink[o] != 0 {
-			b.glueSign, b.glueOrder, b.glueSet = glueShrinking, o, math.Min(1, float64(-x)/float64(totalShrink[o]))
-		}
-	}
-	return b
-}
-
-// glueWidth is the width glue takes in a box with the given setting
-// (tex.web §625, with TeX's rounding of the float product).
-func glueWidth(g *node, sign, order uint8, set float64) Scaled {
-	w := g.width
-	switch sign {
-	case glueStretching:
-		if g.stretchOrder == order {
-			w += Scaled(math.Round(set * float64(g.stretch)))
-		}
-	case glueShrinking:
-		if g.shrinkOrder == order {
-			w -= Scaled(math.Round(set * float64(g.shrink)))
-		}
-	}
-	return w
 }

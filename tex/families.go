@@ -122,13 +122,12 @@ var boldFamilyFonts = map[int][3]fontSpec{
 type fontTable [numFams][3]*mathFont
 
 var (
-	tablesOnce   sync.Once
-	normalFonts  fontTable
-	boldFonts    fontTable
-	fontsByID    []*mathFont
-	tablesErr    error
-	textFontCMR  *mathFont // the document's current text font: cmr12
-	textFontSize = [3]*mathFont{}
+	tablesOnce  sync.Once
+	normalFonts fontTable
+	boldFonts   fontTable
+	fontsByID   []*mathFont
+	tablesErr   error
+	textFontCMR *mathFont // the document's current text font: cmr12
 )
 
 func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
@@ -171,7 +170,6 @@ func initFonts() {
 			}
 		}
 		textFontCMR = normalFonts[famOperators][textSize]
-		textFontSize = normalFonts[famOperators]
 	})
 }
 

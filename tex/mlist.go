@@ -59,10 +59,6 @@ type delimiter struct {
 	tok                                      int32
 }
 
-func (d delimiter) null() bool {
-	return d.smallFam == 0 && d.smallChar == 0 && d.largeFam == 0 && d.largeChar == 0
-}
-
 // Limits of an Op noad.
 const (
 	limitsNormal uint8 = iota
@@ -72,25 +68,23 @@ const (
 
 // noad is one item of a math list.
 type noad struct {
-	kind          noadKind
-	nucleus       field
-	sup, sub      field
-	tok           int32 // token of the construct (fraction bar, radical, accent…)
-	limits        uint8
-	num, den      []*noad
-	thickness     Scaled // fractions; defaultCode for the default
-	left, right   delimiter
-	delim         delimiter // radical, left/right
-	accFam, accC  int
-	style         style
-	choice        [4][]*noad
-	glue          *node // glue, kern (width/stretch/shrink), math units when mu
-	mu            bool
-	nonscript     bool
-	box           *node
-	newHlist      *node // set by mlist_to_hlist: the translated box
-	newList       []*node
-	vcenterHeight Scaled // \vcenter to h, or −1
+	kind         noadKind
+	nucleus      field
+	sup, sub     field
+	tok          int32 // token of the construct (fraction bar, radical, accent…)
+	limits       uint8
+	num, den     []*noad
+	thickness    Scaled // fractions; defaultCode for the default
+	left, right  delimiter
+	delim        delimiter // radical, left/right
+	accFam, accC int
+	style        style
+	choice       [4][]*noad
+	glue         *node // glue, kern (width/stretch/shrink), math units when mu
+	mu           bool
+	nonscript    bool
+	box          *node
+	newList      []*node
 	// accents: the extensible variant flag not needed; underline/overline use nucleus.
 }
 

@@ -24,7 +24,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-
 )
 
 // sizes at which each font is checked, besides its design size: the
