@@ -116,6 +116,9 @@ var muSpaces = map[string]muGlue{
 // command runs a control sequence in math mode.
 func (p *parser) command(l *list, name string) error {
 	e := p.e
+	if ok, err := p.printedCommand(l, name); ok {
+		return err
+	}
 	if exp, ok := macros[name]; ok {
 		if p.budget < 0 {
 			return e.unsupported("expansion too long")
@@ -373,6 +376,10 @@ func (p *parser) command(l *list, name string) error {
 	}
 	if isUndefined(name) {
 		e.recover(`undefined control sequence \` + name)
+		return nil
+	}
+	if to, ok := alias(name); ok && p.budget >= 0 {
+		p.insert(token{kind: tkCS, s: to})
 		return nil
 	}
 	return e.unsupported(`\` + name)
@@ -684,6 +691,18 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 				for i+1 < len(ts) && ts[i+1].kind == tkSpace {
 					i++
 				}
+			case t.kind == tkCS && (textSymbols[t.s] != 0 || t.s == "l"):
+				// ot1enc.def's text symbols; \l is {\@xxxii l}, the
+				// stroke and l in a group of their own
+				flush()
+				if t.s == "l" {
+					chars = append(chars, 32, 'l')
+					toks = append(toks, p.tok(), p.tok())
+				} else {
+					chars = append(chars, int(textSymbols[t.s]))
+					toks = append(toks, p.tok())
+				}
+				flush()
 			case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
 				// A math command in text: TeX inserts the missing $ and
 				// sets the rest as an inline formula.

@@ -661,9 +661,9 @@ func (p *parser) mathColor(l *list) error {
 	if err != nil {
 		return err
 	}
-	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "boxed" {
-		// \boxed alone frames an empty formula (it takes the colour's end
-		// as its argument), drawn after the colour is popped.
+	if len(body) == 1 && body[0].kind == tkCS && (body[0].s == "boxed" || body[0].s == "fbox") {
+		// \boxed or \fbox alone frames an empty formula (it takes the
+		// colour's end as its argument), drawn after the colour is popped.
 		l.add(&noad{kind: whatsitItem, tok: tok})
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(&node{kind: hlistNode}, p.tok())}})
 		l.add(&noad{kind: whatsitItem, tok: -2})

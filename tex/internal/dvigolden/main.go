@@ -74,11 +74,13 @@ type Glyph [5]int32
 type Rule [5]int32
 
 var (
-	out     = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
-	perSt   = flag.Int("n", 250, "formulas per construct stratum and source group")
-	perPred = flag.Int("npred", 500, "predictions with environments, and predictions with broken LaTeX, added to the strata")
-	batch   = flag.Int("batch", 100, "formulas per LaTeX run")
-	only    = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
+	out        = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
+	perSt      = flag.Int("n", 250, "formulas per construct stratum and source group")
+	perPred    = flag.Int("npred", 500, "predictions with environments, and predictions with broken LaTeX, added to the strata")
+	perPrinted = flag.Int("nprinted", 40, "im2latex formulas per construct of printed math added to the sample")
+	batch      = flag.Int("batch", 100, "formulas per LaTeX run")
+	only       = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
+	file       = flag.String("formulas", "", "with -probes, also typeset the formulas of this file, one a line, coloured as the reference colours them (a quick check)")
 )
 
 func main() {
@@ -90,6 +92,16 @@ func main() {
 	var inputs []input
 	if !*only {
 		inputs = sample(root)
+	} else if *file != "" {
+		data, err := os.ReadFile(*file)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, s := range strings.Split(string(data), "\n") {
+			if s = strings.TrimRight(s, "\r"); s != "" {
+				inputs = append(inputs, input{"file", s})
+			}
+		}
 	}
 	log.Printf("%d formulas sampled", len(inputs))
 	dir, err := os.MkdirTemp("", "dvigolden")
@@ -311,7 +323,47 @@ func sample(root string) []input {
 			add("predictions/"+st, s)
 		}
 	}
+	// im2latex formulas holding the constructs of printed math (issue
+	// "Printed math"): text symbols, spacing and box primitives, control
+	// space, from their own stream so that the sample above stays as it
+	// was. The train formulas are not in the shared data; the validation
+	// formulas stand in for them.
+	var val []string
+	_, err = dataset.Scan(dataset.Source{Path: filepath.Join(root, "im2latex", "formulas", "val.formulas.norm.txt")}, func(it dataset.Item) error {
+		val = append(val, it.Label)
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rng3 := rand.New(rand.NewPCG(5, 6))
+	rng3.Shuffle(len(val), func(i, j int) { val[i], val[j] = val[j], val[i] })
+	count = map[string]int{}
+	for _, s := range val {
+		for _, c := range printedConstructs {
+			if c.re.MatchString(s) {
+				if count[c.name] < *perPrinted && !seen[s] {
+					count[c.name]++
+					add("im2latex-val/"+c.name, s)
+				}
+				break
+			}
+		}
+	}
 	return res
+}
+
+// printedConstructs are the constructs of printed math the printed-math
+// sample draws formulas for.
+var printedConstructs = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"controlspace", regexp.MustCompile(`\\ |\\$`)},
+	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|pounds|surd)( |$)`)},
+	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
+	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
+	{"fbox", regexp.MustCompile(`\\fbox( |$)`)},
 }
 
 // looksBroken reports LaTeX that pdflatex will complain about: unbalanced
@@ -358,8 +410,10 @@ func typeset(dir, paperName string, recs []*Record) (bool, error) {
 		b.WriteString("\\begin{displaymath}\n")
 		lines++
 		lineOf[i] = lines + 1
-		fmt.Fprintf(&b, "\\special{la:b %d}%s\\special{la:e %d}\n", i, r.Colored, i)
-		lines++
+		// the formula ends its line, as in the reference's template (a
+		// final \ is \^^M, control space)
+		fmt.Fprintf(&b, "\\special{la:b %d}%s\n\\special{la:e %d}\n", i, r.Colored, i)
+		lines += 2
 		b.WriteString("\\end{displaymath}\n")
 		lines++
 	}

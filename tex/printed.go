@@ -1,0 +1,152 @@
+package tex
+
+import (
+	"regexp"
+)
+
+// Commands of printed math (im2latex-100k and UniMER-style formulas):
+// LaTeX's text symbols and the spacing and box primitives that papers'
+// LaTeX uses in math, modelled after latex.ltx and ot1enc.def, and the
+// recoveries pdflatex makes where the reference's colouring leaves such a
+// command alone in a \mathcolor body, so that its argument or dimension is
+// the colour's end (mathcolor.ltx's \__mathcolor_scan_for_scripts:w, a
+// protected macro that is no number and no box).
+
+// textSymbols are ot1enc.def's \DeclareTextSymbol slots: in math each is
+// a \chardef'd character, set through its mathcode (family 0), after the
+// warning "Command \o invalid in math mode".
+var textSymbols = map[string]rune{
+	"o": 28, "O": 31, "ae": 26, "AE": 29, "oe": 27, "OE": 30, "i": 16, "j": 17, "ss": 25,
+}
+
+// atArgEnd reports whether the next token is the end of a \mathcolor body
+// or of a macro argument: a command that scans a number, a dimension or a
+// box there meets \__mathcolor_scan_for_scripts:w or \endgroup instead.
+func (p *parser) atArgEnd() bool {
+	t, ok := p.peek()
+	return ok && (t.kind == tkColorEnd || t.kind == tkArgEnd)
+}
+
+// printedCommand runs the commands of printed math; it reports whether
+// name is one of them.
+func (p *parser) printedCommand(l *list, name string) (bool, error) {
+	e := p.e
+	if c, ok := textSymbols[name]; ok {
+		e.warn("Command \\%s invalid in math mode", name)
+		return true, p.char(l, c)
+	}
+	switch name {
+	case "l":
+		// \hmode@bgroup\@xxxii l\egroup: a group with math italic l
+		// (\char32's mathcode is "8000, LaTeX's active space, which sets
+		// nothing in math)
+		e.warn("Command \\l invalid in math mode")
+		p.insert(lex(`{l}`)...)
+		return true, nil
+	case "L":
+		// \leavevmode\setbox\z@\hbox{L}\hb@xt@\wd\z@{\hss\@xxxii L}: the
+		// stroke (cmr's char 32) and L of the text font, in a box as wide
+		// as L
+		e.warn("Command \\L invalid in math mode")
+		f := e.fonts[famOperators][textSize]
+		wd, _, _, _ := f.metrics('L')
+		hss := &node{kind: glueNode, stretch: Unity, stretchOrder: filOrder, shrink: Unity, shrinkOrder: filOrder}
+		tok := p.tok()
+		list := []*node{hss, newChar(f, 32, tok)}
+		if _, _, kern, ok := f.ligKernStep(32, 'L'); ok {
+			list = append(list, newKern(kern))
+		}
+		list = append(list, newChar(f, 'L', tok))
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack(list, wd, true)}, tok: tok})
+		return true, nil
+	case "-":
+		// \discretionary{-}{}{}: nothing unless the line breaks there
+		return true, nil
+	case "sl", "it", "em":
+		if name != "sl" {
+			return false, nil
+		}
+		// \@fontswitch in math: \@nomath\sl, a warning
+		e.warn("Command \\sl invalid in math mode")
+		return true, nil
+	case "scshape", "itshape", "slshape", "upshape", "bfseries", "mdseries", "rmfamily", "sffamily", "ttfamily":
+		// \not@math@alphabet: an error, and the text font changes
+		e.recover(`LaTeX Error: Command \` + name + ` invalid in math mode`)
+		return true, nil
+	case "surd":
+		// {\mathchar"1270}
+		p.addGroup(l, []*noad{p.mathCharNoad(1, 2, 0x70)})
+		return true, nil
+	case "pounds":
+		// \mathsterling: \mathit{\mathchar"7024}, the italic text font's
+		// dollar slot
+		saved := p.fam
+		p.fam = famIT
+		n := p.mathCharNoad(7, 0, 0x24)
+		p.fam = saved
+		p.addGroup(l, []*noad{n})
+		return true, nil
+	case "vspace", "smallskip", "medskip", "bigskip":
+		// \vspace in math: \vadjust{\vskip#1}, which migrates out of the
+		// formula and changes nothing in it
+		if name != "vspace" {
+			return true, nil
+		}
+		if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+			p.next()
+		}
+		if p.atArgEnd() {
+			return true, e.unsupported(`\vspace without its argument`)
+		}
+		_, err := p.readArg()
+		return true, err
+	case "label", "renewcommand":
+		// amsmath's \label in a display expects its argument where the
+		// reference's colouring has none ("File ended while scanning use
+		// of \ltx@label"); the colouring's \renewcommand recurses until
+		// "TeX capacity exceeded": pdflatex ships nothing
+		return true, e.fatal(`\` + name + ` in the coloured formula`)
+	case "hspace", "hskip", "kern":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		// \hskip or \kern before a token that is no number: zero
+		e.recover("Missing number, treated as zero")
+		e.recover("Illegal unit of measure (pt inserted)")
+		if name == "kern" {
+			l.add(&noad{kind: kernItem, glue: newKern(0)})
+		} else {
+			l.add(&noad{kind: glueItem, glue: newGlue(0, 0, 0)})
+		}
+		return true, nil
+	case "raise", "lower":
+		if !p.atArgEnd() {
+			return true, e.unsupported(`\` + name)
+		}
+		e.recover("Missing number, treated as zero")
+		e.recover("Illegal unit of measure (pt inserted)")
+		e.recover("A <box> was supposed to be here")
+		return true, nil
+	case "symbol":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		// \char#1\relax with no number: \char0, family 0's slot 0
+		e.recover("Missing number, treated as zero")
+		return true, p.char(l, 0)
+	}
+	return false, nil
+}
+
+// reAlias matches the \meaning of a macro that only calls another
+// command (amsmath's \Tilde is \tilde).
+var reAlias = regexp.MustCompile(`^macro:->\\([A-Za-z]+) $`)
+
+// alias returns the command a parameterless alias macro stands for.
+func alias(name string) (string, bool) {
+	m := reAlias.FindStringSubmatch(meanings[name])
+	if m == nil || m[1] == name {
+		return "", false
+	}
+	return m[1], true
+}
