@@ -669,6 +669,10 @@ func (p *parser) mathColor(l *list) error {
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
 	}
+	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "d" {
+		p.loneUnderDot(l, tok)
+		return nil
+	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "cfrac" {
 		return p.loneCfrac(l, tok)
 	}

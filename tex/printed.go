@@ -150,3 +150,32 @@ func alias(name string) (string, bool) {
 	}
 	return m[1], true
 }
+
+// loneUnderDot sets \d alone in a \mathcolor body, which takes the
+// colour's end as its argument (ot1enc.def): \hmode@bgroup\o@lign{\relax
+// #1\crcr\hidewidth\ltx@sh@ft{-1ex}.\hidewidth}\egroup, a \vtop of an
+// empty first row and the text font's dot, centred on the zero-width
+// column, \lineskip .25ex below; the dot comes after the colour's end, in
+// the outer colour.
+func (p *parser) loneUnderDot(l *list, tok int32) {
+	f := p.e.fonts[famOperators][textSize]
+	hide := func() *node {
+		return &node{kind: glueNode, width: -1000 * Unity, stretch: Unity, stretchOrder: fillOrder}
+	}
+	ex := f.Param(5)
+	// \ltx@sh@ft{-1ex}: a kern of the slant times −1ex
+	shift := Scaled(int64(f.Param(1)) * int64(-ex) / int64(Unity))
+	r1 := hpack(nil, 0, true)
+	r2 := hpack([]*node{hide(), newKern(shift), newChar(f, '.', p.tok()), hide()}, 0, true)
+	gap := -r1.depth - r2.height // \baselineskip 0
+	if gap < 0 {                 // below \lineskiplimit 0
+		gap = scaleDecimal(ex, "0.25")
+	}
+	v := vpack([]*node{r1, newGlue(gap, 0, 0), r2})
+	total := v.height + v.depth
+	v.height = r1.height // \vtop
+	v.depth = total - v.height
+	l.add(&noad{kind: whatsitItem, tok: tok})
+	p.addGroup(l, []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}})
+	l.add(&noad{kind: whatsitItem, tok: -2})
+}
