@@ -96,7 +96,10 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 			p.next()
 		}
 		if p.atArgEnd() {
-			return true, e.unsupported(`\vspace without its argument`)
+			// \vadjust{\vskip} of no dimension: pdflatex's errors only
+			e.recover("Missing number, treated as zero")
+			e.recover("Illegal unit of measure (pt inserted)")
+			return true, nil
 		}
 		_, err := p.readArg()
 		return true, err
@@ -118,6 +121,25 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 		} else {
 			l.add(&noad{kind: glueItem, glue: newGlue(0, 0, 0)})
 		}
+		return true, nil
+	case "mkern", "mskip":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		e.recover("Missing number, treated as zero")
+		e.recover("Illegal unit of measure (mu inserted)")
+		if name == "mkern" {
+			l.add(&noad{kind: kernItem, mu: true, glue: newKern(0)})
+		} else {
+			l.add(&noad{kind: glueItem, mu: true, glue: newGlue(0, 0, 0)})
+		}
+		return true, nil
+	case "makebox", "mbox":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		// \makebox alone is \mbox of the colour's end: an empty box
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack(nil, 0, false)}, tok: p.tok()})
 		return true, nil
 	case "raise", "lower":
 		if !p.atArgEnd() {
