@@ -360,10 +360,10 @@ var printedConstructs = []struct {
 	re   *regexp.Regexp
 }{
 	{"controlspace", regexp.MustCompile(`\\ |\\$`)},
-	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|pounds|surd)( |$)`)},
+	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|d|pounds|surd)( |$)`)},
 	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
-	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
-	{"fbox", regexp.MustCompile(`\\fbox( |$)`)},
+	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|mkern|mskip|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
+	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox)( |$)`)},
 }
 
 // looksBroken reports LaTeX that pdflatex will complain about: unbalanced
