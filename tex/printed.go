@@ -122,6 +122,17 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 			l.add(&noad{kind: glueItem, glue: newGlue(0, 0, 0)})
 		}
 		return true, nil
+	case "colon":
+		// amsmath: \nobreak\mskip2mu\mathpunct{}\nonscript
+		// \mkern-\thinmuskip{:}\mskip6muplus1mu\relax
+		l.add(&noad{kind: glueItem, mu: true, glue: newGlue(2*Unity, 0, 0)})
+		l.add(&noad{kind: punctNoad, nucleus: field{kind: subMlist}, tok: p.tok()})
+		l.add(&noad{kind: glueItem, nonscript: true, glue: newGlue(0, 0, 0)})
+		l.add(&noad{kind: kernItem, mu: true, glue: newKern(-thinMuSkip.w)})
+		_, fam, c := mathcodeOf(':')
+		p.addGroup(l, []*noad{p.mathCharNoad(3, fam, c)})
+		l.add(&noad{kind: glueItem, mu: true, glue: newGlue(6*Unity, Unity, 0)})
+		return true, nil
 	case "mkern", "mskip":
 		if !p.atArgEnd() {
 			return false, nil
