@@ -440,6 +440,12 @@ func (p *parser) accent(l *list, fam, c int) error {
 	if p.fam >= 0 && p.fam < numFams {
 		fam = p.fam
 	}
+	if t, ok := p.peek(); ok && t.kind == tkColorEnd {
+		// alone in a \mathcolor body, \mathaccentV takes the colour's end
+		// as its argument: the accent over an empty group
+		l.add(&noad{kind: accentNoad, nucleus: field{kind: subMlist}, accFam: fam, accC: c, tok: tok})
+		return nil
+	}
 	f, err := p.scanMath()
 	if err != nil {
 		return err
