@@ -2,7 +2,6 @@ package cdm
 
 import (
 	"bufio"
-	"context"
 	"os"
 	"strconv"
 	"strings"
@@ -32,12 +31,5 @@ func BenchmarkCDMIm2latexTest(b *testing.B) {
 		pairs = append(pairs, Pair{ID: strconv.Itoa(len(pairs)), GT: gt, Pred: pred})
 	}
 	f.Close()
-	n := 0
-	for b.Loop() {
-		if _, err := Evaluate(context.Background(), pairs, UniMERNet, 0, nil); err != nil {
-			b.Fatal(err)
-		}
-		n += len(pairs)
-	}
-	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "pairs/s")
+	benchEvaluate(b, pairs)
 }

@@ -1,10 +1,8 @@
 package cdm
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -18,14 +16,7 @@ import (
 func TestParityPrinted(t *testing.T) {
 	dir := filepath.Join("testdata", "printed")
 	pairs := readPairs(t, filepath.Join(dir, "pairs.json"))
-	data, err := os.ReadFile(filepath.Join(dir, "metrics_res.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref refMetrics
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
+	ref := readRefMetrics(t, filepath.Join(dir, "metrics_res.json"))
 	var decision, same, left int
 	var diffs []string
 	for _, p := range pairs {
