@@ -669,8 +669,8 @@ func (p *parser) mathColor(l *list) error {
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
 	}
-	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "d" {
-		p.loneUnderDot(l, tok)
+	if len(body) == 1 && body[0].kind == tkCS && (body[0].s == "d" || body[0].s == "b" || body[0].s == "c") {
+		p.loneTextAccent(l, tok, body[0].s)
 		return nil
 	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "cfrac" {

@@ -184,24 +184,40 @@ func alias(name string) (string, bool) {
 	return m[1], true
 }
 
-// loneUnderDot sets \d alone in a \mathcolor body, which takes the
-// colour's end as its argument (ot1enc.def): \hmode@bgroup\o@lign{\relax
-// #1\crcr\hidewidth\ltx@sh@ft{-1ex}.\hidewidth}\egroup, a \vtop of an
-// empty first row and the text font's dot, centred on the zero-width
-// column, \lineskip .25ex below; the dot comes after the colour's end, in
-// the outer colour.
-func (p *parser) loneUnderDot(l *list, tok int32) {
+// loneTextAccent sets \d, \b or \c alone in a \mathcolor body, which
+// takes the colour's end as its argument (ot1enc.def), so that the
+// accent's first row is empty and the mark comes after the colour's end,
+// in the outer colour:
+//
+//	\d  \hmode@bgroup\o@lign{\relax#1\crcr\hidewidth\ltx@sh@ft{-1ex}.\hidewidth}\egroup
+//	\b  \hmode@bgroup\o@lign{\relax#1\crcr\hidewidth\ltx@sh@ft{-3ex}\vbox to.2ex{\hbox{\char22}\vss}\hidewidth}\egroup
+//	\c  {\ooalign{\unhbox\z@\crcr\hidewidth\char24\hidewidth}} (the box of #1 is not 1ex high)
+//
+// each a \vtop (\oalign) of an empty row and the mark centred on the
+// zero-width column, with \baselineskip 0 and \lineskip .25ex, and
+// \lineskiplimit 0 (\o@lign) or −\maxdimen (\ooalign).
+func (p *parser) loneTextAccent(l *list, tok int32, name string) {
 	f := p.e.fonts[famOperators][textSize]
 	hide := func() *node {
 		return &node{kind: glueNode, width: -1000 * Unity, stretch: Unity, stretchOrder: fillOrder}
 	}
 	ex := f.Param(5)
-	// \ltx@sh@ft{-1ex}: a kern of the slant times −1ex
-	shift := Scaled(int64(f.Param(1)) * int64(-ex) / int64(Unity))
+	// \ltx@sh@ft{-nex}: a kern of the slant times −n ex
+	shift := func(n int64) *node { return newKern(Scaled(int64(f.Param(1)) * (-n * int64(ex)) / int64(Unity))) }
+	var mark []*node
+	switch name {
+	case "d":
+		mark = []*node{shift(1), newChar(f, '.', p.tok())}
+	case "b":
+		bar := vpackTo([]*node{hpack([]*node{newChar(f, 22, p.tok())}, 0, false), {kind: glueNode, stretch: Unity, stretchOrder: filOrder, shrink: Unity, shrinkOrder: filOrder}}, scaleDecimal(ex, "0.2"))
+		mark = []*node{shift(3), bar}
+	case "c":
+		mark = []*node{newChar(f, 24, p.tok())}
+	}
 	r1 := hpack(nil, 0, true)
-	r2 := hpack([]*node{hide(), newKern(shift), newChar(f, '.', p.tok()), hide()}, 0, true)
+	r2 := hpack(append(append([]*node{hide()}, mark...), hide()), 0, true)
 	gap := -r1.depth - r2.height // \baselineskip 0
-	if gap < 0 {                 // below \lineskiplimit 0
+	if gap < 0 && name != "c" {  // below \lineskiplimit 0
 		gap = scaleDecimal(ex, "0.25")
 	}
 	v := vpack([]*node{r1, newGlue(gap, 0, 0), r2})

@@ -193,6 +193,11 @@ var probes = []string{
 	`x = \begin{aligned} a \\ bb \end{aligned}`,
 	`\mathsf{AB} x_{\mathsf{ff}} {\sf y}^{\sf z} \mathtt{fi} x_{\mathtt{i}^{\tt j}} \textsf{s t} \texttt{t t}`, `\boldmath x + \alpha \unboldmath`, `a \_ b_{\_}`,
 	`a}+b`, `x \right) y`, `\left( a } b \right)`, `{a \right) b`, `x^{2}} + \frac{a}{b}}`,
+	`\o \O \ae \AE \oe \OE \i \j \ss \l \L x_{\L} \text{\o\l}`, `a \colon b`, `f\colon A \to B`, `\pounds 5 \surd 2`, `a\ b\ `, "x \\",
+	`\mathcolor[RGB]{0,0,15}{\d} \mathcolor[RGB]{0,0,30}{C}`, `\mathcolor[RGB]{0,0,15}{\b} \mathcolor[RGB]{0,0,30}{o}`, `\mathcolor[RGB]{0,0,15}{\c} \mathcolor[RGB]{0,0,30}{E}`,
+	`\mathcolor[RGB]{0,0,15}{\acute} { \mathcolor[RGB]{0,0,30}{x} }`, `\mathcolor[RGB]{0,0,15}{\makebox} { \mathcolor[RGB]{0,0,30}{t} }`, `\mathcolor[RGB]{0,0,15}{\fbox} { \mathcolor[RGB]{0,0,30}{t} }`,
+	`a \mathcolor[RGB]{0,0,15}{\hspace} { \mathcolor[RGB]{0,0,30}{1} } b \mathcolor[RGB]{0,0,45}{\kern} \mathcolor[RGB]{0,0,60}{2} c \mathcolor[RGB]{0,0,75}{\mkern} d \mathcolor[RGB]{0,0,90}{\raise} e \mathcolor[RGB]{0,0,105}{\vspace} f`,
+	`a \vspace{1mm} b \- c \sl d`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
@@ -360,7 +365,7 @@ var printedConstructs = []struct {
 	re   *regexp.Regexp
 }{
 	{"controlspace", regexp.MustCompile(`\\ |\\$`)},
-	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|d|pounds|surd)( |$)`)},
+	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|d|b|c|pounds|surd|colon)( |$)`)},
 	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
 	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|mkern|mskip|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
 	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox)( |$)`)},
