@@ -95,11 +95,23 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 		if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
 			p.next()
 		}
-		if p.atArgEnd() {
-			// \vadjust{\vskip} of no dimension: pdflatex's errors only
+		if t, ok := p.peek(); ok && t.kind == tkColorEnd {
+			// \vadjust{\vskip} of the colour's end: pdflatex's errors, and
+			// the colour's end runs inside the \vadjust, so that its reset
+			// is local there: the colour lasts to the end of the group
 			e.recover("Missing number, treated as zero")
 			e.recover("Illegal unit of measure (pt inserted)")
+			p.next()
+			for i := len(p.colors) - 1; i >= 0; i-- {
+				if p.colors[i].group == 0 {
+					p.colors[i].group = p.depth
+					break
+				}
+			}
 			return true, nil
+		}
+		if p.atArgEnd() {
+			return true, e.unsupported(`\vspace before the end of an argument`)
 		}
 		_, err := p.readArg()
 		return true, err
