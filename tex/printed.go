@@ -145,6 +145,16 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 		p.addGroup(l, []*noad{p.mathCharNoad(3, fam, c)})
 		l.add(&noad{kind: glueItem, mu: true, glue: newGlue(6*Unity, Unity, 0)})
 		return true, nil
+	case "ref", "pageref":
+		// an undefined reference (the template has no .aux): a warning,
+		// and \nfss@text{\reset@font\bfseries ??}, which amstext makes
+		// \text
+		if _, err := p.readArg(); err != nil {
+			return true, err
+		}
+		e.warn("Reference undefined")
+		p.insert(lex(`\textbf{??}`)...)
+		return true, nil
 	case "mkern", "mskip":
 		if !p.atArgEnd() {
 			return false, nil
