@@ -102,12 +102,7 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 			e.recover("Missing number, treated as zero")
 			e.recover("Illegal unit of measure (pt inserted)")
 			p.next()
-			for i := len(p.colors) - 1; i >= 0; i-- {
-				if p.colors[i].group == 0 {
-					p.colors[i].group = p.depth
-					break
-				}
-			}
+			p.colorToGroupEnd()
 			return true, nil
 		}
 		if p.atArgEnd() {
@@ -155,6 +150,50 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 		e.warn("Reference undefined")
 		p.insert(lex(`\textbf{??}`)...)
 		return true, nil
+	case "put", "vector", "line", "oval":
+		// picture mode's \put(#1,#2)#3: without its ( TeX reports "Use of
+		// \put doesn't match its definition" and drops the macro with the
+		// token it read (the colour's end, or a \mathcolor whose
+		// arguments are then set as math)
+		if t, ok := p.peek(); !ok || t.kind == tkChar && t.c == '(' {
+			return true, e.unsupported(`\` + name + ` (picture mode)`)
+		}
+		e.recover(`Use of \` + name + ` doesn't match its definition`)
+		if t, _ := p.next(); t.kind == tkColorEnd {
+			p.colorToGroupEnd()
+		}
+		return true, nil
+	case "thicklines", "thinlines":
+		// picture mode's line fonts: nothing in the formula
+		return true, nil
+	case "tabcolsep", "unitlength":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		// a dimension register assigned the colour's end: zero, which no
+		// formula uses
+		e.recover("Missing number, treated as zero")
+		e.recover("Illegal unit of measure (pt inserted)")
+		return true, nil
+	case "expandafter":
+		if t, ok := p.peek(); !ok || t.kind != tkColorEnd {
+			return false, nil
+		}
+		// \expandafter<colour end>{: the { is not expandable
+		return true, nil
+	case "romannumeral":
+		if !p.atArgEnd() {
+			return false, nil
+		}
+		e.recover("Missing number, treated as zero")
+		return true, nil
+	case "special":
+		// \special alone takes the colour's end as its argument: "Missing
+		// { inserted", and the rest of the file is lost
+		if p.atArgEnd() {
+			return true, e.fatal(`\special without its argument`)
+		}
+		return false, nil
 	case "mkern", "mskip":
 		if !p.atArgEnd() {
 			return false, nil
@@ -249,4 +288,16 @@ func (p *parser) loneTextAccent(l *list, tok int32, name string) {
 	l.add(&noad{kind: whatsitItem, tok: tok})
 	p.addGroup(l, []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}})
 	l.add(&noad{kind: whatsitItem, tok: -2})
+}
+
+// colorToGroupEnd makes the innermost \mathcolor colour last to the end
+// of the current group: its end ran where its reset was local (inside a
+// \vadjust), or was lost.
+func (p *parser) colorToGroupEnd() {
+	for i := len(p.colors) - 1; i >= 0; i-- {
+		if p.colors[i].group == 0 {
+			p.colors[i].group = p.depth
+			return
+		}
+	}
 }
