@@ -343,8 +343,14 @@ func sample(root string) []input {
 	}
 	rng3 := rand.New(rand.NewPCG(5, 6))
 	rng3.Shuffle(len(val), func(i, j int) { val[i], val[j] = val[j], val[i] })
+	// then the test formulas, for the constructs val has too few of
+	test := slices.Clone(groups["im2latex"])
+	slices.Sort(test)
+	test = slices.Compact(test)
+	rng4 := rand.New(rand.NewPCG(7, 8))
+	rng4.Shuffle(len(test), func(i, j int) { test[i], test[j] = test[j], test[i] })
 	count = map[string]int{}
-	for _, s := range val {
+	for _, s := range append(val, test...) {
 		for _, c := range printedConstructs {
 			if c.re.MatchString(s) {
 				if count[c.name] < *perPrinted && !seen[s] {
@@ -369,6 +375,8 @@ var printedConstructs = []struct {
 	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
 	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|mkern|mskip|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
 	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox)( |$)`)},
+	{"picture", regexp.MustCompile(`\\(put|vector|line|oval|thicklines|tabcolsep|unitlength)( |$)`)},
+	{"expansion", regexp.MustCompile(`\\(expandafter|romannumeral|special|ref|pageref)( |$)`)},
 }
 
 // looksBroken reports LaTeX that pdflatex will complain about: unbalanced
