@@ -59,6 +59,19 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 		list = append(list, newChar(f, 'L', tok))
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack(list, wd, true)}, tok: tok})
 		return true, nil
+	case "AA":
+		// ot1enc.def's \r{A}: \leavevmode\setbox\z@\hbox{!}\dimen@\ht\z@
+		// \advance\dimen@-1ex\rlap{\raise.67\dimen@\hbox{\char23}}A: the
+		// text font's ring in a zero-width box, then math italic A
+		e.warn("Command \\AA invalid in math mode")
+		f := e.fonts[famOperators][textSize]
+		_, ht, _, _ := f.metrics('!')
+		tok := p.tok()
+		ring := hpack([]*node{newChar(f, 23, tok)}, 0, false)
+		ring.shift = -scaleDecimal(ht-f.Param(5), "0.67")
+		hss := &node{kind: glueNode, stretch: Unity, stretchOrder: filOrder, shrink: Unity, shrinkOrder: filOrder}
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack([]*node{ring, hss}, 0, true)}, tok: tok})
+		return true, p.char(l, 'A')
 	case "-":
 		// \discretionary{-}{}{}: nothing unless the line breaks there
 		return true, nil
