@@ -32,6 +32,9 @@ type parser struct {
 	// envs are the alignment environments being read, innermost last:
 	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
+	// sized is set by a size command (\tiny …) in math, which changes
+	// the text font that control space measures (not modelled)
+	sized bool
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at

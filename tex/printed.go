@@ -207,6 +207,29 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 			return true, e.fatal(`\special without its argument`)
 		}
 		return false, nil
+	case "raisebox":
+		t, ok := p.peek()
+		if !ok || t.kind != tkColorEnd {
+			return true, e.unsupported(`\raisebox`)
+		}
+		// \raisebox alone: the colour's end is its dimension and the
+		// next argument its text: \@irsbox sets the text in an \hbox
+		// (each \mathcolor there an error), then scans the dimension
+		// ("Missing number"), and raises the box by nothing
+		p.next()
+		arg, err := p.readArg()
+		if err != nil {
+			return true, err
+		}
+		b, err := p.textBox(arg, e.fonts[famOperators][textSize])
+		if err != nil {
+			return true, err
+		}
+		e.recover("Missing number, treated as zero")
+		e.recover("Illegal unit of measure (pt inserted)")
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: b}, tok: p.tok()})
+		p.insert(token{kind: tkColorEnd})
+		return true, nil
 	case "mkern", "mskip":
 		if !p.atArgEnd() {
 			return false, nil
