@@ -371,10 +371,10 @@ var printedConstructs = []struct {
 	re   *regexp.Regexp
 }{
 	{"controlspace", regexp.MustCompile(`\\ |\\$`)},
-	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|oe|OE|i|j|ss|l|L|d|b|c|pounds|surd|colon)( |$)`)},
+	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|AA|oe|OE|i|j|ss|l|L|d|b|c|pounds|surd|colon)( |$)`)},
 	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
 	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|mkern|mskip|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
-	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox)( |$)`)},
+	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox|raisebox)( |$)`)},
 	{"picture", regexp.MustCompile(`\\(put|vector|line|oval|thicklines|tabcolsep|unitlength)( |$)`)},
 	{"expansion", regexp.MustCompile(`\\(expandafter|romannumeral|special|ref|pageref)( |$)`)},
 }
