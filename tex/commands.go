@@ -248,7 +248,9 @@ func (p *parser) command(l *list, name string) error {
 	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
 		// size commands are invalid in math: LaTeX warns and does nothing
 		e.recover(`command \` + name + ` invalid in math mode (ignored)`)
-		p.sized = true
+		if p.sizedAt == 0 {
+			p.sizedAt = p.depth
+		}
 		return nil
 	case "%", "&", "#":
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
@@ -1110,7 +1112,7 @@ func (p *parser) space(l *list, name string) error {
 	em := p.e.fonts[famOperators][textSize].Param(6)
 	switch name {
 	case " ":
-		if p.sized {
+		if p.sizedAt != 0 {
 			return p.e.unsupported(`control space after a size command`)
 		}
 		l.add(p.spaceGlue())

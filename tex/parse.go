@@ -32,9 +32,10 @@ type parser struct {
 	// envs are the alignment environments being read, innermost last:
 	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
-	// sized is set by a size command (\tiny …) in math, which changes
-	// the text font that control space measures (not modelled)
-	sized bool
+	// sizedAt is the depth of the group in which a size command (\tiny
+	// …) changed the text font, which control space measures (not
+	// modelled); 0: none
+	sizedAt int
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -252,6 +253,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		}
 		p.colors = kept
+		if p.sizedAt == depth {
+			p.sizedAt = 0 // the font change is local to the group
+		}
 		p.depth--
 		p.fam = savedFam
 	}()
