@@ -33,7 +33,7 @@ lint:
 ## labels (each size in its own process, so that peak memory is per size);
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
-## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid (all cores);
+## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
 ## every text metric over TAMER's 24,607 HME100K pairs (s/pass).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
@@ -45,6 +45,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./dataset/ ./imagehash/
 	$(GO) test -run '^$$' -bench 'BenchmarkTypeset|BenchmarkRender' -benchmem -cpu 1 ./tex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMMathWritingValid' -benchtime 3x ./metrics/cdm/
+	$(GO) test -run '^$$' -bench 'BenchmarkCDMIm2latexTest' -benchtime 3x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
 

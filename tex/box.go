@@ -1,5 +1,7 @@
 package tex
 
+import "math"
+
 // nodeKind is the type of a node of a horizontal or vertical list
 // (tex.web part 10).
 type nodeKind uint8
@@ -172,5 +174,32 @@ func vpack(list []*node) *node {
 		}
 	}
 	b.width, b.height, b.depth = w, x, d
+	return b
+}
+
+// vpackTo packs a vlist to height h exactly, setting its glue.
+func vpackTo(list []*node, h Scaled) *node {
+	b := vpack(list)
+	var totalStretch, totalShrink [4]Scaled
+	for _, p := range list {
+		if p.kind == glueNode {
+			totalStretch[p.stretchOrder] += p.stretch
+			totalShrink[p.shrinkOrder] += p.shrink
+		}
+	}
+	x := h - b.height
+	b.height = h
+	switch {
+	case x > 0:
+		o := topOrder(totalStretch)
+		if totalStretch[o] != 0 {
+			b.glueSign, b.glueOrder, b.glueSet = glueStretching, o, float64(x)/float64(totalStretch[o])
+		}
+	case x < 0:
+		o := topOrder(totalShrink)
+		if totalShrink[o] != 0 {
+			b.glueSign, b.glueOrder, b.glueSet = glueShrinking, o, math.Min(1, float64(-x)/float64(totalShrink[o]))
+		}
+	}
 	return b
 }

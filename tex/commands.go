@@ -116,6 +116,9 @@ var muSpaces = map[string]muGlue{
 // command runs a control sequence in math mode.
 func (p *parser) command(l *list, name string) error {
 	e := p.e
+	if ok, err := p.printedCommand(l, name); ok {
+		return err
+	}
 	if exp, ok := macros[name]; ok {
 		if p.budget < 0 {
 			return e.unsupported("expansion too long")
@@ -245,6 +248,9 @@ func (p *parser) command(l *list, name string) error {
 	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
 		// size commands are invalid in math: LaTeX warns and does nothing
 		e.recover(`command \` + name + ` invalid in math mode (ignored)`)
+		if p.sizedAt == 0 {
+			p.sizedAt = p.depth
+		}
 		return nil
 	case "%", "&", "#":
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
@@ -375,6 +381,10 @@ func (p *parser) command(l *list, name string) error {
 		e.recover(`undefined control sequence \` + name)
 		return nil
 	}
+	if to, ok := alias(name); ok && p.budget >= 0 {
+		p.insert(token{kind: tkCS, s: to})
+		return nil
+	}
 	return e.unsupported(`\` + name)
 }
 
@@ -432,6 +442,12 @@ func (p *parser) accent(l *list, fam, c int) error {
 	// the current family (\vec in \mathrm is cmr's tilde slot).
 	if p.fam >= 0 && p.fam < numFams {
 		fam = p.fam
+	}
+	if t, ok := p.peek(); ok && t.kind == tkColorEnd {
+		// alone in a \mathcolor body, \mathaccentV takes the colour's end
+		// as its argument: the accent over an empty group
+		l.add(&noad{kind: accentNoad, nucleus: field{kind: subMlist}, accFam: fam, accC: c, tok: tok})
+		return nil
 	}
 	f, err := p.scanMath()
 	if err != nil {
@@ -684,6 +700,18 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 				for i+1 < len(ts) && ts[i+1].kind == tkSpace {
 					i++
 				}
+			case t.kind == tkCS && (textSymbols[t.s] != 0 || t.s == "l"):
+				// ot1enc.def's text symbols; \l is {\@xxxii l}, the
+				// stroke and l in a group of their own
+				flush()
+				if t.s == "l" {
+					chars = append(chars, 32, 'l')
+					toks = append(toks, p.tok(), p.tok())
+				} else {
+					chars = append(chars, int(textSymbols[t.s]))
+					toks = append(toks, p.tok())
+				}
+				flush()
 			case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
 				// A math command in text: TeX inserts the missing $ and
 				// sets the rest as an inline formula.
@@ -1084,6 +1112,9 @@ func (p *parser) space(l *list, name string) error {
 	em := p.e.fonts[famOperators][textSize].Param(6)
 	switch name {
 	case " ":
+		if p.sizedAt != 0 {
+			return p.e.unsupported(`control space after a size command`)
+		}
 		l.add(p.spaceGlue())
 	case "quad":
 		l.add(&noad{kind: glueItem, glue: newGlue(em, 0, 0)})

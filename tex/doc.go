@@ -25,6 +25,15 @@
 //     Bmatrix, vmatrix, Vmatrix, cases, aligned and gathered,
 //     \overrightarrow, \cong, \notin, and pdflatex's recoveries (see
 //     Broken LaTeX below).
+//   - Printed math (printed.go): what im2latex-style formulas use in
+//     math, after latex.ltx, ot1enc.def and amsmath: OT1 text symbols
+//     (\o \O \ae \AE \oe \OE \i \j \ss, in math and in \text), \l and
+//     \L, \surd, \pounds, \colon, control space (a final \ is \^^M),
+//     \-, \sl and \scshape (a warning, an error), \vspace and
+//     \smallskip (a \vadjust: nothing in the formula), \Tilde-like
+//     aliases (a macro whose \meaning is another command), and the
+//     commands the reference's colouring leaves alone in a \mathcolor
+//     body (next table).
 //   - Layout (appendixg*.go, box.go): TeX's mlist_to_hlist (tex.web part
 //     36, The TeXbook's Appendix G) in integer scaled points, hpack and
 //     vpack, and hlist_out/vlist_out to absolute positions.
@@ -62,8 +71,19 @@
 //	Unicode character (α, é)              "not set up for use": dropped       the same
 //	$ inside the display                  "Display math should end with $$"   the same
 //	argument open at the end (\frac{a}{b) "File ended": no PDF                ErrFatal
+//	\hspace, \kern, \mkern, \vspace,      "Missing number, treated as zero",  the same
+//	\raise, \symbol alone in a colour     "Illegal unit of measure" (and "A
+//	body (the colour's end is no number)  <box> was supposed to be here"):
+//	                                      zero space, \char0, no box
+//	\d, \fbox, \makebox or an accent       no error: the colour's end is the   the same
+//	alone in a colour body                argument (a dot below, an empty
+//	                                      frame or box, an empty nucleus)
+//	\label, \renewcommand (coloured)      "File ended", "TeX capacity         ErrFatal
+//	                                      exceeded": no PDF
 //	\hline or \end{array} outside an      a page, after many errors           ErrUnsupported
-//	array; more cells than columns;
+//	array or in a cell (the colouring
+//	moves \hline into the next cell);
+//	\buildrel; more cells than columns;
 //	unknown environment; \tag; \middle
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The
@@ -72,6 +92,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,358 formulas (make goldens), and the reference CDM's
+// the DVI of 8,491 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

@@ -45,7 +45,9 @@ func lex(s string) []token {
 			}
 			if j == i+1 { // control symbol
 				if j >= len(s) {
-					toks = append(toks, token{kind: tkCS, s: ""})
+					// \ at the end of the line is \^^M, which LaTeX
+					// defines as control space
+					toks = append(toks, token{kind: tkCS, s: " "})
 					i = j
 					continue
 				}

@@ -32,6 +32,10 @@ type parser struct {
 	// envs are the alignment environments being read, innermost last:
 	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
+	// sizedAt is the depth of the group in which a size command (\tiny
+	// …) changed the text font, which control space measures (not
+	// modelled); 0: none
+	sizedAt int
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -188,13 +192,6 @@ func (p *parser) readOptArg() ([]token, bool, error) {
 	}
 }
 
-func braced(ts []token) []token {
-	out := make([]token, 0, len(ts)+2)
-	out = append(out, token{kind: tkBegin})
-	out = append(out, ts...)
-	return append(out, token{kind: tkEnd})
-}
-
 // list is a math list under construction, with TeX's incompleat noad
 // for \over and friends.
 type list struct {
@@ -249,6 +246,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		}
 		p.colors = kept
+		if p.sizedAt == depth {
+			p.sizedAt = 0 // the font change is local to the group
+		}
 		p.depth--
 		p.fam = savedFam
 	}()
@@ -661,12 +661,16 @@ func (p *parser) mathColor(l *list) error {
 	if err != nil {
 		return err
 	}
-	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "boxed" {
-		// \boxed alone frames an empty formula (it takes the colour's end
-		// as its argument), drawn after the colour is popped.
+	if len(body) == 1 && body[0].kind == tkCS && (body[0].s == "boxed" || body[0].s == "fbox") {
+		// \boxed or \fbox alone frames an empty formula (it takes the
+		// colour's end as its argument), drawn after the colour is popped.
 		l.add(&noad{kind: whatsitItem, tok: tok})
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(&node{kind: hlistNode}, p.tok())}})
 		l.add(&noad{kind: whatsitItem, tok: -2})
+		return nil
+	}
+	if len(body) == 1 && body[0].kind == tkCS && (body[0].s == "d" || body[0].s == "b" || body[0].s == "c") {
+		p.loneTextAccent(l, tok, body[0].s)
 		return nil
 	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "cfrac" {

@@ -42,19 +42,25 @@ func readPairs(tb testing.TB, path string) []Pair {
 	return out
 }
 
+// readRefMetrics reads the reference's metrics_res.json.
+func readRefMetrics(tb testing.TB, path string) refMetrics {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ref refMetrics
+	if err := json.Unmarshal(data, &ref); err != nil {
+		tb.Fatal(err)
+	}
+	return ref
+}
+
 // TestParityReference600 compares leakaudit's CDM with the current
 // reference's own results on 600 TexTeller pairs.
 func TestParityReference600(t *testing.T) {
 	dir := shareddata.Path(t, filepath.Join("refcdm", "reference_600"))
 	pairs := readPairs(t, filepath.Join(dir, "pairs.json"))
-	data, err := os.ReadFile(filepath.Join(dir, "metrics_res.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var ref refMetrics
-	if err := json.Unmarshal(data, &ref); err != nil {
-		t.Fatal(err)
-	}
+	ref := readRefMetrics(t, filepath.Join(dir, "metrics_res.json"))
 	var n, same, decision, unsupported, missing, extra int
 	var sumAbs float64
 	classes := map[string]int{}

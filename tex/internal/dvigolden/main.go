@@ -75,11 +75,13 @@ type Glyph [5]int32
 type Rule [5]int32
 
 var (
-	out     = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
-	perSt   = flag.Int("n", 250, "formulas per construct stratum and source group")
-	perPred = flag.Int("npred", 500, "predictions with environments, and predictions with broken LaTeX, added to the strata")
-	batch   = flag.Int("batch", 100, "formulas per LaTeX run")
-	only    = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
+	out        = flag.String("o", "tex/testdata/layout_golden.jsonl.gz", "output file")
+	perSt      = flag.Int("n", 250, "formulas per construct stratum and source group")
+	perPred    = flag.Int("npred", 500, "predictions with environments, and predictions with broken LaTeX, added to the strata")
+	perPrinted = flag.Int("nprinted", 40, "im2latex formulas per construct of printed math added to the sample")
+	batch      = flag.Int("batch", 100, "formulas per LaTeX run")
+	only       = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
+	file       = flag.String("formulas", "", "with -probes, also typeset the formulas of this file, one a line, coloured as the reference colours them (a quick check)")
 )
 
 func main() {
@@ -91,6 +93,16 @@ func main() {
 	var inputs []input
 	if !*only {
 		inputs = sample(root)
+	} else if *file != "" {
+		data, err := os.ReadFile(*file)
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, s := range strings.Split(string(data), "\n") {
+			if s = strings.TrimRight(s, "\r"); s != "" {
+				inputs = append(inputs, input{"file", s})
+			}
+		}
 	}
 	log.Printf("%d formulas sampled", len(inputs))
 	dir, err := os.MkdirTemp("", "dvigolden")
@@ -182,6 +194,11 @@ var probes = []string{
 	`x = \begin{aligned} a \\ bb \end{aligned}`,
 	`\mathsf{AB} x_{\mathsf{ff}} {\sf y}^{\sf z} \mathtt{fi} x_{\mathtt{i}^{\tt j}} \textsf{s t} \texttt{t t}`, `\boldmath x + \alpha \unboldmath`, `a \_ b_{\_}`,
 	`a}+b`, `x \right) y`, `\left( a } b \right)`, `{a \right) b`, `x^{2}} + \frac{a}{b}}`,
+	`\o \O \ae \AE \oe \OE \i \j \ss \l \L x_{\L} \text{\o\l}`, `a \colon b`, `f\colon A \to B`, `\pounds 5 \surd 2`, `a\ b\ `, "x \\",
+	`\mathcolor[RGB]{0,0,15}{\d} \mathcolor[RGB]{0,0,30}{C}`, `\mathcolor[RGB]{0,0,15}{\b} \mathcolor[RGB]{0,0,30}{o}`, `\mathcolor[RGB]{0,0,15}{\c} \mathcolor[RGB]{0,0,30}{E}`,
+	`\mathcolor[RGB]{0,0,15}{\acute} { \mathcolor[RGB]{0,0,30}{x} }`, `\mathcolor[RGB]{0,0,15}{\makebox} { \mathcolor[RGB]{0,0,30}{t} }`, `\mathcolor[RGB]{0,0,15}{\fbox} { \mathcolor[RGB]{0,0,30}{t} }`,
+	`a \mathcolor[RGB]{0,0,15}{\hspace} { \mathcolor[RGB]{0,0,30}{1} } b \mathcolor[RGB]{0,0,45}{\kern} \mathcolor[RGB]{0,0,60}{2} c \mathcolor[RGB]{0,0,75}{\mkern} d \mathcolor[RGB]{0,0,90}{\raise} e \mathcolor[RGB]{0,0,105}{\vspace} f`,
+	`a \vspace{1mm} b \- c \sl d`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
@@ -312,7 +329,55 @@ func sample(root string) []input {
 			add("predictions/"+st, s)
 		}
 	}
+	// im2latex formulas holding the constructs of printed math (issue
+	// "Printed math"): text symbols, spacing and box primitives, control
+	// space, from their own stream so that the sample above stays as it
+	// was. The train formulas are not in the shared data; the validation
+	// formulas stand in for them.
+	var val []string
+	_, err = dataset.Scan(dataset.Source{Path: filepath.Join(root, "im2latex", "formulas", "val.formulas.norm.txt")}, func(it dataset.Item) error {
+		val = append(val, it.Label)
+		return nil
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	rng3 := rand.New(rand.NewPCG(5, 6))
+	rng3.Shuffle(len(val), func(i, j int) { val[i], val[j] = val[j], val[i] })
+	// then the test formulas, for the constructs val has too few of
+	test := slices.Clone(groups["im2latex"])
+	slices.Sort(test)
+	test = slices.Compact(test)
+	rng4 := rand.New(rand.NewPCG(7, 8))
+	rng4.Shuffle(len(test), func(i, j int) { test[i], test[j] = test[j], test[i] })
+	count = map[string]int{}
+	for _, s := range append(val, test...) {
+		for _, c := range printedConstructs {
+			if c.re.MatchString(s) {
+				if count[c.name] < *perPrinted && !seen[s] {
+					count[c.name]++
+					add("im2latex-val/"+c.name, s)
+				}
+				break
+			}
+		}
+	}
 	return res
+}
+
+// printedConstructs are the constructs of printed math the printed-math
+// sample draws formulas for.
+var printedConstructs = []struct {
+	name string
+	re   *regexp.Regexp
+}{
+	{"controlspace", regexp.MustCompile(`\\ |\\$`)},
+	{"textsymbol", regexp.MustCompile(`\\(o|O|ae|AE|AA|oe|OE|i|j|ss|l|L|d|b|c|pounds|surd|colon)( |$)`)},
+	{"fontswitch", regexp.MustCompile(`\\(sl|scshape|Tilde)( |$)`)},
+	{"space", regexp.MustCompile(`\\(hspace|hskip|kern|mkern|mskip|vspace|smallskip|raise|lower|symbol|-)( |$)`)},
+	{"box", regexp.MustCompile(`\\(fbox|makebox|mbox|raisebox)( |$)`)},
+	{"picture", regexp.MustCompile(`\\(put|vector|line|oval|thicklines|tabcolsep|unitlength)( |$)`)},
+	{"expansion", regexp.MustCompile(`\\(expandafter|romannumeral|special|ref|pageref)( |$)`)},
 }
 
 // looksBroken reports LaTeX that pdflatex will complain about: unbalanced
@@ -359,8 +424,10 @@ func typeset(dir, paperName string, recs []*Record) (bool, error) {
 		b.WriteString("\\begin{displaymath}\n")
 		lines++
 		lineOf[i] = lines + 1
-		fmt.Fprintf(&b, "\\special{la:b %d}%s\\special{la:e %d}\n", i, r.Colored, i)
-		lines++
+		// the formula ends its line, as in the reference's template (a
+		// final \ is \^^M, control space)
+		fmt.Fprintf(&b, "\\special{la:b %d}%s\n\\special{la:e %d}\n", i, r.Colored, i)
+		lines += 2
 		b.WriteString("\\end{displaymath}\n")
 		lines++
 	}

@@ -41,6 +41,9 @@ var sources = []string{
 // reCS finds control words in JSON text (where a backslash is doubled).
 var reCS = regexp.MustCompile(`\\\\([A-Za-z]+)`)
 
+// reCSPlain finds control words in plain text.
+var reCSPlain = regexp.MustCompile(`\\([A-Za-z]+)`)
+
 var reDecl = regexp.MustCompile(`\\(?:DeclareMathSymbol|DeclareMathDelimiter|DeclareMathAccent|DeclareMathRadical|DeclareRobustCommand|ams@DeclareMathSymbol|ams@DeclareMathDelimiter|newcommand|renewcommand|providecommand|def|gdef|xdef|edef|let|global\\let|mathchardef|chardef)\*?\s*\{?\\([A-Za-z]+)`)
 
 // extra are commands the datasets use that the files above define
@@ -112,6 +115,14 @@ func main() {
 			log.Fatal(err)
 		}
 		for _, m := range reCS.FindAllSubmatch(probes, -1) {
+			names[string(m[1])] = true
+		}
+		// im2latex validation formulas (plain text, single backslashes)
+		val, err := os.ReadFile(filepath.Join(root, "im2latex", "formulas", "val.formulas.norm.txt"))
+		if err != nil {
+			log.Fatal(err)
+		}
+		for _, m := range reCSPlain.FindAllSubmatch(val, -1) {
 			names[string(m[1])] = true
 		}
 	} else {
