@@ -101,6 +101,10 @@ func TestRealScore(t *testing.T) {
 		// WAP's decode output holds predictions alone: the ground truths
 		// come from the CROHME 2014 caption folder; 505_em_51 has none.
 		input{[]string{"--input", filepath.Join(root, "predictions", "wap", "crohme_2014.txt"), "--gt", filepath.Join(root, "crohme", "2014")}, 986},
+		// The reference CDM's own inputs: its 600 TexTeller pairs and the
+		// 39 probe pairs.
+		input{[]string{"--input", filepath.Join(root, "refcdm", "reference_600", "pairs.json")}, 600},
+		input{[]string{"--input", filepath.Join(root, "refcdm", "probe_pairs.jsonl")}, 39},
 	)
 	for _, in := range inputs {
 		name := filepath.Base(in.args[1])
