@@ -42,21 +42,11 @@ func TestConfigStrict(t *testing.T) {
 // TestConfigPaths: every path is relative to the configuration file, and
 // a caption folder is a training corpus as on the command line.
 func TestConfigPaths(t *testing.T) {
-	dir := t.TempDir()
-	sub := filepath.Join(dir, "conf")
-	os.MkdirAll(filepath.Join(sub, "train"), 0o755)
-	os.WriteFile(filepath.Join(sub, "train", "caption.txt"), []byte("a\tx ^ { 2 }\nb\ty\n"), 0o644)
-	os.WriteFile(filepath.Join(sub, "preds.json"), []byte(`[{"img_id":"1","gt":"x ^ { 2 }","pred":"x^{2}"},{"img_id":"2","gt":"z","pred":"z"}]`), 0o644)
-	os.WriteFile(filepath.Join(sub, "audit.yaml"), []byte("name: t\ntrain:\n  - {name: folder, path: train}\nsplits:\n  - {name: s, role: test, predictions: preds.json}\n"), 0o644)
-	c, err := LoadConfig(filepath.Join(sub, "audit.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.DB = filepath.Join(dir, "db")
-	f, err := RunAudit(t.Context(), AuditJob{Config: c, Tool: "test"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := auditFiles(t, "conf", map[string]string{
+		"train/caption.txt": "a\tx ^ { 2 }\nb\ty\n",
+		"preds.json":        `[{"img_id":"1","gt":"x ^ { 2 }","pred":"x^{2}"},{"img_id":"2","gt":"z","pred":"z"}]`,
+		"audit.yaml":        "name: t\ntrain:\n  - {name: folder, path: train}\nsplits:\n  - {name: s, role: test, predictions: preds.json}\n",
+	})
 	if !f.Complete || len(f.Overlap) == 0 || f.Overlap[0].Found != 1 || f.Overlap[0].Total != 2 {
 		t.Errorf("overlap %+v, complete %v %v", f.Overlap, f.Complete, f.Incomplete)
 	}
@@ -66,11 +56,32 @@ func TestConfigPaths(t *testing.T) {
 // splits and in the overlap (the overlap used to read the splits again
 // without it), and a skip by a limit does not make the audit partial.
 func TestConfigLimitsEverywhere(t *testing.T) {
+	f := auditFiles(t, ".", map[string]string{
+		"train.json": `["x ^ { 2 }", "z"]`,
+		"preds.json": `[{"img_id":"1","gt":"x ^ { 2 }","pred":"x^{2}"},{"img_id":"2","gt":"z","pred":"z"}]`,
+		"audit.yaml": "name: t\nmax_label_bytes: 3\ntrain:\n  - {name: t, path: train.json}\nsplits:\n  - {name: s, role: test, predictions: preds.json}\n",
+	})
+	if f.Splits[0].N != 1 || f.Overlap[0].Total != 1 || f.Overlap[0].Found != 1 {
+		t.Errorf("split n %d, overlap %+v: want 1 item in both, found", f.Splits[0].N, f.Overlap[0])
+	}
+	if !f.Complete {
+		t.Errorf("a limit made the audit partial: %v", f.Incomplete)
+	}
+}
+
+// auditFiles writes files into a folder sub of a temporary folder, loads
+// its audit.yaml and runs the audit with an index of its own.
+func auditFiles(t *testing.T, sub string, files map[string]string) *Findings {
+	t.Helper()
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, "train.json"), []byte(`["x ^ { 2 }", "z"]`), 0o644)
-	os.WriteFile(filepath.Join(dir, "preds.json"), []byte(`[{"img_id":"1","gt":"x ^ { 2 }","pred":"x^{2}"},{"img_id":"2","gt":"z","pred":"z"}]`), 0o644)
-	os.WriteFile(filepath.Join(dir, "audit.yaml"), []byte("name: t\nmax_label_bytes: 3\ntrain:\n  - {name: t, path: train.json}\nsplits:\n  - {name: s, role: test, predictions: preds.json}\n"), 0o644)
-	c, err := LoadConfig(filepath.Join(dir, "audit.yaml"))
+	for name, body := range files {
+		p := filepath.Join(dir, sub, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := LoadConfig(filepath.Join(dir, sub, "audit.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,10 +90,5 @@ func TestConfigLimitsEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Splits[0].N != 1 || f.Overlap[0].Total != 1 || f.Overlap[0].Found != 1 {
-		t.Errorf("split n %d, overlap %+v: want 1 item in both, found", f.Splits[0].N, f.Overlap[0])
-	}
-	if !f.Complete {
-		t.Errorf("a limit made the audit partial: %v", f.Incomplete)
-	}
+	return f
 }

@@ -15,16 +15,22 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 )
 
-// run executes the CLI with args and returns stdout.
+// run executes the CLI with args and returns stdout and the error.
 func run(t *testing.T, args ...string) (string, error) {
 	t.Helper()
+	out, _, err := execute(args...)
+	return out, err
+}
+
+// execute runs the CLI in process with args.
+func execute(args ...string) (stdout, stderr string, err error) {
 	root := newRoot()
 	var out, errOut bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&errOut)
 	root.SetArgs(args)
-	err := root.Execute()
-	return out.String(), err
+	err = root.Execute()
+	return out.String(), errOut.String(), err
 }
 
 func fixtures(t *testing.T) (train, test string) {

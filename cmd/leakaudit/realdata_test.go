@@ -30,16 +30,11 @@ func runCode(t *testing.T, args ...string) (stdout, stderr string, code int) {
 			t.Fatalf("leakaudit %s: panic: %v", strings.Join(args, " "), r)
 		}
 	}()
-	root := newRoot()
-	var out, errOut bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&errOut)
-	root.SetArgs(args)
-	err := root.Execute()
+	stdout, stderr, err := execute(args...)
 	if err != nil {
-		fmt.Fprintln(&errOut, "leakaudit:", err)
+		stderr += "leakaudit: " + err.Error() + "\n"
 	}
-	return out.String(), errOut.String(), exitCode(err)
+	return stdout, stderr, exitCode(err)
 }
 
 // countLines counts the lines of a file.
