@@ -166,7 +166,7 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	if !job.Rebuild {
 		if ix, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
 			m := ix.Manifest()
-			if m.Covers(fps, job.Levels) {
+			if m.Covers(fps, job.Levels, job.IndexOpts.Salt) {
 				logf("using index %s", dir)
 				return ix, nil
 			}

@@ -11,6 +11,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/fingerprint"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -177,8 +180,10 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		return nil
 	}
 	var n int64
-	st, err := dataset.Scan(in.Source, func(it dataset.Item) error {
-		if it.Seq > 1<<32-1 {
+	// add records one item's postings, with the digest of each level.
+	add := func(seq int64, id string, digest func(canon.Level) canon.Digest) error {
+		// id is stored in the posting's value unless it is seq itself.
+		if seq > 1<<32-1 {
 			return fmt.Errorf("corpus has more than 2^32 records")
 		}
 		if n&0xfff == 0 {
@@ -187,19 +192,18 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			}
 		}
 		voff, vlen := uint32(len(cur.arena)), uint32(0)
-		if it.ID != strconv.FormatInt(it.Seq, 10) {
-			cur.arena = append(cur.arena, it.ID...)
-			vlen = uint32(len(it.ID))
+		if id != strconv.FormatInt(seq, 10) {
+			cur.arena = append(cur.arena, id...)
+			vlen = uint32(len(id))
 		}
 		for _, l := range levels {
-			key, _ := l.Canon(it.Label)
-			d := KeyDigest(key)
+			d := digest(l)
 			var p posting
 			p.key[0] = 'p'
 			p.key[1] = byte(l.ID)
 			copy(p.key[2:], d[:])
 			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
-			binary.BigEndian.PutUint32(p.key[postingPrefixLen+2:], uint32(it.Seq))
+			binary.BigEndian.PutUint32(p.key[postingPrefixLen+2:], uint32(seq))
 			p.voff, p.vlen = voff, vlen
 			cur.ps = append(cur.ps, p)
 			n++
@@ -211,7 +215,38 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			return flush()
 		}
 		return nil
-	})
+	}
+	var st dataset.Stats
+	if fingerprint.Is(in.Source.Path) {
+		// A fingerprint stands in for its corpus: its digests are the
+		// postings' digests.
+		meta, merr := fingerprint.Open(in.Source.Path)
+		if merr == nil {
+			merr = meta.Check(levels, ix.salt)
+		}
+		if merr != nil {
+			return st, 0, fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
+		}
+		// Its rows may come from several corpora: each posting is
+		// numbered by its row, and names the row's corpus and id
+		// (refValue), so that lookups name the items as the corpora do.
+		var row int64
+		st, err = fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
+			row++
+			return add(row-1, refValue(r.Corpus, r.ID), func(l canon.Level) canon.Digest { d, _ := r.Key(l.ID); return d })
+		})
+	} else {
+		st, err = dataset.Scan(in.Source, func(it dataset.Item) error {
+			id := it.ID
+			if strings.IndexByte(id, 0) >= 0 {
+				id = refValue(in.Name, id) // read back whole, not cut at its NUL
+			}
+			return add(it.Seq, id, func(l canon.Level) canon.Digest {
+				key, _ := l.Canon(it.Label)
+				return ix.digest(key)
+			})
+		})
+	}
 	if err == nil && len(cur.ps) > 0 {
 		err = flush()
 	}
@@ -329,3 +364,7 @@ func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok
 	}
 	return sw.Flush()
 }
+
+// refValue is the posting value of an item of a fingerprint: its corpus
+// and id, which Lookup reports in place of the fingerprint's name.
+func refValue(corpus, id string) string { return corpus + "\x00" + id }

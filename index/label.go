@@ -18,6 +18,8 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/leakaudit/leakaudit/fingerprint"
+
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/dgraph-io/badger/v4"
@@ -44,6 +46,10 @@ type Options struct {
 	MemTableMB int
 	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64, 32).
 	BlockCacheMB, IndexCacheMB int
+	// Salt digests every key with a salt: for salted fingerprints (see
+	// package fingerprint), whose digests only match keys digested with
+	// the same salt.
+	Salt []byte
 }
 
 func (o Options) badger(dir string, readOnly bool) badger.Options {
@@ -112,6 +118,9 @@ type Manifest struct {
 	Levels   []LevelInfo `json:"levels"`
 	Corpora  []Corpus    `json:"corpora"`
 	Complete bool        `json:"complete"`
+	// SaltCheck identifies the salt the postings were digested with
+	// ("" for none): an index is never reused under another salt.
+	SaltCheck string `json:"salt_check,omitempty"`
 
 	// Image hashes, when image corpora were indexed.
 	ImageHash     *ImageSettings `json:"image_hash,omitempty"`
@@ -140,9 +149,10 @@ func (m Manifest) corpus(id uint16) (Corpus, bool) {
 }
 
 // Covers reports whether the manifest is complete for exactly these corpora
-// (by name and checksum) at these levels (by rule version).
-func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level) bool {
-	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) {
+// (by name and checksum) at these levels (by rule version), digested with
+// this salt (nil for none).
+func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level, salt []byte) bool {
+	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) || m.SaltCheck != fingerprint.SaltCheck(salt) {
 		return false
 	}
 	for i, fp := range fps {
@@ -181,7 +191,11 @@ type DB struct {
 	db       *badger.DB
 	readOnly bool
 	m        Manifest
+	salt     []byte // keys are digested with it (salted fingerprints)
 }
+
+// digest is the posting digest of a canonical key in this index.
+func (ix *DB) digest(key string) canon.Digest { return canon.DigestOf(key, ix.salt) }
 
 // DefaultDir returns the default index folder for a set of corpora: a
 // folder under the user cache directory named by a digest of the corpus
@@ -218,7 +232,7 @@ func open(dir string, o Options, readOnly bool) (*DB, error) {
 		}
 		return nil, fmt.Errorf("open index %s: %w", dir, err)
 	}
-	ix := &DB{dir: dir, db: db, readOnly: readOnly}
+	ix := &DB{dir: dir, db: db, readOnly: readOnly, salt: o.Salt}
 	if err := ix.loadManifest(); err != nil {
 		db.Close()
 		return nil, err
@@ -339,14 +353,6 @@ func hashFile(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// KeyDigest is the 16-byte digest of a canonical key used in postings.
-func KeyDigest(key string) [16]byte {
-	sum := sha256.Sum256([]byte(key))
-	var d [16]byte
-	copy(d[:], sum[:16])
-	return d
-}
-
 const postingPrefixLen = 1 + 1 + 16
 
 func postingPrefix(level canon.LevelID, d [16]byte) []byte {
@@ -390,6 +396,8 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 		c := ix.m.Corpora[i]
 		same = c.Name == fps[i].Name && c.Input.SHA256 == fps[i].SHA256
 	}
+	saltCheck := fingerprint.SaltCheck(ix.salt)
+	same = same && ix.m.SaltCheck == saltCheck
 	if ix.m.Format != FormatVersion {
 		rep.Rebuilt = "the index had another layout"
 		if err := ix.db.DropAll(); err != nil {
@@ -403,6 +411,7 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 		}
 		ix.m.Levels = nil
 	}
+	ix.m.SaltCheck = saltCheck
 	if same {
 		for i := range inputs {
 			ix.m.Corpora[i].Input = fps[i].Fingerprint // the path may have moved
@@ -505,7 +514,7 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 		return Match{}, ErrIncomplete
 	}
 	var m Match
-	prefix := postingPrefix(level.ID, KeyDigest(key))
+	prefix := postingPrefix(level.ID, ix.digest(key))
 	err := ix.db.View(func(txn *badger.Txn) error {
 		opts := badger.IteratorOptions{PrefetchValues: false, Prefix: prefix}
 		it := txn.NewIterator(opts)
@@ -525,7 +534,9 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 			c, _ := ix.m.corpus(cid)
 			ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(seq), 10)}
 			if err := item.Value(func(v []byte) error {
-				if len(v) > 0 {
+				if corpus, id, ok := bytes.Cut(v, []byte{0}); ok {
+					ref.Corpus, ref.ID = string(corpus), string(id) // an item of a fingerprint
+				} else if len(v) > 0 {
 					ref.ID = string(v)
 				}
 				return nil

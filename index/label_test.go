@@ -192,7 +192,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	if got := lookup(t, ix, "audit", "x_{3}"); got.Count != 4 { // 3 in a, 1 in b
 		t.Errorf("after resume, x_{3} found %d times, want 4", got.Count)
 	}
-	if !ix.Manifest().Covers(fps, ls) {
+	if !ix.Manifest().Covers(fps, ls, nil) {
 		t.Error("resumed index does not cover its inputs")
 	}
 	ix.Close()
@@ -207,7 +207,7 @@ func TestChangedInputRebuilds(t *testing.T) {
 	ls := levels(t, "audit")
 	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
 	a2, fa2 := corpus(t, dir, "a", []string{"y"})
-	if ix.Manifest().Covers([]NamedFingerprint{fa2}, ls) {
+	if ix.Manifest().Covers([]NamedFingerprint{fa2}, ls, nil) {
 		t.Fatal("manifest covers a changed input")
 	}
 	rep := build(t, ix, []CorpusInput{a2}, []NamedFingerprint{fa2}, ls)
@@ -233,7 +233,7 @@ func TestLevelVersionChangeDropsLevel(t *testing.T) {
 	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
 	changed := append([]canon.Level(nil), ls...)
 	changed[1].Version++
-	if ix.Manifest().Covers([]NamedFingerprint{fa}, changed) {
+	if ix.Manifest().Covers([]NamedFingerprint{fa}, changed, nil) {
 		t.Fatal("manifest covers a level whose rules changed")
 	}
 	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, changed)

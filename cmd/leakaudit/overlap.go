@@ -28,6 +28,7 @@ func newOverlapCmd() *cobra.Command {
 		allowMissing bool
 		rebuild      bool
 		workers      int
+		salt         string
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -63,7 +64,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			if err != nil {
 				return err
 			}
-			job := audit.OverlapJob{Levels: lv, DB: db, AllowMissing: allowMissing, Rebuild: rebuild,
+			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			trainSrc, err := in.sources(train)
@@ -127,5 +128,6 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 	f.BoolVar(&allowMissing, "allow-missing", false, "go on when a training corpus does not exist (reported)")
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
 	f.IntVar(&workers, "workers", 0, "concurrent lookups (default: number of CPUs)")
+	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
 	return cmd
 }

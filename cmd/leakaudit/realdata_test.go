@@ -526,3 +526,63 @@ func TestBrokenImages(t *testing.T) {
 		}
 	}
 }
+
+// TestRealFingerprint: fingerprints of CROHME train (a caption folder) and
+// HME100K train stand in for the corpora: overlap gives the same counts
+// and byte-identical per-item evidence (training ids included). A salted
+// fingerprint matches only with its salt.
+func TestRealFingerprint(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	train := []string{"crohme_train=" + filepath.Join(root, "crohme", "train"), "hme100k_train=" + filepath.Join(root, "labels", "hme100k_train_captions.json")}
+	tests := []string{"--test", filepath.Join(root, "labels", "crohme_2014_captions.json"), "--test", filepath.Join(root, "labels", "hme100k_test_captions.json")}
+	fp := filepath.Join(dir, "train.fp.parquet")
+	if _, stderr, code := runCode(t, "fingerprint", "--input", train[0], "--input", train[1], "--out", fp, "--level", "audit,ws,tokens"); code != exitOK {
+		t.Fatalf("fingerprint: exit %d\n%s", code, stderr)
+	}
+	overlap := func(name string, trainArgs ...string) (string, string) {
+		items := filepath.Join(dir, name+".jsonl")
+		args := append(append([]string{"overlap", "--json", "--level", "audit,ws,tokens", "--db", filepath.Join(dir, "db-"+name), "--items", items}, trainArgs...), tests...)
+		out, stderr, code := runCode(t, args...)
+		if code != exitOK {
+			t.Fatalf("overlap %s: exit %d\n%s", name, code, stderr)
+		}
+		b, err := os.ReadFile(items)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep struct {
+			Splits json.RawMessage `json:"splits"`
+		}
+		json.Unmarshal([]byte(out), &rep)
+		return string(rep.Splits), string(b)
+	}
+	splitsA, itemsA := overlap("corpus", "--train", train[0], "--train", train[1])
+	splitsB, itemsB := overlap("fingerprint", "--train", fp)
+	if splitsA != splitsB {
+		t.Errorf("overlap differs:\ncorpus      %s\nfingerprint %s", splitsA, splitsB)
+	}
+	if itemsA != itemsB {
+		t.Error("per-item evidence differs between the corpora and their fingerprint")
+	}
+	// Salted: the same counts with the salt, refused without it.
+	salted := filepath.Join(dir, "salted.parquet")
+	if _, stderr, code := runCode(t, "fingerprint", "--input", train[1], "--out", salted, "--level", "ws", "--salt", "for-reviewer-2"); code != exitOK {
+		t.Fatalf("fingerprint --salt: exit %d\n%s", code, stderr)
+	}
+	base := []string{"overlap", "--json", "--level", "ws", "--test", filepath.Join(root, "labels", "hme100k_test_captions.json")}
+	_, stderr, code := runCode(t, append(base, "--train", salted, "--db", filepath.Join(dir, "db-s1"))...)
+	if code == exitOK || !strings.Contains(stderr, "give the salt") {
+		t.Errorf("a salted fingerprint without --salt: exit %d\n%s", code, stderr)
+	}
+	var plain, withSalt struct {
+		Splits json.RawMessage `json:"splits"`
+	}
+	out, stderr, code := runCode(t, append(base, "--train", train[1], "--db", filepath.Join(dir, "db-s3"))...)
+	json.Unmarshal([]byte(out), &plain)
+	out, stderr2, code2 := runCode(t, append(base, "--train", salted, "--salt", "for-reviewer-2", "--db", filepath.Join(dir, "db-s2"))...)
+	json.Unmarshal([]byte(out), &withSalt)
+	if code != exitOK || code2 != exitOK || string(plain.Splits) != string(withSalt.Splits) || !strings.Contains(string(plain.Splits), `"found": 5721`) {
+		t.Errorf("salted fingerprint with its salt (exit %d) against the corpus (exit %d): %s / %s\n%s%s", code2, code, withSalt.Splits, plain.Splits, stderr, stderr2)
+	}
+}
