@@ -4,7 +4,7 @@ VERSION ?= 0.1.0-dev
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/leakaudit
 
-.PHONY: build test lint bench demo fuzz goldens vet clean
+.PHONY: build test lint engine bench demo fuzz goldens vet clean
 
 build:
 	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
@@ -28,6 +28,14 @@ test:
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 lint:
 	$(GO) run $(STATICCHECK) ./...
+
+## engine: leakaudit's SQL (sql/) in embedded DuckDB over fingerprints of the
+## shared data, checked against leakaudit's own counts and per-item matches.
+## DuckDB needs CGO: the runner is its own module (sql/engine, build tag
+## duckdb), so leakaudit's build stays pure Go.
+DATA ?= $(if $(LEAKAUDIT_DATA),$(LEAKAUDIT_DATA),$(abspath ../shared/data))
+engine:
+	cd sql/engine && CGO_ENABLED=1 $(GO) run -tags duckdb . -data $(DATA) -sql $(abspath sql)
 
 ## bench: label index build and query throughput at 1M and 10M synthetic
 ## labels (each size in its own process, so that peak memory is per size);
