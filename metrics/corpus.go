@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/metrics/imege"
+	"github.com/leakaudit/leakaudit/metrics/texbleu"
 )
 
 // Names are the text metrics Compute knows, in the order it reports
@@ -37,10 +38,18 @@ type Value struct {
 	IMEGE *imege.Corpus `json:"imege,omitempty"`
 }
 
+// Options configure the metrics that need more than the strings.
+type Options struct {
+	// TeXBLEUEmbeddings is GPT-2 small's token-embedding table wte (a .npy
+	// file, or a safetensors file with wte.weight) for texbleu; it is not
+	// shipped.
+	TeXBLEUEmbeddings string
+}
+
 // Compute computes the named corpus metrics in one pass over the items;
-// a missing prediction (has false) is an empty string for BLEU and edit
-// distances.
-func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
+// a missing prediction (has false) is an empty string for BLEU, edit
+// distances and TeXBLEU.
+func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Value, error) {
 	missing := 0
 	p := make([]string, len(preds))
 	for i := range preds {
@@ -203,7 +212,29 @@ func Compute(names []string, gts, preds []string, has []bool) ([]Value, error) {
 		case name == "edacc_im2markup":
 			v.Value = EDAccIm2markup(gts, p)
 		case name == "texbleu":
-			return nil, fmt.Errorf("texbleu is unavailable: it needs the GPT-2 token embeddings (not shipped); leakaudit never makes up a value")
+			if opt.TeXBLEUEmbeddings == "" {
+				return nil, fmt.Errorf("texbleu needs GPT-2 small's token embeddings, which leakaudit does not ship: give --texbleu-embeddings FILE (wte as .npy, or a safetensors file with wte.weight)")
+			}
+			emb, err := texbleu.LoadEmbeddings(opt.TeXBLEUEmbeddings)
+			if err != nil {
+				return nil, fmt.Errorf("texbleu: %w", err)
+			}
+			tok, err := texbleu.GPT2()
+			if err != nil {
+				return nil, fmt.Errorf("texbleu: %w", err)
+			}
+			sc := texbleu.Scorer{Tok: tok, Emb: emb}
+			scores := make([]float64, len(gts))
+			errs := make([]error, len(gts))
+			parallelFor(len(gts), func(i int) { scores[i], errs[i] = sc.Score(gts[i], p[i]) })
+			var sum float64
+			for i := range gts {
+				if errs[i] != nil {
+					return nil, fmt.Errorf("texbleu: item %d: %w", i, errs[i])
+				}
+				sum += scores[i]
+			}
+			v.Value = sum / float64(max(1, len(gts)))
 		case name == "imege":
 			c := imege.ScoreCorpus(gts, preds, has, imege.DefaultParams)
 			v.Value, v.N, v.Missing, v.IMEGE = c.Mean/100, len(c.Items), missing, &c

@@ -1,7 +1,13 @@
 package metrics
 
 import (
+	"compress/gzip"
+	"encoding/json"
+	"io"
 	"math"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -105,7 +111,7 @@ func TestCompute(t *testing.T) {
 	gts := []string{`x ^ { 2 }`, `a + b`, `c`}
 	preds := []string{`x ^ { 2 }`, `a - b`, ``}
 	has := []bool{true, true, false}
-	vs, err := Compute([]string{"exprate@raw", "le1@tokEdit", "le1@tokEdit:L3", "bleu_im2markup", "ed_unimernet"}, gts, preds, has)
+	vs, err := Compute([]string{"exprate@raw", "le1@tokEdit", "le1@tokEdit:L3", "bleu_im2markup", "ed_unimernet"}, gts, preds, has, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +119,7 @@ func TestCompute(t *testing.T) {
 		t.Errorf("values %+v", vs)
 	}
 	for _, name := range []string{"texbleu", "bleu"} {
-		if _, err := Compute([]string{name}, gts, preds, has); err == nil {
+		if _, err := Compute([]string{name}, gts, preds, has, Options{}); err == nil {
 			t.Errorf("%s: no error; an unavailable or unnamed metric must not give a number", name)
 		}
 	}
@@ -125,7 +131,7 @@ func TestComputeIMEGE(t *testing.T) {
 	gts := []string{`x ^ { 2 }`, `a`, `\frac{`}
 	preds := []string{`x ^ { 2 }`, ``, `a`}
 	has := []bool{true, false, true}
-	vs, err := Compute([]string{"imege"}, gts, preds, has)
+	vs, err := Compute([]string{"imege"}, gts, preds, has, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,5 +145,48 @@ func TestComputeIMEGE(t *testing.T) {
 	}
 	if n := len(v.IMEGE.GTFailures); n != 1 {
 		t.Errorf("GT failures %v", v.IMEGE.GTFailures)
+	}
+}
+
+// TestComputeTeXBLEU: without a table texbleu names the flag that gives
+// it; with the made-up table of metrics/texbleu/testdata it is the mean of
+// the independent script's scores.
+func TestComputeTeXBLEU(t *testing.T) {
+	if _, err := Compute([]string{"texbleu"}, []string{"x"}, []string{"x"}, []bool{true}, Options{}); err == nil || !strings.Contains(err.Error(), "--texbleu-embeddings") {
+		t.Errorf("without a table: %v", err)
+	}
+	f, err := os.Open("texbleu/testdata/table.npy.gz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	gz, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := filepath.Join(t.TempDir(), "wte.npy")
+	w, _ := os.Create(table)
+	io.Copy(w, gz)
+	w.Close()
+	var cases []struct {
+		Ref     string  `json:"ref"`
+		Pred    string  `json:"pred"`
+		TeXBLEU float64 `json:"texbleu"`
+	}
+	b, _ := os.ReadFile("texbleu/testdata/expected.json")
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	var gts, preds []string
+	var has []bool
+	var want float64
+	for _, c := range cases {
+		gts, preds, has = append(gts, c.Ref), append(preds, c.Pred), append(has, true)
+		want += c.TeXBLEU
+	}
+	want /= float64(len(cases))
+	vs, err := Compute([]string{"texbleu"}, gts, preds, has, Options{TeXBLEUEmbeddings: table})
+	if err != nil || math.Abs(vs[0].Value-want) > 1e-12 || vs[0].N != len(cases) {
+		t.Errorf("texbleu %+v (%v), want mean %v", vs, err, want)
 	}
 }

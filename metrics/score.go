@@ -21,8 +21,10 @@ type ScoreJob struct {
 	// the prediction). Items are joined by id (an image extension such as
 	// .jpg is ignored on either side) and taken in GT's order.
 	GT *dataset.Source
-	// Metrics names the metrics: "cdm" and the names of Compute.
+	// Metrics names the metrics: "cdm" and the names of Compute, with
+	// Options for those that need more than the strings.
 	Metrics []string
+	Options Options
 	Profile cdm.Profile
 	Workers int // CDM goroutines; 0 means one per CPU
 	// Progress, if not nil, follows the CDM pairs.
@@ -133,7 +135,7 @@ func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 		}
 	}
 	var err error
-	if res.Text, err = Compute(text, gts, preds, has); err != nil {
+	if res.Text, err = Compute(text, gts, preds, has, job.Options); err != nil {
 		return nil, err
 	}
 	if wantCDM {

@@ -20,6 +20,7 @@ import (
 func newScoreCmd() *cobra.Command {
 	var (
 		input, gt, format, field, idField string
+		texbleuEmb                        string
 		profile, out, vis                 string
 		visIDs, metricList                []string
 		visMax, workers, maxLabel         int
@@ -71,7 +72,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			}
 			lim := dataset.Limits{MaxLabelBytes: maxLabel, MaxFileBytes: maxFile}
 			job := metrics.ScoreJob{Input: dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: lim},
-				Metrics: metricList, Profile: prof, Workers: workers}
+				Metrics: metricList, Options: metrics.Options{TeXBLEUEmbeddings: texbleuEmb}, Profile: prof, Workers: workers}
 			if gt != "" {
 				job.GT = &dataset.Source{Path: gt, Limits: lim}
 			}
@@ -121,7 +122,8 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.IntVar(&limits.MaxFormulaBytes, "max-formula-bytes", cdm.DefaultLimits.MaxFormulaBytes, "a longer formula fails with reason \"limits\" (at most the tokenizer's 64 KiB)")
 	fl.IntVar(&limits.MaxNesting, "max-nesting", cdm.DefaultLimits.MaxNesting, "a formula nested deeper (braces and brackets) fails with reason \"limits\" (at most 512)")
 	fl.IntVar(&limits.MaxTokens, "max-tokens", cdm.DefaultLimits.MaxTokens, "a formula with more coloured tokens fails with reason \"limits\"")
-	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu reports that it is unavailable; imege renders both sides at 600 dpi, per item in --json)")
+	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu needs --texbleu-embeddings; imege renders both sides at 600 dpi, per item in --json)")
+	fl.StringVar(&texbleuEmb, "texbleu-embeddings", "", "GPT-2 small's token-embedding table for texbleu: wte as .npy, or a safetensors file with wte.weight (not shipped)")
 	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
