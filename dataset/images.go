@@ -106,6 +106,8 @@ type ImageSource struct {
 	// defaults); Column is its image struct (default "image").
 	Field, Column string
 	Ink           InkOptions
+	// OnSkip, when set, is called for every image the scan skips.
+	OnSkip func(Skip)
 }
 
 func isImageName(name string) bool {
@@ -121,7 +123,7 @@ func stem(name string) string { return strings.TrimSuffix(name, path.Ext(name)) 
 // ScanImages calls fn for every image of src in a stable order.
 func ScanImages(src ImageSource, fn func(ImageItem) error) (Stats, error) {
 	st := Stats{}
-	e := &emitter{stats: &st}
+	e := &emitter{stats: &st, onSkip: src.OnSkip}
 	lim := src.Limits.or()
 	fi, err := os.Stat(src.Path)
 	if err != nil {

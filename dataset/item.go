@@ -15,6 +15,12 @@ type Item struct {
 	Label   string // the ground-truth label, exactly as decoded
 	Pred    string // the prediction, when HasPred
 	HasPred bool
+	// Start and End delimit the record's bytes in a stream file (a line
+	// with its terminator; a CSV record; a JSON element, or a JSON map's
+	// key and value, possibly preceded by the separator before it). They
+	// are zero for Parquet and InkML. [WriteRecords] copies records by
+	// them.
+	Start, End int64
 }
 
 // A Skip describes one record that was not delivered.
@@ -124,12 +130,13 @@ type emitter struct {
 	stats  *Stats
 	limits Limits
 	fn     func(Item) error
+	onSkip func(Skip) // Source.OnSkip or ImageSource.OnSkip
 }
 
 // emit checks it and either delivers it or records a skip.
 func (e *emitter) emit(it Item, where string) error {
 	if reason := e.check(it); reason != "" {
-		e.stats.skip(Skip{Seq: it.Seq, ID: it.ID, Where: where, Reason: reason})
+		e.skip(it.Seq, it.ID, where, reason)
 		return nil
 	}
 	e.stats.Items++
@@ -149,7 +156,11 @@ func (e *emitter) check(it Item) string {
 }
 
 func (e *emitter) skip(seq int64, id, where, reason string) {
-	e.stats.skip(Skip{Seq: seq, ID: id, Where: where, Reason: reason})
+	k := Skip{Seq: seq, ID: id, Where: where, Reason: reason}
+	e.stats.skip(k)
+	if e.onSkip != nil {
+		e.onSkip(k)
+	}
 }
 
 // AddSkip records a skipped record found after the scan, such as an image

@@ -20,6 +20,9 @@ type arrayScanner struct {
 	buf  []byte
 	max  int // longest element kept; longer ones are read through and dropped
 	long bool
+	// elemStart and elemEnd delimit the last element returned by next,
+	// with the separator before it.
+	elemStart, elemEnd int64
 }
 
 var errArrayEnd = errors.New("end of array")
@@ -68,6 +71,7 @@ func (s *arrayScanner) start() error {
 // call), or errArrayEnd after the closing bracket. first tells whether this
 // is the first element, which has no comma before it.
 func (s *arrayScanner) next(first bool) ([]byte, error) {
+	s.elemStart = s.off // the separator before the element is part of its span
 	c, err := s.skipSpace()
 	if err != nil {
 		return nil, s.fault("unexpected end of file inside the array")
@@ -86,9 +90,12 @@ func (s *arrayScanner) next(first bool) ([]byte, error) {
 	s.buf, s.long = s.buf[:0], false
 	s.add(c)
 	if c == '"' {
-		return s.buf, s.readString()
+		err = s.readString()
+	} else {
+		err = s.readOther(c)
 	}
-	return s.buf, s.readOther(c)
+	s.elemEnd = s.off
+	return s.buf, err
 }
 
 func (s *arrayScanner) add(c byte) {
@@ -282,7 +289,7 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 		} else {
 			return s.fault(fmt.Sprintf("invalid value %.40q", raw))
 		}
-		if err := e.deliver(Item{Seq: seq, ID: id, Label: label}, where); err != nil {
+		if err := e.deliver(Item{Seq: seq, ID: id, Label: label, Start: s.elemStart, End: s.elemEnd}, where); err != nil {
 			return err
 		}
 	}

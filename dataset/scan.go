@@ -21,6 +21,10 @@ type Source struct {
 	Field   string // label field, column or annotation type; empty: the format's default
 	IDField string // id field or column; empty: the format's default, else positions
 	Limits  Limits
+	// OnSkip, when set, is called for every record the scan skips, in
+	// file order (Stats keeps only the first few): for callers that must
+	// account for each record, such as a release rewritten without some.
+	OnSkip func(Skip)
 }
 
 // Default field names, tried in order when Source.Field or Source.IDField
@@ -49,7 +53,7 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 		format = f
 	}
 	st := Stats{Format: format}
-	e := &emitter{stats: &st, limits: src.Limits, fn: fn}
+	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip}
 	var err error
 	switch format {
 	case Parquet:
@@ -232,8 +236,9 @@ func (fs *fields) item(rec record, seq int64, id string) (Item, string) {
 	return it, ""
 }
 
-// object decodes one raw object and emits it.
-func (fs *fields) object(raw json.RawMessage, seq int64, id, where string, src Source, e *emitter) error {
+// object decodes one raw object, spanning bytes [start, end) of its file,
+// and emits it.
+func (fs *fields) object(raw json.RawMessage, seq int64, id, where string, start, end int64, src Source, e *emitter) error {
 	if !utf8.Valid(raw) {
 		e.skip(seq, id, where, ReasonInvalidUTF8)
 		return nil
@@ -245,6 +250,7 @@ func (fs *fields) object(raw json.RawMessage, seq int64, id, where string, src S
 	}
 	fs.choose(rec, src, e)
 	it, reason := fs.item(rec, seq, id)
+	it.Start, it.End = start, end
 	if reason != "" {
 		e.skip(seq, it.ID, where, reason)
 		return nil
@@ -258,15 +264,20 @@ func scanJSONObjects(r io.Reader, src Source, e *emitter) error {
 		return err
 	}
 	var fs fields
+	// A record's span runs from the end of the previous one: Decoder.More
+	// moves the offset past the white space it peeks at.
+	start := dec.InputOffset()
 	for seq := int64(0); dec.More(); seq++ {
 		var raw json.RawMessage
 		if err := dec.Decode(&raw); err != nil {
 			return jsonFault(dec, err)
 		}
 		id := strconv.FormatInt(seq, 10)
-		if err := fs.object(raw, seq, id, "element "+id, src, e); err != nil {
+		end := dec.InputOffset()
+		if err := fs.object(raw, seq, id, "element "+id, start, end, src, e); err != nil {
 			return err
 		}
+		start = end
 	}
 	return nil
 }
@@ -277,6 +288,7 @@ func scanJSONMap(r io.Reader, src Source, e *emitter) error {
 		return err
 	}
 	fs := fields{keyIsID: true}
+	start := dec.InputOffset()
 	for seq := int64(0); dec.More(); seq++ {
 		tok, err := dec.Token()
 		if err != nil {
@@ -287,9 +299,11 @@ func scanJSONMap(r io.Reader, src Source, e *emitter) error {
 		if err := dec.Decode(&raw); err != nil {
 			return jsonFault(dec, err)
 		}
-		if err := fs.object(raw, seq, key, "key "+strconv.Quote(key), src, e); err != nil {
+		end := dec.InputOffset()
+		if err := fs.object(raw, seq, key, "key "+strconv.Quote(key), start, end, src, e); err != nil {
 			return err
 		}
+		start = end
 	}
 	return nil
 }
@@ -300,13 +314,17 @@ type lineReader struct {
 	max     int
 	lineNo  int64
 	tooLong bool // the last line exceeded max and was truncated
+	// start and end delimit the last line, its terminator included.
+	start, end int64
 }
 
 func (lr *lineReader) next() (string, error) {
 	var buf []byte
 	lr.tooLong = false
+	lr.start = lr.end
 	for {
 		chunk, err := lr.r.ReadSlice('\n')
+		lr.end += int64(len(chunk))
 		if len(buf)+len(chunk) <= lr.max {
 			buf = append(buf, chunk...)
 		} else {
@@ -340,9 +358,15 @@ func splitCaption(line string) (name, label string, ok bool) {
 	return strings.Cut(line, " ")
 }
 
-// eachLine calls fn for every line of r with its position ("line N") and
-// whether it was longer than the reader keeps.
-func eachLine(r *bufio.Reader, e *emitter, fn func(line, where string, tooLong bool) error) error {
+// A lineSpan is a line's position: "line N" and its bytes in the file.
+type lineSpan struct {
+	where      string
+	start, end int64
+}
+
+// eachLine calls fn for every line of r with its position and whether it
+// was longer than the reader keeps.
+func eachLine(r *bufio.Reader, e *emitter, fn func(line string, at lineSpan, tooLong bool) error) error {
 	lr := newLineReader(r, e)
 	for {
 		line, err := lr.next()
@@ -352,7 +376,7 @@ func eachLine(r *bufio.Reader, e *emitter, fn func(line, where string, tooLong b
 		if err != nil {
 			return err
 		}
-		if err := fn(line, fmt.Sprintf("line %d", lr.lineNo), lr.tooLong); err != nil {
+		if err := fn(line, lineSpan{fmt.Sprintf("line %d", lr.lineNo), lr.start, lr.end}, lr.tooLong); err != nil {
 			return err
 		}
 	}
@@ -360,7 +384,7 @@ func eachLine(r *bufio.Reader, e *emitter, fn func(line, where string, tooLong b
 
 func scanCaption(r *bufio.Reader, e *emitter) error {
 	var seq int64
-	return eachLine(r, e, func(line, where string, tooLong bool) error {
+	return eachLine(r, e, func(line string, at lineSpan, tooLong bool) error {
 		if line == "" && !tooLong {
 			return nil // blank lines are not records
 		}
@@ -368,11 +392,11 @@ func scanCaption(r *bufio.Reader, e *emitter) error {
 		name, label, ok := splitCaption(line)
 		switch {
 		case tooLong:
-			e.skip(seq, name, where, ReasonTooLong)
+			e.skip(seq, name, at.where, ReasonTooLong)
 		case !ok:
-			e.skip(seq, name, where, ReasonNoSeparator)
+			e.skip(seq, name, at.where, ReasonNoSeparator)
 		default:
-			return e.deliver(Item{Seq: seq, ID: name, Label: label}, where)
+			return e.deliver(Item{Seq: seq, ID: name, Label: label, Start: at.start, End: at.end}, at.where)
 		}
 		return nil
 	})
@@ -380,31 +404,31 @@ func scanCaption(r *bufio.Reader, e *emitter) error {
 
 func scanLines(r *bufio.Reader, e *emitter) error {
 	var seq int64
-	return eachLine(r, e, func(line, where string, tooLong bool) error {
+	return eachLine(r, e, func(line string, at lineSpan, tooLong bool) error {
 		defer func() { seq++ }()
 		id := strconv.FormatInt(seq, 10)
 		if tooLong {
-			e.skip(seq, id, where, ReasonTooLong)
+			e.skip(seq, id, at.where, ReasonTooLong)
 			return nil
 		}
-		return e.deliver(Item{Seq: seq, ID: id, Label: line}, where)
+		return e.deliver(Item{Seq: seq, ID: id, Label: line, Start: at.start, End: at.end}, at.where)
 	})
 }
 
 func scanJSONL(r *bufio.Reader, src Source, e *emitter) error {
 	var fs fields
 	var seq int64
-	return eachLine(r, e, func(line, where string, tooLong bool) error {
+	return eachLine(r, e, func(line string, at lineSpan, tooLong bool) error {
 		if strings.TrimSpace(line) == "" && !tooLong {
 			return nil
 		}
 		defer func() { seq++ }()
 		id := strconv.FormatInt(seq, 10)
 		if tooLong {
-			e.skip(seq, id, where, ReasonTooLong)
+			e.skip(seq, id, at.where, ReasonTooLong)
 			return nil
 		}
-		return fs.object(json.RawMessage(line), seq, id, where, src, e)
+		return fs.object(json.RawMessage(line), seq, id, at.where, at.start, at.end, src, e)
 	})
 }
 
@@ -455,6 +479,7 @@ func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
 	}
 	lastLine := -1
 	for seq := int64(0); ; seq++ {
+		start := cr.InputOffset()
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
@@ -478,7 +503,7 @@ func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
 			e.skip(seq, id, where, ReasonNoLabel)
 			continue
 		}
-		it := Item{Seq: seq, ID: id, Label: rec[labelCol]}
+		it := Item{Seq: seq, ID: id, Label: rec[labelCol], Start: start, End: cr.InputOffset()}
 		if predCol >= 0 && predCol < len(rec) {
 			it.Pred, it.HasPred = rec[predCol], true
 		}

@@ -36,7 +36,7 @@ counted and reported but do not make the input partial.`,
 		SilenceErrors: true,
 	}
 	root.PersistentFlags().Bool("allow-partial", false, "exit 0 even when an input was read only in part (it is still reported)")
-	root.AddCommand(newVersionCmd(), newOverlapCmd(), newFingerprintCmd(), newNearDupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
+	root.AddCommand(newVersionCmd(), newOverlapCmd(), newFingerprintCmd(), newNearDupCmd(), newDedupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
 	root.AddCommand(newIMEGECmd())
 	return root
 }

@@ -1,0 +1,125 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+
+	"github.com/spf13/cobra"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/dedup"
+	"github.com/leakaudit/leakaudit/internal/progress"
+)
+
+func newDedupCmd() *cobra.Command {
+	var (
+		in                 inputFlags
+		releases, against  []string
+		out, levels, keep  string
+		salt               string
+		images, within     bool
+		force, asJSON      bool
+		maxDist, near      int
+		nearMin, workers   int
+		maxPixels, maxImgB int64
+	)
+	cmd := &cobra.Command{
+		Use:   "dedup --release [NAME=]PATH... --against [NAME=]PATH... --out DIR [flags]",
+		Short: "Write a release without the items that leak a benchmark",
+		Long: `dedup writes a clean release: each --release split rewritten in its own format
+without the items found in the --against sets (benchmark test sets: label files,
+caption folders with images, image folders, or fingerprints), with a manifest of
+what was removed and why.
+
+An item is removed when its label's canonical key at a --level equals an against
+item's ("label"), when --images finds a verified copy of its image among the
+against images ("image"), when --near K finds an against label within K token
+edits ("near", sequences of at least --near-min tokens), or when --within finds
+an earlier copy inside the release ("within"). A record the reader cannot use,
+or whose image cannot be decoded with --images, is removed as "unreadable" and
+makes the exit status 3 unless --allow-partial.
+
+DIR/<NAME>/ holds each split in its own format: a caption folder gets
+caption.txt (kept lines as they were) and img/ (kept images copied unchanged);
+a JSON, JSONL, CSV or TSV file keeps each kept record's bytes; a Parquet file
+keeps its schema, metadata and every column; an InkML folder keeps the kept
+files. Ids that are positions (JSON string lists, line lists) are renumbered
+by the rewrite; removed.jsonl names the original ones. DIR/removed.jsonl and
+DIR/removed.parquet list every removed item (release, id, seq, reason, level
+or distance, the first 10 matching items); DIR/summary.json and summary.md
+count them. DIR is built beside its place and renamed into it when complete;
+an existing DIR is replaced only with --force. Cleaning the cleaned release
+again removes nothing.`,
+		Example: `  # CROHME train without the CROHME 2014/2016/2019 test labels and images
+  leakaudit dedup --release train=crohme/train --against 2014=crohme/2014 \
+    --against 2016=crohme/2016 --against 2019=crohme/2019 --images --out clean/
+
+  # a Hugging Face Parquet release against a fingerprint, at two levels
+  leakaudit dedup --release train.parquet --against bench.fp.parquet --level ws,tokens --out clean/`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			lv, err := canon.ParseLevels(levels)
+			if err != nil {
+				return err
+			}
+			job := dedup.Job{Out: out, Force: force, Levels: lv, Salt: []byte(salt), Images: images, MaxDistance: maxDist,
+				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within, Keep: dedup.Keep(keep),
+				Near: near, NearMin: nearMin, Workers: workers, Tool: toolName(), Progress: progress.New(),
+				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
+			if asJSON {
+				job.Log = nil
+			}
+			for _, list := range []struct {
+				args []string
+				dst  *[]dedup.Input
+			}{{releases, &job.Releases}, {against, &job.Against}} {
+				srcs, err := in.sources(list.args)
+				if err != nil {
+					return err
+				}
+				for _, s := range srcs {
+					*list.dst = append(*list.dst, dedup.Input{Name: s.name, Source: s.Source})
+				}
+			}
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			res, err := dedup.Run(ctx, job)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				err = writeJSON(cmd.OutOrStdout(), res)
+			} else {
+				_, err = fmt.Fprint(cmd.OutOrStdout(), dedup.Markdown(res))
+			}
+			if err != nil {
+				return err
+			}
+			return checkComplete(cmd, res.Completeness)
+		},
+	}
+	in.register(cmd)
+	f := cmd.Flags()
+	f.StringArrayVar(&releases, "release", nil, "a release split to clean, [NAME=]PATH (repeatable)")
+	f.StringArrayVar(&against, "against", nil, "what must not leak into it: labels, images or a fingerprint, [NAME=]PATH (repeatable)")
+	f.StringVar(&out, "out", "", "the output folder (required; refused if it exists, unless --force)")
+	f.BoolVar(&force, "force", false, "replace an existing --out")
+	f.StringVar(&levels, "level", "ws", "canonical levels labels are compared at, comma-separated; "+levelHelp())
+	f.StringVar(&salt, "salt", "", "the salt of salted against fingerprints")
+	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")
+	f.IntVar(&maxDist, "max-distance", 6, "pHash radius of an image candidate (then verified)")
+	f.IntVar(&near, "near", 0, "also remove items within this many token edits of an against label (0: off)")
+	f.IntVar(&nearMin, "near-min", dedup.DefaultNearMin, "shortest token sequence --near considers")
+	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
+	f.StringVar(&keep, "keep", "first", "which copy of a duplicate inside the release survives: first (input order) or against (the copy in a split also given as --against)")
+	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
+	f.IntVar(&workers, "workers", 0, "goroutines that canonicalize labels and hash images (default: all cores)")
+	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images declaring more pixels (counted, reported)")
+	f.Int64Var(&maxImgB, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip larger image files (counted, reported)")
+	cmd.MarkFlagRequired("out")
+	cmd.MarkFlagRequired("release")
+	return cmd
+}

@@ -1,0 +1,447 @@
+package dataset
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// WriteSubset writes the records of src for which keep(seq) is true into
+// the folder dst, in the source's own format and layout, every kept
+// record's bytes as they were:
+//
+//   - a file (JSON, JSONL, CSV, TSV, lines, caption) becomes dst/<its base
+//     name>: the bytes before the first record, each kept record with the
+//     separator that preceded it (a JSON list's first kept element loses its
+//     comma), and the bytes after the last record. Blank lines, which are
+//     not records, are not copied.
+//   - a Parquet file becomes dst/<its base name> with the same schema,
+//     key-value metadata, compression and every column of the kept rows.
+//   - a caption folder becomes dst/caption.txt and dst/img/ holding the
+//     kept items' images (the file named by the item's id, any extension)
+//     copied unchanged.
+//   - an InkML folder becomes dst/ with the kept files at their relative
+//     paths.
+//
+// keep is asked only for records the scan delivered: a record the reader
+// skipped has no bytes to copy and is never written, so a caller that wants
+// a faithful release counts the skipped ones itself (Stats.Skipped). A
+// source read only partly (Stats.FileError) is refused: its bytes after the
+// fault cannot be rewritten faithfully. Files are never read from outside
+// src: a symbolic link that leads out of a folder source is an error.
+// WriteSubset returns the number of records written.
+func WriteSubset(src Source, dst string, keep func(seq int64) bool) (int64, error) {
+	format := src.Format
+	if format == "" {
+		f, err := Detect(src.Path)
+		if err != nil {
+			return 0, fmt.Errorf("detect format: %w", err)
+		}
+		format = f
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil {
+		return 0, err
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return 0, err
+	}
+	switch {
+	case format == InkML && fi.IsDir():
+		return writeInkMLSubset(src, dst, keep)
+	case format == Caption && fi.IsDir():
+		return writeCaptionFolder(src, dst, keep)
+	case format == Parquet:
+		return writeParquetSubset(src, filepath.Join(dst, filepath.Base(src.Path)), keep)
+	}
+	return writeFileSubset(src, format, filepath.Join(dst, filepath.Base(src.Path)), keep, nil)
+}
+
+// writeFileSubset rewrites a stream file, calling kept for each record
+// written.
+func writeFileSubset(src Source, format Format, out string, keep func(int64) bool, kept func(Item)) (int64, error) {
+	in, err := os.Open(src.Path)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	f, err := os.Create(out)
+	if err != nil {
+		return 0, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	cp := &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w}
+	isJSON := format == JSONStrings || format == JSONObjects || format == JSONMap
+	var tail []byte
+	switch {
+	case isJSON:
+		open, t, err := jsonFrame(in)
+		if err != nil {
+			f.Close()
+			return 0, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		tail = t
+		cp.lead = open.lead
+		err = cp.copy(0, open.end)
+		if err != nil {
+			f.Close()
+			return 0, err
+		}
+	case format == CSV || format == TSV:
+		end, err := csvHeaderEnd(src.Path, format)
+		if err != nil {
+			f.Close()
+			return 0, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		if err := cp.copy(0, end); err != nil {
+			f.Close()
+			return 0, err
+		}
+	}
+	var n int64
+	src.Format = format
+	st, err := Scan(src, func(it Item) error {
+		if !keep(it.Seq) {
+			return nil
+		}
+		var err error
+		if isJSON {
+			err = cp.copyJSON(it.Start, it.End, n == 0)
+		} else {
+			err = cp.copy(it.Start, it.End)
+		}
+		if err != nil {
+			return err
+		}
+		if kept != nil {
+			kept(it)
+		}
+		n++
+		return nil
+	})
+	if err == nil && st.FileError != "" {
+		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", src.Path, st.FileError)
+	}
+	if err == nil && tail != nil {
+		_, err = w.Write(tail)
+	}
+	if err == nil {
+		err = w.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// spanCopier copies increasing byte ranges of a file read once.
+type spanCopier struct {
+	r    *bufio.Reader
+	w    io.Writer
+	pos  int64
+	buf  []byte
+	lead []byte // JSON: the white space after the opening bracket
+}
+
+func (c *spanCopier) seek(start int64) error {
+	if start < c.pos {
+		return fmt.Errorf("record at byte %d overlaps the previous one (ends at %d)", start, c.pos)
+	}
+	if _, err := c.r.Discard(int(start - c.pos)); err != nil {
+		return fmt.Errorf("byte %d: %w", start, err)
+	}
+	c.pos = start
+	return nil
+}
+
+func (c *spanCopier) copy(start, end int64) error {
+	if err := c.seek(start); err != nil {
+		return err
+	}
+	n, err := io.CopyN(c.w, c.r, end-start)
+	c.pos += n
+	return err
+}
+
+// copyJSON copies a JSON record whose span starts with the separator
+// before it (white space, a comma, white space); the first record written
+// has the white space that followed the opening bracket instead.
+func (c *spanCopier) copyJSON(start, end int64, first bool) error {
+	if err := c.seek(start); err != nil {
+		return err
+	}
+	c.buf = c.buf[:0]
+	for c.pos < end {
+		b, err := c.r.ReadByte()
+		if err != nil {
+			return err
+		}
+		c.pos++
+		c.buf = append(c.buf, b)
+	}
+	rec := c.buf
+	if first {
+		rec = bytes.TrimLeft(rec, " \t\r\n")
+		rec = bytes.TrimLeft(bytes.TrimPrefix(rec, []byte(",")), " \t\r\n")
+		if _, err := c.w.Write(c.lead); err != nil {
+			return err
+		}
+	}
+	_, err := c.w.Write(rec)
+	return err
+}
+
+// jsonOpen is where a JSON file's opening bracket ends, and the white
+// space after it.
+type jsonOpen struct {
+	end  int64
+	lead []byte
+}
+
+// jsonFrame finds the end of a JSON file's opening bracket and the bytes
+// from the white space before its closing bracket to the end.
+func jsonFrame(f *os.File) (open jsonOpen, tail []byte, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return open, nil, err
+	}
+	head := make([]byte, min(fi.Size(), 4096))
+	if _, err := f.ReadAt(head, 0); err != nil && err != io.EOF {
+		return open, nil, err
+	}
+	i := 0
+	if bytes.HasPrefix(head, []byte("\xef\xbb\xbf")) {
+		i = 3
+	}
+	for i < len(head) && strings.IndexByte(" \t\r\n", head[i]) >= 0 {
+		i++
+	}
+	if i >= len(head) || (head[i] != '[' && head[i] != '{') {
+		return open, nil, errors.New("no opening bracket")
+	}
+	closing := byte(']')
+	if head[i] == '{' {
+		closing = '}'
+	}
+	n := min(fi.Size(), 1<<16)
+	back := make([]byte, n)
+	if _, err := f.ReadAt(back, fi.Size()-n); err != nil && err != io.EOF {
+		return open, nil, err
+	}
+	j := len(back) - 1
+	for j >= 0 && strings.IndexByte(" \t\r\n", back[j]) >= 0 {
+		j--
+	}
+	if j < 0 || back[j] != closing {
+		return open, nil, fmt.Errorf("no closing %q at the end", closing)
+	}
+	k := j
+	for k > 0 && strings.IndexByte(" \t\r\n", back[k-1]) >= 0 {
+		k--
+	}
+	open.end = int64(i + 1)
+	l := i + 1
+	for l < len(head) && strings.IndexByte(" \t\r\n", head[l]) >= 0 {
+		l++
+	}
+	open.lead = append([]byte{}, head[i+1:l]...)
+	return open, append([]byte{}, back[k:]...), nil
+}
+
+// csvHeaderEnd returns the byte offset just after a CSV file's header row.
+func csvHeaderEnd(path string, format Format) (int64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	cr := csv.NewReader(bufio.NewReader(f))
+	if format == TSV {
+		cr.Comma = '\t'
+	}
+	cr.FieldsPerRecord = -1
+	if _, err := cr.Read(); err != nil {
+		return 0, fmt.Errorf("header: %w", err)
+	}
+	return cr.InputOffset(), nil
+}
+
+// writeParquetSubset copies the kept rows of a Parquet file row group by
+// row group, with the input's schema, metadata and compression.
+func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64, err error) {
+	defer func() { // parquet-go panics on some damaged files (see scanParquet)
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%s: damaged Parquet file: %v", src.Path, r)
+		}
+	}()
+	in, err := os.Open(src.Path)
+	if err != nil {
+		return 0, err
+	}
+	defer in.Close()
+	fi, err := in.Stat()
+	if err != nil {
+		return 0, err
+	}
+	pf, err := openParquet(in, fi.Size())
+	if err != nil {
+		return 0, fmt.Errorf("%s: %w", src.Path, err)
+	}
+	opts := []parquet.WriterOption{pf.Schema()}
+	if md := pf.Metadata(); len(md.RowGroups) > 0 && len(md.RowGroups[0].Columns) > 0 {
+		if c := parquet.LookupCompressionCodec(md.RowGroups[0].Columns[0].MetaData.Codec); c != nil {
+			opts = append(opts, parquet.Compression(c))
+		}
+	}
+	for _, kv := range pf.Metadata().KeyValueMetadata {
+		opts = append(opts, parquet.KeyValueMetadata(kv.Key, kv.Value))
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	w := parquet.NewWriter(bw, opts...)
+	rows := make([]parquet.Row, 256)
+	var seq int64
+	for _, rg := range pf.RowGroups() {
+		rr := rg.Rows()
+		for {
+			k, rerr := rr.ReadRows(rows)
+			kept := rows[:0:0]
+			for i := range k {
+				if keep(seq) {
+					kept = append(kept, rows[i])
+				}
+				seq++
+			}
+			if len(kept) > 0 {
+				if _, err := w.WriteRows(kept); err != nil {
+					rr.Close()
+					f.Close()
+					return n, fmt.Errorf("%s: write row %d: %w", out, seq, err)
+				}
+				n += int64(len(kept))
+			}
+			if rerr == io.EOF {
+				break
+			}
+			if rerr != nil {
+				rr.Close()
+				f.Close()
+				return n, fmt.Errorf("%s: row %d: %w", src.Path, seq, rerr)
+			}
+		}
+		rr.Close()
+	}
+	err = w.Close()
+	if err == nil {
+		err = bw.Flush()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return n, err
+}
+
+// writeCaptionFolder writes caption.txt with the kept lines and img/ with
+// their images.
+func writeCaptionFolder(src Source, dst string, keep func(int64) bool) (int64, error) {
+	imgDir := filepath.Join(src.Path, "img")
+	files := map[string]string{}
+	if entries, err := os.ReadDir(imgDir); err == nil {
+		for _, en := range entries {
+			if isImageName(en.Name()) && (en.Type().IsRegular() || en.Type()&os.ModeSymlink != 0) {
+				files[stem(en.Name())] = en.Name()
+			}
+		}
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return 0, err
+	}
+	if len(files) > 0 {
+		if err := os.MkdirAll(filepath.Join(dst, "img"), 0o755); err != nil {
+			return 0, err
+		}
+	}
+	var copyErr error
+	capSrc := src
+	capSrc.Path = filepath.Join(src.Path, "caption.txt")
+	n, err := writeFileSubset(capSrc, Caption, filepath.Join(dst, "caption.txt"), keep, func(it Item) {
+		name, ok := files[it.ID]
+		if !ok || copyErr != nil {
+			return
+		}
+		delete(files, it.ID) // an id listed twice has one image
+		copyErr = copyInside(src.Path, filepath.Join(imgDir, name), filepath.Join(dst, "img", name))
+	})
+	if err == nil {
+		err = copyErr
+	}
+	return n, err
+}
+
+// writeInkMLSubset copies the kept InkML files to their relative paths.
+func writeInkMLSubset(src Source, dst string, keep func(int64) bool) (int64, error) {
+	files, err := inkmlFiles(src.Path)
+	if err != nil {
+		return 0, err
+	}
+	var n int64
+	for seq, p := range files {
+		if !keep(int64(seq)) {
+			continue
+		}
+		rel, err := filepath.Rel(src.Path, p)
+		if err != nil || !filepath.IsLocal(rel) {
+			return n, fmt.Errorf("%s: outside %s", p, src.Path)
+		}
+		out := filepath.Join(dst, rel)
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return n, err
+		}
+		if err := copyInside(src.Path, p, out); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// copyInside copies the file p, which must resolve (symbolic links
+// followed) to a place inside root, to out.
+func copyInside(root, p, out string) error {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return err
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || !filepath.IsLocal(rel) {
+		return fmt.Errorf("%s leads out of %s (to %s): not copied", p, root, real)
+	}
+	in, err := os.Open(real)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

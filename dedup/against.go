@@ -1,0 +1,209 @@
+package dedup
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+)
+
+// An entry is one against item a release item can match.
+type entry struct {
+	src  int32  // index into Job.Against
+	name string // "source:id"
+}
+
+// againstSet is everything the release must not contain.
+type againstSet struct {
+	levels []canon.Level
+	keys   []map[canon.Digest][]entry // per level
+	// images: perceptual hashes of non-blank against images.
+	prints []imagehash.Fingerprint
+	owners []entry
+	mih    *index.HammingIndex
+	near   *nearSet
+	names  []string // against names by index
+	// summaries describe each against input.
+	summaries []AgainstSummary
+}
+
+// imageCapable says whether a path can be read as an image source.
+func imageCapable(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	lower := strings.ToLower(path)
+	if fi.IsDir() {
+		return true // caption folder with img/, image folder or InkML folder
+	}
+	for _, ext := range []string{".zip", ".tar", ".tar.gz", ".tgz", ".parquet", ".inkml", ".png", ".bmp", ".jpg", ".jpeg"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// loadAgainst reads every against input into memory.
+func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*againstSet, error) {
+	ag := &againstSet{levels: job.Levels, keys: make([]map[canon.Digest][]entry, len(job.Levels))}
+	for i := range ag.keys {
+		ag.keys[i] = map[canon.Digest][]entry{}
+	}
+	if job.Near > 0 {
+		ag.near = newNearSet(job.Near, job.nearMin())
+	}
+	for ai, in := range job.Against {
+		ag.names = append(ag.names, in.Name)
+		sum := AgainstSummary{Name: in.Name, Path: in.Source.Path}
+		logf("against %s: reading %s", in.Name, in.Source.Path)
+		var kinds []string
+		if fingerprint.Is(in.Source.Path) {
+			if err := ag.addFingerprint(int32(ai), in, job, &sum); err != nil {
+				return nil, fmt.Errorf("against %s: %w", in.Name, err)
+			}
+			kinds = append(kinds, "fingerprint")
+		} else if _, err := dataset.Detect(in.Source.Path); err == nil || in.Source.Format != "" {
+			if err := ag.addLabels(ctx, int32(ai), in, job, &sum); err != nil {
+				return nil, fmt.Errorf("against %s: %w", in.Name, err)
+			}
+			kinds = append(kinds, "labels")
+		}
+		if job.Images && imageCapable(in.Source.Path) && !fingerprint.Is(in.Source.Path) {
+			err := ag.addImages(ctx, int32(ai), in, job, &sum)
+			switch {
+			case err != nil && len(kinds) == 0:
+				return nil, fmt.Errorf("against %s: %w", in.Name, err)
+			case err != nil:
+				sum.Note = "no images: " + err.Error()
+			default:
+				kinds = append(kinds, "images")
+			}
+		}
+		if len(kinds) == 0 {
+			return nil, fmt.Errorf("against %s: %s gives neither labels nor (with --images) images to compare with", in.Name, in.Source.Path)
+		}
+		sum.Kind = strings.Join(kinds, "+")
+		ag.summaries = append(ag.summaries, sum)
+	}
+	if len(ag.prints) > 0 {
+		hashes := make([]uint64, len(ag.prints))
+		for i, p := range ag.prints {
+			hashes[i] = p.Hash
+		}
+		ag.mih = index.NewHammingIndex(hashes)
+	}
+	return ag, nil
+}
+
+// addLabels canonicalizes a label source's items at every level.
+func (ag *againstSet) addLabels(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
+	st, err := scanKeyed(ctx, in.Source, job.Levels, job.Salt, ag.near != nil, job.Workers, func(it dataset.Item, k keyedItem) error {
+		e := entry{src: ai, name: in.Name + ":" + it.ID}
+		for li, d := range k.digests {
+			ag.keys[li][d] = append(ag.keys[li][d], e)
+		}
+		if ag.near != nil {
+			ag.near.add(k.tokens, e)
+		}
+		sum.Labels++
+		return nil
+	})
+	sum.Stats = st
+	return err
+}
+
+// addFingerprint takes the digests of a fingerprint made under the same
+// rules (and salt).
+func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstSummary) error {
+	meta, err := fingerprint.Open(in.Source.Path)
+	if err != nil {
+		return err
+	}
+	if err := meta.Check(job.Levels, job.Salt); err != nil {
+		return err
+	}
+	if job.Near > 0 {
+		sum.Note = "a fingerprint has no token sequences: near matching skipped for it"
+	}
+	st, err := fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
+		name := in.Name + ":" + r.ID
+		if r.Corpus != "" && r.Corpus != in.Name {
+			name = in.Name + "/" + r.Corpus + ":" + r.ID
+		}
+		e := entry{src: ai, name: name}
+		for li, l := range job.Levels {
+			if d, ok := r.Key(l.ID); ok {
+				ag.keys[li][d] = append(ag.keys[li][d], e)
+			}
+		}
+		sum.Labels++
+		return nil
+	})
+	sum.Stats = st
+	return err
+}
+
+// addImages hashes an image source.
+func (ag *againstSet) addImages(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
+	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits, Field: in.Source.Field}
+	st, err := scanImagesHashed(ctx, src, job.Workers, func(it dataset.ImageItem, fp imagehash.Fingerprint, failed string) error {
+		if failed != "" || fp.Blank {
+			return nil
+		}
+		ag.prints = append(ag.prints, fp)
+		ag.owners = append(ag.owners, entry{src: ai, name: in.Name + ":" + it.ID})
+		sum.Images++
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	sum.ImageStats = &st
+	return nil
+}
+
+// scanImagesHashed hashes every image of src on all cores and calls fn in
+// source order; failed is the reason an image could not be decoded.
+func scanImagesHashed(ctx context.Context, src dataset.ImageSource, workers int, fn func(dataset.ImageItem, imagehash.Fingerprint, string) error) (dataset.Stats, error) {
+	var batch []dataset.ImageItem
+	var fails []dataset.Skip
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		prints, failed := index.HashItems(batch, src.Limits, hashOptions, workers)
+		for i, it := range batch {
+			if failed[i] != "" {
+				fails = append(fails, dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]})
+			}
+			if err := fn(it, prints[i], failed[i]); err != nil {
+				return err
+			}
+		}
+		batch = batch[:0]
+		return nil
+	}
+	st, err := dataset.ScanImages(src, func(it dataset.ImageItem) error {
+		batch = append(batch, it)
+		if len(batch) >= 256 {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(batch) > 0 {
+		err = flush()
+	}
+	for _, k := range fails {
+		st.AddSkip(k)
+	}
+	st.Items -= int64(len(fails))
+	return st, err
+}

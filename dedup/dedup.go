@@ -1,0 +1,461 @@
+package dedup
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+)
+
+// A Reason says why an item was removed.
+type Reason string
+
+// The reasons, in precedence order: an item that qualifies for several is
+// removed for the first.
+const (
+	ReasonUnreadable Reason = "unreadable" // the reader skipped the record, or its image cannot be decoded
+	ReasonLabel      Reason = "label"      // its canonical key equals an against item's
+	ReasonImage      Reason = "image"      // its image is a verified near-copy of an against image
+	ReasonNear       Reason = "near"       // its token sequence is within the edit distance of an against item's
+	ReasonWithin     Reason = "within"     // an earlier release item has the same canonical key
+)
+
+// Reasons lists every reason in precedence order.
+var Reasons = []Reason{ReasonUnreadable, ReasonLabel, ReasonImage, ReasonNear, ReasonWithin}
+
+func (r Reason) rank() int {
+	for i, x := range Reasons {
+		if x == r {
+			return i
+		}
+	}
+	return len(Reasons)
+}
+
+// Keep says which copy of a duplicate inside the release survives.
+type Keep string
+
+const (
+	// KeepFirst keeps the first copy in input order.
+	KeepFirst Keep = "first"
+	// KeepAgainst keeps the copy in a release split that is also an
+	// against input (the benchmark's own copy), else the first.
+	KeepAgainst Keep = "against"
+)
+
+// Input is a named input: a release split or an against set.
+type Input struct {
+	Name   string
+	Source dataset.Source // Path, and optionally Format, Field, IDField
+}
+
+// A Job is one clean release.
+type Job struct {
+	Releases []Input
+	Against  []Input
+	Out      string // the output folder; it must not exist unless Force
+	Force    bool   // replace an existing Out
+	// Levels are the canonical levels labels are compared at (default ws).
+	Levels []canon.Level
+	// Salt is the salt of salted against fingerprints.
+	Salt []byte
+	// Images compares the release's images (caption folders' img/,
+	// Parquet image columns, InkML strokes) with the against images;
+	// MaxDistance is the pHash radius of a candidate (default 6), and
+	// only pairs verified as copies remove an item.
+	Images      bool
+	MaxDistance int
+	ImageLimits dataset.ImageLimits
+	// Within removes duplicates inside the release; Keep chooses the
+	// survivor.
+	Within bool
+	Keep   Keep
+	// Near removes items whose token sequence is within Near token edits
+	// of an against item's, for sequences of at least NearMin tokens.
+	Near, NearMin int
+	Workers       int
+	Tool          string
+	Progress      index.Progress
+	Log           func(format string, args ...any)
+}
+
+// Removed is one removed item: a row of removed.jsonl and removed.parquet.
+type Removed struct {
+	Release string `json:"release" parquet:"release"`
+	ID      string `json:"id" parquet:"id"`
+	Seq     int64  `json:"seq" parquet:"seq"`
+	Reason  Reason `json:"reason" parquet:"reason"`
+	// Level is the canonical level of a label or within match.
+	Level string `json:"level,omitempty" parquet:"level,optional"`
+	// Distance is a near match's token edit distance or an image match's
+	// pHash distance.
+	Distance *int32 `json:"distance,omitempty" parquet:"distance,optional"`
+	// Matches are the items it matched, as "source:id", the first
+	// MaxMatches; MoreMatches counts the rest.
+	Matches     []string `json:"matches" parquet:"matches,list"`
+	MoreMatches int32    `json:"more_matches,omitempty" parquet:"more_matches"`
+	// Detail is the reader's reason for an unreadable item.
+	Detail string `json:"detail,omitempty" parquet:"detail,optional"`
+}
+
+// MaxMatches is how many matching items a removed row names.
+const MaxMatches = 10
+
+// ReleaseSummary counts one release split.
+type ReleaseSummary struct {
+	Name     string           `json:"name"`
+	Path     string           `json:"path"`
+	Format   string           `json:"format"`
+	Items    int64            `json:"items"` // records in the input, unreadable ones included
+	Kept     int64            `json:"kept"`
+	Removed  int64            `json:"removed"`
+	ByReason map[Reason]int64 `json:"by_reason"`
+	// ByLevel counts label removals by the level that matched.
+	ByLevel map[string]int64 `json:"by_level,omitempty"`
+	// Images is how many of the split's images were compared ("" when
+	// the split has none or Images is off); ImagesNote says why not.
+	Images     int64  `json:"images_compared,omitempty"`
+	ImagesNote string `json:"images_note,omitempty"`
+	// Self names an against input with the same content, which the split
+	// is not compared with.
+	Self   string        `json:"same_as_against,omitempty"`
+	Output string        `json:"output"` // the split's folder under Out
+	Stats  dataset.Stats `json:"stats"`
+	// ImageStats is what reading its images counted, with Images.
+	ImageStats *dataset.Stats `json:"image_stats,omitempty"`
+}
+
+// AgainstSummary describes one against input.
+type AgainstSummary struct {
+	Name   string        `json:"name"`
+	Path   string        `json:"path"`
+	Kind   string        `json:"kind"` // labels, images, labels+images, fingerprint
+	Labels int64         `json:"labels"`
+	Images int64         `json:"images"`
+	Note   string        `json:"note,omitempty"`
+	Stats  dataset.Stats `json:"stats"`
+	// ImageStats is what reading its images counted, with Images.
+	ImageStats *dataset.Stats `json:"image_stats,omitempty"`
+}
+
+// InputFile is an input's content digest.
+type InputFile struct {
+	Role   string `json:"role"` // release or against
+	Name   string `json:"name"`
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256"`
+}
+
+// Result is what Run did: summary.json.
+type Result struct {
+	Tool        string           `json:"tool"`
+	Levels      []string         `json:"levels"`
+	Images      bool             `json:"images"`
+	MaxDistance int              `json:"max_distance,omitempty"`
+	Near        int              `json:"near,omitempty"`
+	NearMin     int              `json:"near_min_tokens,omitempty"`
+	Within      bool             `json:"within"`
+	Keep        Keep             `json:"keep"`
+	Releases    []ReleaseSummary `json:"releases"`
+	Against     []AgainstSummary `json:"against"`
+	Inputs      []InputFile      `json:"inputs"`
+	dataset.Completeness
+	// Removed lists every removed item in release and input order.
+	Removed []Removed `json:"-"`
+}
+
+var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
+
+// reserved are the names of Out's own files.
+var reserved = map[string]bool{"removed.jsonl": true, "removed.parquet": true, "summary.json": true, "summary.md": true}
+
+// checkName refuses a release name that could not be a folder of Out.
+func checkName(role, name string) error {
+	if !safeName.MatchString(name) || reserved[name] || strings.Contains(name, "..") {
+		return fmt.Errorf("%s name %q: use letters, digits, '.', '_' and '-' (starting with a letter or digit; not %s)", role, name, strings.Join(sortedKeys(reserved), ", "))
+	}
+	return nil
+}
+
+func sortedKeys(m map[string]bool) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// realPath resolves p to an absolute path with links followed (as far as
+// it exists).
+func realPath(p string) string {
+	a, err := filepath.Abs(p)
+	if err != nil {
+		return p
+	}
+	if r, err := filepath.EvalSymlinks(a); err == nil {
+		return r
+	}
+	return a
+}
+
+func within(parent, p string) bool {
+	rel, err := filepath.Rel(parent, p)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
+}
+
+// check validates the job before anything is read.
+func (job *Job) check() error {
+	if len(job.Releases) == 0 {
+		return errors.New("no release to clean (--release)")
+	}
+	if len(job.Against) == 0 && !job.Within {
+		return errors.New("nothing to clean against: give --against, or --within for duplicates inside the release")
+	}
+	if job.Out == "" {
+		return errors.New("no output folder (--out)")
+	}
+	if len(job.Levels) == 0 {
+		ws, _ := canon.LookupLevel("ws")
+		job.Levels = []canon.Level{ws}
+	}
+	if job.Keep == "" {
+		job.Keep = KeepFirst
+	}
+	if job.Keep != KeepFirst && job.Keep != KeepAgainst {
+		return fmt.Errorf("keep %q: want first or against", job.Keep)
+	}
+	if job.MaxDistance <= 0 {
+		job.MaxDistance = 6
+	}
+	if job.Near < 0 {
+		return fmt.Errorf("near %d: want 0 (off) or a positive edit distance", job.Near)
+	}
+	seen := map[string]bool{}
+	for _, r := range job.Releases {
+		if err := checkName("release", r.Name); err != nil {
+			return err
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("release name %q given twice", r.Name)
+		}
+		seen[r.Name] = true
+	}
+	out := realPath(job.Out)
+	for _, in := range append(append([]Input{}, job.Releases...), job.Against...) {
+		p := realPath(in.Source.Path)
+		if _, err := os.Stat(p); err != nil {
+			return fmt.Errorf("%s: %w", in.Name, err)
+		}
+		if within(out, p) || within(p, out) {
+			return fmt.Errorf("--out %s overlaps the input %s (%s): inputs are never written to", job.Out, in.Name, in.Source.Path)
+		}
+	}
+	if _, err := os.Lstat(job.Out); err == nil && !job.Force {
+		return fmt.Errorf("%s exists: choose another --out, or --force to replace it", job.Out)
+	}
+	return nil
+}
+
+// Run cleans the release and writes Out.
+func Run(ctx context.Context, job Job) (*Result, error) {
+	if err := job.check(); err != nil {
+		return nil, err
+	}
+	logf := job.Log
+	if logf == nil {
+		logf = func(string, ...any) {}
+	}
+	res := &Result{Tool: job.Tool, Images: job.Images, Within: job.Within, Keep: job.Keep, Removed: []Removed{}}
+	for _, l := range job.Levels {
+		res.Levels = append(res.Levels, l.Name)
+	}
+	if job.Images {
+		res.MaxDistance = job.MaxDistance
+	}
+	if job.Near > 0 {
+		res.Near, res.NearMin = job.Near, job.nearMin()
+	}
+	digests := map[string]string{} // content digest → against name
+	for _, in := range job.Against {
+		fp, err := index.FingerprintFile(in.Source.Path)
+		if err != nil {
+			return nil, fmt.Errorf("against %s: %w", in.Name, err)
+		}
+		res.Inputs = append(res.Inputs, InputFile{Role: "against", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
+		digests[fp.SHA256] = in.Name
+	}
+	relDigest := make([]string, len(job.Releases))
+	for i, in := range job.Releases {
+		fp, err := index.FingerprintFile(in.Source.Path)
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", in.Name, err)
+		}
+		relDigest[i] = fp.SHA256
+		res.Inputs = append(res.Inputs, InputFile{Role: "release", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
+	}
+	ag, err := loadAgainst(ctx, &job, logf)
+	if err != nil {
+		return nil, err
+	}
+	res.Against = ag.summaries
+	for _, s := range ag.summaries {
+		if s.Stats.Format != "" {
+			res.Check("against "+s.Name, s.Path, s.Stats)
+		}
+		if s.ImageStats != nil {
+			res.Check("against "+s.Name+" images", s.Path, *s.ImageStats)
+		}
+	}
+
+	// With KeepAgainst, splits that are also against inputs register
+	// their keys first, so that their copies survive.
+	order := make([]int, len(job.Releases))
+	for i := range order {
+		order[i] = i
+	}
+	if job.Keep == KeepAgainst {
+		sort.SliceStable(order, func(a, b int) bool {
+			_, sa := digests[relDigest[order[a]]]
+			_, sb := digests[relDigest[order[b]]]
+			return sa && !sb
+		})
+	}
+	res.Releases = make([]ReleaseSummary, len(job.Releases))
+	removed := make([]map[int64]*Removed, len(job.Releases))
+	var seen *withinSet
+	if job.Within {
+		seen = newWithinSet(len(job.Levels))
+	}
+	for _, i := range order {
+		in := job.Releases[i]
+		sum := &res.Releases[i]
+		*sum = ReleaseSummary{Name: in.Name, Path: in.Source.Path, ByReason: map[Reason]int64{}, Output: in.Name}
+		if self, ok := digests[relDigest[i]]; ok {
+			sum.Self = self
+		}
+		logf("release %s: matching %s", in.Name, in.Source.Path)
+		rm, err := matchRelease(ctx, &job, in, sum, ag, seen)
+		if err != nil {
+			return nil, fmt.Errorf("release %s: %w", in.Name, err)
+		}
+		removed[i] = rm
+	}
+	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	for i, in := range job.Releases {
+		sum := &res.Releases[i]
+		rm := removed[i]
+		logf("release %s: writing %d of %d items", in.Name, sum.Items-int64(len(rm)), sum.Items)
+		n, err := dataset.WriteSubset(in.Source, filepath.Join(tmp, in.Name), func(seq int64) bool { return rm[seq] == nil })
+		if err != nil {
+			return nil, fmt.Errorf("release %s: write: %w", in.Name, err)
+		}
+		sum.Removed = int64(len(rm))
+		sum.Kept = sum.Items - sum.Removed
+		if n != sum.Kept {
+			return nil, fmt.Errorf("release %s: wrote %d items, expected %d kept of %d (a reader disagreed with itself; nothing was written)", in.Name, n, sum.Kept, sum.Items)
+		}
+		seqs := make([]int64, 0, len(rm))
+		for s := range rm {
+			seqs = append(seqs, s)
+		}
+		sort.Slice(seqs, func(a, b int) bool { return seqs[a] < seqs[b] })
+		for _, s := range seqs {
+			r := rm[s]
+			sum.ByReason[r.Reason]++
+			if r.Reason == ReasonLabel {
+				if sum.ByLevel == nil {
+					sum.ByLevel = map[string]int64{}
+				}
+				sum.ByLevel[r.Level]++
+			}
+			res.Removed = append(res.Removed, *r)
+		}
+		res.Check("release "+in.Name, in.Source.Path, sum.Stats)
+		if sum.ImageStats != nil {
+			res.Check("release "+in.Name+" images", in.Source.Path, *sum.ImageStats)
+		}
+	}
+	res.Done()
+	if err := writeManifest(tmp, res); err != nil {
+		return nil, err
+	}
+	if err := install(tmp, job.Out, job.Force); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// install renames the finished folder tmp into place, replacing an
+// existing out only when force.
+func install(tmp, out string, force bool) error {
+	if _, err := os.Lstat(out); err == nil {
+		if !force {
+			return fmt.Errorf("%s appeared while cleaning: not replaced", out)
+		}
+		old := tmp + ".old"
+		if err := os.Rename(out, old); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, out); err != nil {
+			os.Rename(old, out)
+			return err
+		}
+		return os.RemoveAll(old)
+	}
+	return os.Rename(tmp, out)
+}
+
+// matches is the list of "source:id" names for a removed row.
+func matchList(all []string) ([]string, int32) {
+	if len(all) <= MaxMatches {
+		return append([]string{}, all...), 0
+	}
+	return append([]string{}, all[:MaxMatches]...), int32(len(all) - MaxMatches)
+}
+
+// mark records a removal unless the item is already removed for a reason
+// of higher precedence.
+func mark(rm map[int64]*Removed, r *Removed) {
+	if old := rm[r.Seq]; old != nil && old.Reason.rank() <= r.Reason.rank() {
+		return
+	}
+	rm[r.Seq] = r
+}
+
+// imageSource says whether a release split carries images, and how.
+func hasImages(src dataset.Source, format dataset.Format) (dataset.ImageSource, bool, string) {
+	fi, err := os.Stat(src.Path)
+	if err != nil {
+		return dataset.ImageSource{}, false, err.Error()
+	}
+	switch {
+	case format == dataset.Caption && fi.IsDir():
+		if st, err := os.Stat(filepath.Join(src.Path, "img")); err != nil || !st.IsDir() {
+			return dataset.ImageSource{}, false, "caption folder without img/"
+		}
+		return dataset.ImageSource{Path: src.Path}, true, ""
+	case format == dataset.Parquet:
+		return dataset.ImageSource{Path: src.Path, Field: src.Field}, true, ""
+	case format == dataset.InkML:
+		return dataset.ImageSource{Path: src.Path}, true, ""
+	}
+	return dataset.ImageSource{}, false, fmt.Sprintf("a %s file has no images", format)
+}
+
+// hashOptions are the neardup defaults: pHash on a stretched canvas.
+var hashOptions = imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}

@@ -1,0 +1,148 @@
+package dedup
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/parquet-go/parquet-go"
+)
+
+// writeManifest writes removed.jsonl, removed.parquet, summary.json and
+// summary.md into dir.
+func writeManifest(dir string, res *Result) error {
+	if err := writeRemovedJSONL(filepath.Join(dir, "removed.jsonl"), res.Removed); err != nil {
+		return err
+	}
+	if err := writeRemovedParquet(filepath.Join(dir, "removed.parquet"), res.Removed); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(res, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "summary.json"), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(Markdown(res)), 0o644)
+}
+
+func writeRemovedJSONL(path string, rows []Removed) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range rows {
+		if err := enc.Encode(&rows[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+func writeRemovedParquet(path string, rows []Removed) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := parquet.NewGenericWriter[Removed](f, parquet.Compression(&parquet.Zstd))
+	if len(rows) > 0 {
+		if _, err := w.Write(rows); err != nil {
+			f.Close()
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Markdown renders a result as summary.md: what was cleaned against what,
+// and what was removed from each split by reason.
+func Markdown(res *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# Clean release\n\n")
+	var how []string
+	how = append(how, "labels at "+strings.Join(res.Levels, ", "))
+	if res.Images {
+		how = append(how, fmt.Sprintf("images (pHash within %d bits, verified copies only)", res.MaxDistance))
+	}
+	if res.Near > 0 {
+		how = append(how, fmt.Sprintf("near labels (≤ %d token edits, sequences of ≥ %d tokens)", res.Near, res.NearMin))
+	}
+	if res.Within {
+		how = append(how, "duplicates inside the release (keep "+string(res.Keep)+")")
+	}
+	fmt.Fprintf(&b, "Compared: %s.\n\n", strings.Join(how, "; "))
+	if len(res.Against) > 0 {
+		fmt.Fprintf(&b, "## Against\n\n| name | path | kind | labels | images |\n|---|---|---|---:|---:|\n")
+		for _, a := range res.Against {
+			fmt.Fprintf(&b, "| %s | `%s` | %s | %d | %d |\n", a.Name, a.Path, a.Kind, a.Labels, a.Images)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "## Releases\n\n| split | format | items | kept | removed |")
+	for _, r := range Reasons {
+		fmt.Fprintf(&b, " %s |", r)
+	}
+	b.WriteString("\n|---|---|---:|---:|---:|")
+	for range Reasons {
+		b.WriteString("---:|")
+	}
+	b.WriteString("\n")
+	for _, s := range res.Releases {
+		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d |", s.Name, s.Format, s.Items, s.Kept, s.Removed)
+		for _, r := range Reasons {
+			fmt.Fprintf(&b, " %d |", s.ByReason[r])
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString("\n")
+	for _, s := range res.Releases {
+		var notes []string
+		if s.Self != "" {
+			notes = append(notes, fmt.Sprintf("same content as against input %s, not compared with it", s.Self))
+		}
+		if s.ImagesNote != "" {
+			notes = append(notes, "images not compared: "+s.ImagesNote)
+		}
+		if len(s.ByLevel) > 0 {
+			var parts []string
+			for _, l := range res.Levels {
+				if n := s.ByLevel[l]; n > 0 {
+					parts = append(parts, fmt.Sprintf("%s %d", l, n))
+				}
+			}
+			notes = append(notes, "label removals by level: "+strings.Join(parts, ", "))
+		}
+		for _, n := range notes {
+			fmt.Fprintf(&b, "- %s: %s\n", s.Name, n)
+		}
+	}
+	if res.Near > 0 {
+		fmt.Fprintf(&b, "- near matches are not looked for in sequences shorter than %d tokens: short formulas collide by chance\n", res.NearMin)
+	}
+	if !res.Complete {
+		b.WriteString("\n**Incomplete input**: ")
+		var parts []string
+		for _, s := range res.Incomplete {
+			parts = append(parts, s.String())
+		}
+		b.WriteString(strings.Join(parts, "; ") + "\n")
+	}
+	b.WriteString("\nEvery removed item is listed in `removed.jsonl` and `removed.parquet` with its reason and the items it matched.\n")
+	return b.String()
+}

@@ -1,0 +1,263 @@
+package dedup
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"sync"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+)
+
+// keyedItem is an item's digests, one per level, and its token sequence
+// when near matching needs it (nil when the tokenizer rejects the label).
+type keyedItem struct {
+	digests []canon.Digest
+	tokens  []string
+}
+
+// batchSize is how many items are canonicalized together on all cores.
+const batchSize = 2048
+
+// scanKeyed scans src and calls fn for every item in file order with its
+// keys, canonicalizing batches on all cores.
+func scanKeyed(ctx context.Context, src dataset.Source, levels []canon.Level, salt []byte, tokens bool, workers int, fn func(dataset.Item, keyedItem) error) (dataset.Stats, error) {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	items := make([]dataset.Item, 0, batchSize)
+	keys := make([]keyedItem, batchSize)
+	flush := func() error {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var wg sync.WaitGroup
+		chunk := (len(items) + workers - 1) / workers
+		for w := 0; w < workers; w++ {
+			lo, hi := w*chunk, min((w+1)*chunk, len(items))
+			if lo >= hi {
+				break
+			}
+			wg.Add(1)
+			go func(lo, hi int) {
+				defer wg.Done()
+				for i := lo; i < hi; i++ {
+					keys[i] = keyOf(items[i].Label, levels, salt, tokens)
+				}
+			}(lo, hi)
+		}
+		wg.Wait()
+		for i, it := range items {
+			if err := fn(it, keys[i]); err != nil {
+				return err
+			}
+		}
+		items = items[:0]
+		return nil
+	}
+	st, err := dataset.Scan(src, func(it dataset.Item) error {
+		items = append(items, it)
+		if len(items) == batchSize {
+			return flush()
+		}
+		return nil
+	})
+	if err == nil && len(items) > 0 {
+		err = flush()
+	}
+	return st, err
+}
+
+// keyOf computes one label's keys.
+func keyOf(label string, levels []canon.Level, salt []byte, tokens bool) keyedItem {
+	k := keyedItem{digests: make([]canon.Digest, len(levels))}
+	for i, l := range levels {
+		key, _ := l.Canon(label) // a failure's key matches only the same failure
+		k.digests[i] = canon.DigestOf(key, salt)
+	}
+	if tokens {
+		if t, err := canon.CanonTokens(label); err == nil {
+			k.tokens = strings.Fields(t)
+		}
+	}
+	return k
+}
+
+// withinSet remembers the first release item with each key.
+type withinSet struct {
+	first []map[canon.Digest]string // per level: key → "release:id"
+}
+
+func newWithinSet(levels int) *withinSet {
+	w := &withinSet{first: make([]map[canon.Digest]string, levels)}
+	for i := range w.first {
+		w.first[i] = map[canon.Digest]string{}
+	}
+	return w
+}
+
+// matchRelease streams one release split and returns its removals by seq.
+func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
+	rm := map[int64]*Removed{}
+	src := in.Source
+	src.OnSkip = func(k dataset.Skip) {
+		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
+	}
+	format := src.Format
+	if format == "" {
+		f, err := dataset.Detect(src.Path)
+		if err != nil {
+			return nil, err
+		}
+		format = f
+		src.Format = f
+	}
+	imgSrc, withImages, note := hasImages(src, format)
+	useImages := job.Images && ag.mih != nil
+	if job.Images && !withImages {
+		sum.ImagesNote = note
+	}
+	if job.Images && withImages && ag.mih == nil {
+		sum.ImagesNote = "no against images to compare with"
+	}
+	selfSrc := int32(-1)
+	for i, n := range ag.names {
+		if n == sum.Self {
+			selfSrc = int32(i)
+		}
+	}
+	// Images first, so that an item removed for its image never stands
+	// as the first copy of a duplicate. Caption folders join images to
+	// records by id, the others by position.
+	var imgRm map[imageKey]*Removed
+	if useImages && withImages {
+		imgSrc.Limits = job.ImageLimits
+		var err error
+		imgRm, err = matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc)
+		if err != nil {
+			return nil, err
+		}
+	}
+	st, err := scanKeyed(ctx, src, ag.levels, job.Salt, ag.near != nil, job.Workers, func(it dataset.Item, k keyedItem) error {
+		if imgRm != nil {
+			key := imageKey{seq: it.Seq}
+			if format == dataset.Caption {
+				key = imageKey{id: it.ID, byID: true}
+			}
+			if r := imgRm[key]; r != nil {
+				c := *r
+				c.ID, c.Seq = it.ID, it.Seq
+				mark(rm, &c)
+			}
+		}
+		for li, d := range k.digests {
+			var names []string
+			for _, e := range ag.keys[li][d] {
+				if e.src != selfSrc {
+					names = append(names, e.name)
+				}
+			}
+			if len(names) > 0 {
+				m, more := matchList(names)
+				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonLabel, Level: ag.levels[li].Name, Matches: m, MoreMatches: more})
+				break
+			}
+		}
+		if ag.near != nil && rm[it.Seq] == nil && k.tokens != nil {
+			if names, dist := ag.near.query(k.tokens, selfSrc); len(names) > 0 {
+				m, more := matchList(names)
+				d := int32(dist)
+				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonNear, Level: "tokens", Distance: &d, Matches: m, MoreMatches: more})
+			}
+		}
+		// Only a surviving item is the first copy of its keys: a copy
+		// removed for another reason must not take its duplicates with it.
+		if seen != nil && rm[it.Seq] == nil {
+			name := in.Name + ":" + it.ID
+			for li, d := range k.digests {
+				if first, ok := seen.first[li][d]; ok {
+					mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonWithin, Level: ag.levels[li].Name, Matches: []string{first}})
+					break
+				}
+			}
+			if rm[it.Seq] == nil {
+				for li, d := range k.digests {
+					seen.first[li][d] = name
+				}
+			}
+		}
+		return nil
+	})
+	sum.Stats = st
+	sum.Format = string(format)
+	sum.Items = st.Items + st.Skipped
+	return rm, err
+}
+
+// imageKey joins an image to its record: by id in a caption folder, by
+// position otherwise.
+type imageKey struct {
+	seq  int64
+	id   string
+	byID bool
+}
+
+// matchImages hashes a release split's images and returns the removals
+// they decide (image copies, images that cannot be read), by imageKey.
+func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32) (map[imageKey]*Removed, error) {
+	out := map[imageKey]*Removed{}
+	keyOf := func(seq int64, id string) imageKey {
+		if byID {
+			return imageKey{id: id, byID: true}
+		}
+		return imageKey{seq: seq}
+	}
+	put := func(k imageKey, r *Removed) {
+		if old := out[k]; old == nil || r.Reason.rank() < old.Reason.rank() {
+			out[k] = r
+		}
+	}
+	src.OnSkip = func(k dataset.Skip) {
+		if strings.HasPrefix(k.Where, "caption.txt ") {
+			return // a caption record, counted by the label scan
+		}
+		put(keyOf(k.Seq, k.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
+	}
+	st, err := scanImagesHashed(ctx, src, job.Workers, func(it dataset.ImageItem, fp imagehash.Fingerprint, failed string) error {
+		if failed != "" {
+			put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: failed + " (" + it.Where + ")"})
+			return nil
+		}
+		sum.Images++
+		if fp.Blank {
+			return nil
+		}
+		var names []string
+		best := -1
+		ag.mih.Search(fp.Hash, job.MaxDistance, func(pos, d int) {
+			o := ag.prints[pos]
+			if ag.owners[pos].src == selfSrc {
+				return
+			}
+			if o.Digest != fp.Digest && imagehash.FineDistance(fp, o) > imagehash.VerifyDistance {
+				return // a candidate, not a verified copy
+			}
+			names = append(names, ag.owners[pos].name)
+			if best < 0 || d < best {
+				best = d
+			}
+		})
+		if len(names) == 0 {
+			return nil
+		}
+		sortNames(names)
+		m, more := matchList(names)
+		d := int32(best)
+		put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more})
+		return nil
+	})
+	sum.ImageStats = &st
+	return out, err
+}
