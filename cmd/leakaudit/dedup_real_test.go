@@ -1,0 +1,178 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+)
+
+// dedupJSON is the part of "dedup --json" the suite checks.
+type dedupJSON struct {
+	Releases []struct {
+		Name     string           `json:"name"`
+		Format   string           `json:"format"`
+		Items    int64            `json:"items"`
+		Kept     int64            `json:"kept"`
+		Removed  int64            `json:"removed"`
+		ByReason map[string]int64 `json:"by_reason"`
+		ByLevel  map[string]int64 `json:"by_level"`
+		Self     string           `json:"same_as_against"`
+		Images   int64            `json:"images_compared"`
+	} `json:"releases"`
+	Complete bool `json:"complete"`
+}
+
+func runDedup(t *testing.T, want int, args ...string) dedupJSON {
+	t.Helper()
+	stdout, stderr, code := runCode(t, append([]string{"dedup", "--json"}, args...)...)
+	if code != want {
+		t.Fatalf("dedup %s: exit %d, want %d\n%s", strings.Join(args, " "), code, want, stderr)
+	}
+	var res dedupJSON
+	if err := json.Unmarshal([]byte(stdout), &res); err != nil {
+		t.Fatalf("--json: %v\n%s", err, stdout)
+	}
+	for _, r := range res.Releases {
+		var sum int64
+		for _, n := range r.ByReason {
+			sum += n
+		}
+		if r.Items != r.Kept+r.Removed || sum != r.Removed {
+			t.Errorf("%s: items %d ≠ kept %d + removed %d (by reason %d)", r.Name, r.Items, r.Kept, r.Removed, sum)
+		}
+	}
+	return res
+}
+
+// wsKeys returns the ws keys of a source's labels.
+func wsKeys(t *testing.T, src dataset.Source) map[string]bool {
+	keys := map[string]bool{}
+	if _, err := dataset.Scan(src, func(it dataset.Item) error {
+		keys[canon.CanonWS(it.Label)] = true
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	return keys
+}
+
+// TestRealDedup: the CROHME training folder (captions and images) cleaned
+// against the CROHME 2014/2016/2019 test folders, every label list against
+// the CROHME 2014 and HME100K tests, the InkML sample (with its two
+// defective files) and im2latex's validation list against its test list.
+// Each output is re-read; the label removals are recounted independently;
+// cleaning a cleaned release removes nothing.
+func TestRealDedup(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	crohme := filepath.Join(root, "crohme")
+	against := []string{"--against", "2014=" + filepath.Join(crohme, "2014"), "--against", "2016=" + filepath.Join(crohme, "2016"), "--against", "2019=" + filepath.Join(crohme, "2019")}
+	out := filepath.Join(dir, "crohme")
+	res := runDedup(t, exitOK, append([]string{"--release", "train=" + filepath.Join(crohme, "train"), "--images", "--within", "--level", "audit,ws,tokens", "--out", out}, against...)...)
+	tr := res.Releases[0]
+	if tr.Items != 8834 || tr.Images != 8834 {
+		t.Errorf("CROHME train: %d items, %d images compared, want 8834", tr.Items, tr.Images)
+	}
+	// Independent count: train items whose ws key is a test label's.
+	test := map[string]bool{}
+	for _, s := range []string{"2014", "2016", "2019"} {
+		for k := range wsKeys(t, dataset.Source{Path: filepath.Join(crohme, s), Format: dataset.Caption}) {
+			test[k] = true
+		}
+	}
+	var atWS int64
+	dataset.Scan(dataset.Source{Path: filepath.Join(crohme, "train"), Format: dataset.Caption}, func(it dataset.Item) error {
+		if test[canon.CanonWS(it.Label)] {
+			atWS++
+		}
+		return nil
+	})
+	if got := tr.ByLevel["audit"] + tr.ByLevel["ws"]; got != atWS {
+		t.Errorf("label removals at audit+ws %d, independent count at ws %d", got, atWS)
+	}
+	t.Logf("CROHME train: %d items, kept %d, removed %v, label by level %v", tr.Items, tr.Kept, tr.ByReason, tr.ByLevel)
+	if n := countLines(t, filepath.Join(out, "train", "caption.txt")); int64(n) != tr.Kept {
+		t.Errorf("caption.txt has %d lines, want %d", n, tr.Kept)
+	}
+	if imgs, _ := os.ReadDir(filepath.Join(out, "train", "img")); int64(len(imgs)) != tr.Kept {
+		t.Errorf("img/ has %d files, want %d", len(imgs), tr.Kept)
+	}
+	if n := countLines(t, filepath.Join(out, "removed.jsonl")); int64(n) != tr.Removed {
+		t.Errorf("removed.jsonl has %d lines, want %d", n, tr.Removed)
+	}
+	again := runDedup(t, exitOK, append([]string{"--release", "train=" + filepath.Join(out, "train"), "--images", "--within", "--level", "audit,ws,tokens", "--out", filepath.Join(dir, "again")}, against...)...)
+	if again.Releases[0].Removed != 0 {
+		t.Errorf("cleaning the clean release removed %v", again.Releases[0].ByReason)
+	}
+
+	// Every label list against two benchmark tests; the HME100K test list
+	// is itself a release and is not compared with itself.
+	args := []string{"--out", filepath.Join(dir, "lists"), "--level", "audit,ws",
+		"--against", "crohme2014=" + filepath.Join(root, "labels", "crohme_2014_captions.json"),
+		"--against", "hme100k_test=" + filepath.Join(root, "labels", "hme100k_test_captions.json")}
+	entries, _ := os.ReadDir(filepath.Join(root, "labels"))
+	for _, e := range entries {
+		args = append(args, "--release", filepath.Join(root, "labels", e.Name()))
+	}
+	lists := runDedup(t, exitOK, args...)
+	if len(lists.Releases) != 15 {
+		t.Fatalf("%d releases, want 15", len(lists.Releases))
+	}
+	for _, r := range lists.Releases {
+		src := dataset.Source{Path: filepath.Join(dir, "lists", r.Name, r.Name+".json")}
+		st, err := dataset.Scan(src, func(dataset.Item) error { return nil })
+		if err != nil || st.FileError != "" || st.Items+st.Skipped != r.Kept {
+			t.Errorf("%s: rewritten list holds %d items (%v %s), want %d", r.Name, st.Items+st.Skipped, err, st.FileError, r.Kept)
+		}
+		switch r.Name {
+		case "hme100k_test_captions", "crohme_2014_captions":
+			if r.Self == "" {
+				t.Errorf("%s was not recognized as an against input", r.Name)
+			}
+		case "hme100k_train_captions":
+			t.Logf("HME100K train: %d items, removed %d %v", r.Items, r.Removed, r.ByLevel)
+			if r.Removed == 0 {
+				t.Error("HME100K train lost nothing against its test set")
+			}
+		}
+	}
+
+	// The InkML sample: its two defective files are removed as unreadable
+	// and make the run partial.
+	ink := []string{"--release", "ink=" + filepath.Join(root, "crohme-inkml", "train-sample"), "--against", "2014=" + filepath.Join(root, "crohme-inkml", "2014")}
+	r := runDedup(t, exitPartial, append(ink, "--out", filepath.Join(dir, "ink"))...)
+	if r.Complete || r.Releases[0].ByReason["unreadable"] != 2 {
+		t.Errorf("InkML sample: %+v", r.Releases[0])
+	}
+	var files int64
+	filepath.WalkDir(filepath.Join(dir, "ink", "ink"), func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+		}
+		return nil
+	})
+	if files != r.Releases[0].Kept {
+		t.Errorf("InkML output has %d files, want %d", files, r.Releases[0].Kept)
+	}
+	runDedup(t, exitOK, append(ink, "--out", filepath.Join(dir, "ink2"), "--allow-partial")...)
+
+	// im2latex: validation formulas against the test formulas (lines).
+	im := runDedup(t, exitOK, "--release", "val="+filepath.Join(root, "im2latex", "formulas", "val.formulas.norm.txt"),
+		"--against", "test="+filepath.Join(root, "im2latex", "formulas", "test.formulas.norm.txt"), "--within", "--out", filepath.Join(dir, "im2latex"))
+	t.Logf("im2latex val: %d items, removed %v", im.Releases[0].Items, im.Releases[0].ByReason)
+
+	// The Markdown summary on stdout, and an existing --out refused.
+	stdout, stderr, code := runCode(t, "dedup", "--release", filepath.Join(root, "labels", "crohme_2016_captions.json"), "--against", filepath.Join(root, "labels", "crohme_2014_captions.json"), "--out", filepath.Join(dir, "md"))
+	if code != exitOK || !strings.Contains(stdout, "| crohme_2016_captions | json-strings | 1147 |") {
+		t.Errorf("text summary: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if _, stderr, code := runCode(t, "dedup", "--release", filepath.Join(root, "labels", "crohme_2016_captions.json"), "--against", filepath.Join(root, "labels", "crohme_2014_captions.json"), "--out", filepath.Join(dir, "md")); code != exitError || !strings.Contains(stderr, "exists") {
+		t.Errorf("existing --out: exit %d\n%s", code, stderr)
+	}
+}
