@@ -19,7 +19,10 @@ func newDemoCmd() *cobra.Command {
 Hugging Face-style Parquet file, and two test splits with planted copies of
 training labels: exact, respaced, wrapped in $…$, and the \alpha b / \alphab
 false-merge case), audits it at the raw, audit and ws levels, and checks that
-exactly the planted copies are found.
+exactly the planted copies are found. It then cleans the two training corpora
+against the test splits (dedup) and checks that exactly the planted sources are
+removed, each corpus is rewritten in its own format, and a second clean
+removes nothing.
 
 It then audits a synthetic model: a training corpus, train/val/test prediction
 files in which some test labels were copied from the training corpus and ten
@@ -34,10 +37,14 @@ label error is found and nothing else. It needs no data and no network.`,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
-			if _, err := demo.Run(ctx, dir, toolName(), cmd.OutOrStdout()); err != nil {
+			res, err := demo.Run(ctx, dir, toolName(), cmd.OutOrStdout())
+			if err != nil {
 				return err
 			}
-			_, err := demo.RunModelAudit(ctx, dir, toolName(), cmd.OutOrStdout())
+			if _, err := demo.RunDedup(ctx, dir, toolName(), res.Bench, cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			_, err = demo.RunModelAudit(ctx, dir, toolName(), cmd.OutOrStdout())
 			return err
 		},
 	}

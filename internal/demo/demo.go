@@ -11,11 +11,13 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/dedup"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
 	"github.com/leakaudit/leakaudit/report"
@@ -183,4 +185,104 @@ func RunModelAudit(ctx context.Context, dir, tool string, w io.Writer) (*audit.F
 	}
 	fmt.Fprintln(w, "every planted contamination and label error found, and nothing else")
 	return f, nil
+}
+
+// RunDedup cleans the demo's training corpora (the Parquet file and the
+// caption folder) against its two test splits at the ws level into
+// dir/clean, and prints what was removed. It returns an error unless the
+// removed items are exactly the training items whose labels were planted
+// in a test split (and any training item equal to one of them at ws), each
+// corpus is rewritten with the rest, and a second clean removes nothing.
+func RunDedup(ctx context.Context, dir, tool string, bm synth.Benchmark, w io.Writer) (*dedup.Result, error) {
+	levels, _ := canon.ParseLevels("ws")
+	out := filepath.Join(dir, "clean")
+	job := dedup.Job{Out: out, Force: true, Levels: levels, Tool: tool}
+	for _, c := range bm.Train {
+		job.Releases = append(job.Releases, dedup.Input{Name: c.Name, Source: dataset.Source{Path: c.Path}})
+	}
+	for _, t := range bm.Tests {
+		job.Against = append(job.Against, dedup.Input{Name: t.Name, Source: dataset.Source{Path: t.Path}})
+	}
+	res, err := dedup.Run(ctx, job)
+	if err != nil {
+		return nil, err
+	}
+	// What must go: the planted sources, and their equals at ws.
+	labels := map[string][]dataset.Item{}
+	for _, c := range bm.Train {
+		if _, err := dataset.Scan(dataset.Source{Path: c.Path}, func(it dataset.Item) error {
+			labels[c.Name] = append(labels[c.Name], it)
+			return nil
+		}); err != nil {
+			return nil, err
+		}
+	}
+	planted := map[string]bool{}
+	for _, p := range bm.Copied {
+		planted[canon.CanonWS(labels[p.Corpus][p.Index].Label)] = true
+	}
+	want := map[string]bool{}
+	for name, items := range labels {
+		for _, it := range items {
+			if planted[canon.CanonWS(it.Label)] {
+				want[name+":"+it.ID] = true
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, r := range res.Removed {
+		got[r.Release+":"+r.ID] = true
+	}
+	fmt.Fprintf(w, "\nleakaudit demo: the training corpora cleaned against the test splits (dedup, ws level)\n\n")
+	t := report.Table{Header: []string{"corpus", ">items", ">kept", ">removed", ">planted sources"}}
+	for _, s := range res.Releases {
+		n := 0
+		for k := range want {
+			if len(k) > len(s.Name) && k[:len(s.Name)+1] == s.Name+":" {
+				n++
+			}
+		}
+		t.Add(s.Name, fmt.Sprint(s.Items), fmt.Sprint(s.Kept), fmt.Sprint(s.Removed), fmt.Sprint(n))
+	}
+	if err := t.Write(w); err != nil {
+		return res, err
+	}
+	var bad []string
+	for k := range want {
+		if !got[k] {
+			bad = append(bad, "kept "+k)
+		}
+	}
+	for k := range got {
+		if !want[k] {
+			bad = append(bad, "removed "+k)
+		}
+	}
+	// The rewritten corpora hold the rest, and clean again to nothing.
+	again := job
+	again.Out = filepath.Join(dir, "clean-again")
+	again.Releases = nil
+	for _, s := range res.Releases {
+		p := filepath.Join(out, s.Name)
+		if s.Format == string(dataset.Parquet) {
+			p = filepath.Join(p, filepath.Base(s.Path))
+		}
+		again.Releases = append(again.Releases, dedup.Input{Name: s.Name, Source: dataset.Source{Path: p}})
+	}
+	res2, err := dedup.Run(ctx, again)
+	if err != nil {
+		return res, err
+	}
+	for i, s := range res2.Releases {
+		if s.Items != res.Releases[i].Kept || s.Removed != 0 {
+			bad = append(bad, fmt.Sprintf("%s: the clean corpus has %d items (want %d) and a second clean removed %d", s.Name, s.Items, res.Releases[i].Kept, s.Removed))
+		}
+	}
+	fmt.Fprintf(w, "\nwrote %s (each corpus in its own format, removed.jsonl, removed.parquet, summary.json, summary.md)\n", out)
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return res, fmt.Errorf("the clean release is wrong: %v", bad)
+	}
+	fmt.Fprintln(w, "exactly the planted sources removed; a second clean removes nothing")
+	return res, nil
 }

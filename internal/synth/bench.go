@@ -39,6 +39,15 @@ type TestSplit struct {
 type Benchmark struct {
 	Train []Corpus
 	Tests []TestSplit
+	// Copied are the training items whose labels were planted in a test
+	// split (each once), by corpus name and 0-based position.
+	Copied []Position
+}
+
+// Position is a training item by corpus and position.
+type Position struct {
+	Corpus string
+	Index  int
 }
 
 // Corpus is a generated training corpus.
@@ -157,7 +166,12 @@ func GenerateDemo(dir string, seed uint64) (Benchmark, error) {
 		}
 	}
 	all := append(append([]string(nil), web...), own...)
-	copyOf := func() string { return all[g.Intn(len(all))] }
+	copied := map[int]bool{}
+	copyOf := func() string {
+		i := g.Intn(len(all))
+		copied[i] = true
+		return all[i]
+	}
 
 	// Split A: a JSON list of 1,000 entries, one of them empty.
 	pa := Planted{Exact: 100, Respaced: 60, Wrapped: 40, Glued: len(glue), Dups: 10}
@@ -218,6 +232,16 @@ func GenerateDemo(dir string, seed uint64) (Benchmark, error) {
 	bm.Tests = []TestSplit{
 		{Name: "test-a", Path: pathA, Items: len(a), Bad: 1, Planted: pa},
 		{Name: "test-b", Path: dir + "/test-b", Items: len(b), Planted: pb},
+	}
+	for i := range all {
+		if !copied[i] {
+			continue
+		}
+		if i < len(web) {
+			bm.Copied = append(bm.Copied, Position{"web-corpus", i})
+		} else {
+			bm.Copied = append(bm.Copied, Position{"own-train", i - len(web)})
+		}
 	}
 	return bm, nil
 }
