@@ -42,7 +42,8 @@ engine:
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
 ## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
-## every text metric over TAMER's 24,607 HME100K pairs (s/pass).
+## every text metric over TAMER's 24,607 HME100K pairs (s/pass); dedup of a
+## Parquet release with image bytes against 25k test labels (rows/s, peak heap).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -57,6 +58,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
 	$(GO) test -run '^$$' -bench 'BenchmarkTeXBLEU' -cpu 1 ./metrics/texbleu/
+	$(GO) test -run '^$$' -bench 'BenchmarkDedupParquet' -benchtime 1x -timeout 30m ./dedup/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

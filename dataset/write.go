@@ -274,6 +274,10 @@ func csvHeaderEnd(path string, format Format) (int64, error) {
 	return cr.InputOffset(), nil
 }
 
+// maxRowGroupRows bounds the row groups WriteSubset writes to Parquet; an
+// input's row groups are kept apart when smaller.
+const maxRowGroupRows = 16384
+
 // writeParquetSubset copies the kept rows of a Parquet file row group by
 // row group, with the input's schema, metadata and compression.
 func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64, err error) {
@@ -312,6 +316,7 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	w := parquet.NewWriter(bw, opts...)
 	rows := make([]parquet.Row, 256)
 	var seq int64
+	pending := 0 // rows written since the last flush
 	for _, rg := range pf.RowGroups() {
 		rr := rg.Rows()
 		for {
@@ -330,6 +335,17 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 					return n, fmt.Errorf("%s: write row %d: %w", out, seq, err)
 				}
 				n += int64(len(kept))
+				pending += len(kept)
+			}
+			// The writer holds a row group in memory until it is flushed:
+			// bound it, so that memory does not grow with the file.
+			if pending >= maxRowGroupRows {
+				if err := w.Flush(); err != nil {
+					rr.Close()
+					f.Close()
+					return n, err
+				}
+				pending = 0
 			}
 			if rerr == io.EOF {
 				break
@@ -341,6 +357,13 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 			}
 		}
 		rr.Close()
+		if pending > 0 {
+			if err := w.Flush(); err != nil {
+				f.Close()
+				return n, err
+			}
+			pending = 0
+		}
 	}
 	err = w.Close()
 	if err == nil {

@@ -93,7 +93,7 @@ func newFixture(t *testing.T) fixture {
 	return f
 }
 
-func ws(t *testing.T) []canon.Level {
+func ws(testing.TB) []canon.Level {
 	l, _ := canon.LookupLevel("ws")
 	return []canon.Level{l}
 }
