@@ -41,17 +41,6 @@ func (r Reason) rank() int {
 	return len(Reasons)
 }
 
-// Keep says which copy of a duplicate inside the release survives.
-type Keep string
-
-const (
-	// KeepFirst keeps the first copy in input order.
-	KeepFirst Keep = "first"
-	// KeepAgainst keeps the copy in a release split that is also an
-	// against input (the benchmark's own copy), else the first.
-	KeepAgainst Keep = "against"
-)
-
 // Input is a named input: a release split or an against set.
 type Input struct {
 	Name   string
@@ -75,10 +64,12 @@ type Job struct {
 	Images      bool
 	MaxDistance int
 	ImageLimits dataset.ImageLimits
-	// Within removes duplicates inside the release; Keep chooses the
-	// survivor.
+	// Within removes duplicates inside the release: the first surviving
+	// copy in input order stays. (A release split identical to an against
+	// input, the benchmark's test split shipped in the release, is never
+	// compared with that input, so its copies always stay and the other
+	// splits' copies go as label matches.)
 	Within bool
-	Keep   Keep
 	// Near removes items whose token sequence is within Near token edits
 	// of an against item's, for sequences of at least NearMin tokens.
 	Near, NearMin int
@@ -165,7 +156,6 @@ type Result struct {
 	Near        int              `json:"near,omitempty"`
 	NearMin     int              `json:"near_min_tokens,omitempty"`
 	Within      bool             `json:"within"`
-	Keep        Keep             `json:"keep"`
 	Releases    []ReleaseSummary `json:"releases"`
 	Against     []AgainstSummary `json:"against"`
 	Inputs      []InputFile      `json:"inputs"`
@@ -229,12 +219,6 @@ func (job *Job) check() error {
 		ws, _ := canon.LookupLevel("ws")
 		job.Levels = []canon.Level{ws}
 	}
-	if job.Keep == "" {
-		job.Keep = KeepFirst
-	}
-	if job.Keep != KeepFirst && job.Keep != KeepAgainst {
-		return fmt.Errorf("keep %q: want first or against", job.Keep)
-	}
 	if job.MaxDistance <= 0 {
 		job.MaxDistance = 6
 	}
@@ -276,7 +260,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Result{Tool: job.Tool, Images: job.Images, Within: job.Within, Keep: job.Keep, Removed: []Removed{}}
+	res := &Result{Tool: job.Tool, Images: job.Images, Within: job.Within, Removed: []Removed{}}
 	for _, l := range job.Levels {
 		res.Levels = append(res.Levels, l.Name)
 	}
@@ -318,27 +302,13 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		}
 	}
 
-	// With KeepAgainst, splits that are also against inputs register
-	// their keys first, so that their copies survive.
-	order := make([]int, len(job.Releases))
-	for i := range order {
-		order[i] = i
-	}
-	if job.Keep == KeepAgainst {
-		sort.SliceStable(order, func(a, b int) bool {
-			_, sa := digests[relDigest[order[a]]]
-			_, sb := digests[relDigest[order[b]]]
-			return sa && !sb
-		})
-	}
 	res.Releases = make([]ReleaseSummary, len(job.Releases))
 	removed := make([]map[int64]*Removed, len(job.Releases))
 	var seen *withinSet
 	if job.Within {
 		seen = newWithinSet(len(job.Levels))
 	}
-	for _, i := range order {
-		in := job.Releases[i]
+	for i, in := range job.Releases {
 		sum := &res.Releases[i]
 		*sum = ReleaseSummary{Name: in.Name, Path: in.Source.Path, ByReason: map[Reason]int64{}, Output: in.Name}
 		if self, ok := digests[relDigest[i]]; ok {

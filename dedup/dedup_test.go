@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -317,36 +318,31 @@ func TestSymlinkOutOfReleaseRefused(t *testing.T) {
 	}
 }
 
-func TestKeepAgainst(t *testing.T) {
+func TestSelfSplitKept(t *testing.T) {
 	dir := t.TempDir()
 	train := filepath.Join(dir, "train.jsonl")
 	test := filepath.Join(dir, "test.jsonl")
 	write(t, train, []byte("{\"id\":\"a\",\"latex\":\"x+1\"}\n{\"id\":\"b\",\"latex\":\"y+1\"}\n"))
 	write(t, test, []byte("{\"id\":\"c\",\"latex\":\"x + 1\"}\n{\"id\":\"d\",\"latex\":\"z\"}\n"))
-	for _, tc := range []struct {
-		keep Keep
-		want map[string]Reason
-	}{
-		// The test split is given as a release and as the against set: it
-		// is never compared with itself. With keep=against its copy
-		// survives and train's copy goes ("label"); keep=first also
-		// removes train's copy, as a label match.
-		{KeepAgainst, map[string]Reason{"a": ReasonLabel}},
-		{KeepFirst, map[string]Reason{"a": ReasonLabel}},
+	// The test split is a release and the against set: it is never
+	// compared with itself, its copy stays and train's goes, whatever the
+	// order, with or without --within.
+	for _, order := range [][]Input{
+		{{Name: "train", Source: dataset.Source{Path: train}}, {Name: "test", Source: dataset.Source{Path: test}}},
+		{{Name: "test", Source: dataset.Source{Path: test}}, {Name: "train", Source: dataset.Source{Path: train}}},
 	} {
-		res, err := Run(context.Background(), Job{
-			Releases: []Input{{Name: "train", Source: dataset.Source{Path: train}}, {Name: "test", Source: dataset.Source{Path: test}}},
-			Against:  []Input{{Name: "bench", Source: dataset.Source{Path: test}}},
-			Out:      filepath.Join(dir, string(tc.keep)), Levels: ws(t), Within: true, Keep: tc.keep,
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := removedBy(res); !reflect.DeepEqual(got, tc.want) {
-			t.Errorf("keep %s: removed %v, want %v", tc.keep, got, tc.want)
-		}
-		if res.Releases[1].Self != "bench" {
-			t.Errorf("the test split was not recognized as the against set: %+v", res.Releases[1])
+		for _, within := range []bool{false, true} {
+			res, err := Run(context.Background(), Job{
+				Releases: order,
+				Against:  []Input{{Name: "bench", Source: dataset.Source{Path: test}}},
+				Out:      filepath.Join(dir, fmt.Sprint(order[0].Name, within)), Levels: ws(t), Within: within,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := removedBy(res); !reflect.DeepEqual(got, map[string]Reason{"a": ReasonLabel}) {
+				t.Errorf("%s first, within %v: removed %v", order[0].Name, within, got)
+			}
 		}
 	}
 	// Within only: the order decides.

@@ -84,7 +84,7 @@ func Markdown(res *Result) string {
 		how = append(how, fmt.Sprintf("near labels (≤ %d token edits, sequences of ≥ %d tokens)", res.Near, res.NearMin))
 	}
 	if res.Within {
-		how = append(how, "duplicates inside the release (keep "+string(res.Keep)+")")
+		how = append(how, "duplicates inside the release (the first copy stays)")
 	}
 	fmt.Fprintf(&b, "Compared: %s.\n\n", strings.Join(how, "; "))
 	if len(res.Against) > 0 {

@@ -18,7 +18,7 @@ func newDedupCmd() *cobra.Command {
 	var (
 		in                 inputFlags
 		releases, against  []string
-		out, levels, keep  string
+		out, levels        string
 		salt               string
 		images, within     bool
 		force, asJSON      bool
@@ -38,7 +38,10 @@ An item is removed when its label's canonical key at a --level equals an against
 item's ("label"), when --images finds a verified copy of its image among the
 against images ("image"), when --near K finds an against label within K token
 edits ("near", sequences of at least --near-min tokens), or when --within finds
-an earlier copy inside the release ("within"). A record the reader cannot use,
+an earlier copy inside the release ("within": the first surviving copy in input
+order stays). A release split identical to an against input (a test split shipped
+in the release) is never compared with it: its items stay, and the other splits'
+copies of them go as label matches. A record the reader cannot use,
 or whose image cannot be decoded with --images, is removed as "unreadable" and
 makes the exit status 3 unless --allow-partial.
 
@@ -66,7 +69,7 @@ again removes nothing.`,
 				return err
 			}
 			job := dedup.Job{Out: out, Force: force, Levels: lv, Salt: []byte(salt), Images: images, MaxDistance: maxDist,
-				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within, Keep: dedup.Keep(keep),
+				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within,
 				Near: near, NearMin: nearMin, Workers: workers, Tool: toolName(), Progress: progress.New(),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			if asJSON {
@@ -114,7 +117,6 @@ again removes nothing.`,
 	f.IntVar(&near, "near", 0, "also remove items within this many token edits of an against label (0: off)")
 	f.IntVar(&nearMin, "near-min", dedup.DefaultNearMin, "shortest token sequence --near considers")
 	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
-	f.StringVar(&keep, "keep", "first", "which copy of a duplicate inside the release survives: first (input order) or against (the copy in a split also given as --against)")
 	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
 	f.IntVar(&workers, "workers", 0, "goroutines that canonicalize labels and hash images (default: all cores)")
 	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images declaring more pixels (counted, reported)")
