@@ -140,7 +140,14 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			return nil, err
 		}
 	}
+	if job.Progress != nil {
+		job.Progress.Start("release "+in.Name, -1)
+		defer job.Progress.Done()
+	}
 	st, err := scanKeyed(ctx, src, ag.levels, job.Salt, ag.near != nil, job.Workers, func(it dataset.Item, k keyedItem) error {
+		if job.Progress != nil {
+			job.Progress.Add(1)
+		}
 		if imgRm != nil {
 			key := imageKey{seq: it.Seq}
 			if format == dataset.Caption {
