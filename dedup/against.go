@@ -154,8 +154,8 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 // addImages hashes an image source.
 func (ag *againstSet) addImages(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
 	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits, Field: in.Source.Field}
-	st, err := scanImagesHashed(ctx, src, job.Workers, func(it dataset.ImageItem, fp imagehash.Fingerprint, failed string) error {
-		if failed != "" || fp.Blank {
+	st, _, err := index.ScanHashed(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		if fp.Blank {
 			return nil
 		}
 		ag.prints = append(ag.prints, fp)
@@ -168,42 +168,4 @@ func (ag *againstSet) addImages(ctx context.Context, ai int32, in Input, job *Jo
 	}
 	sum.ImageStats = &st
 	return nil
-}
-
-// scanImagesHashed hashes every image of src on all cores and calls fn in
-// source order; failed is the reason an image could not be decoded.
-func scanImagesHashed(ctx context.Context, src dataset.ImageSource, workers int, fn func(dataset.ImageItem, imagehash.Fingerprint, string) error) (dataset.Stats, error) {
-	var batch []dataset.ImageItem
-	var fails []dataset.Skip
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		prints, failed := index.HashItems(batch, src.Limits, hashOptions, workers)
-		for i, it := range batch {
-			if failed[i] != "" {
-				fails = append(fails, dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]})
-			}
-			if err := fn(it, prints[i], failed[i]); err != nil {
-				return err
-			}
-		}
-		batch = batch[:0]
-		return nil
-	}
-	st, err := dataset.ScanImages(src, func(it dataset.ImageItem) error {
-		batch = append(batch, it)
-		if len(batch) >= 256 {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
-	}
-	for _, k := range fails {
-		st.AddSkip(k)
-	}
-	st.Items -= int64(len(fails))
-	return st, err
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
 )
 
 // keyedItem is an item's digests, one per level, and its token sequence
@@ -226,17 +227,14 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 			out[k] = r
 		}
 	}
+	// Images the scan skips and images that cannot be decoded alike.
 	src.OnSkip = func(k dataset.Skip) {
 		if strings.HasPrefix(k.Where, "caption.txt ") {
 			return // a caption record, counted by the label scan
 		}
 		put(keyOf(k.Seq, k.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, err := scanImagesHashed(ctx, src, job.Workers, func(it dataset.ImageItem, fp imagehash.Fingerprint, failed string) error {
-		if failed != "" {
-			put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: failed + " (" + it.Where + ")"})
-			return nil
-		}
+	st, _, err := index.ScanHashed(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
 		if fp.Blank {
 			return nil

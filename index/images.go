@@ -107,7 +107,8 @@ func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o imagehash.O
 
 // ScanHashed scans an image source and fingerprints every image, calling fn
 // in source order with batches processed on all cores. Images that cannot
-// be decoded are counted in the returned stats.
+// be decoded are counted in the returned stats and, like the images the
+// scan skips, passed to src.OnSkip when it is set.
 func ScanHashed(ctx context.Context, src dataset.ImageSource, o imagehash.Options, workers int, prog Progress, fn func(dataset.ImageItem, imagehash.Fingerprint) error) (dataset.Stats, int64, error) {
 	var batch []dataset.ImageItem
 	var hashed int64
@@ -119,7 +120,11 @@ func ScanHashed(ctx context.Context, src dataset.ImageSource, o imagehash.Option
 		prints, failed := HashItems(batch, src.Limits, o, workers)
 		for i, it := range batch {
 			if failed[i] != "" {
-				undecodable = append(undecodable, dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]})
+				k := dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]}
+				undecodable = append(undecodable, k)
+				if src.OnSkip != nil {
+					src.OnSkip(k)
+				}
 				continue
 			}
 			hashed++
