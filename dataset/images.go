@@ -31,6 +31,7 @@ type ImageItem struct {
 	Label    string // the ground-truth label, when the source has one
 	HasLabel bool
 	Where    string      // file, archive entry or row
+	Name     string      // the file's path in its folder or archive (folders, zip, tar)
 	Data     []byte      // encoded image (PNG, BMP, JPEG)
 	Image    image.Image // set instead of Data for rasterized InkML
 }
@@ -190,7 +191,7 @@ func scanImageFolder(dir string, names []string, lim ImageLimits, e *emitter, fn
 		}
 	}
 	for seq, name := range names {
-		it := ImageItem{Seq: int64(seq), ID: stem(name), Where: "file " + name}
+		it := ImageItem{Seq: int64(seq), ID: stem(name), Where: "file " + name, Name: name}
 		if err := e.deliverFile(fn, it, filepath.Join(dir, filepath.FromSlash(name)), lim); err != nil {
 			return err
 		}
@@ -276,7 +277,7 @@ func scanZip(p string, lim ImageLimits, e *emitter, fn func(ImageItem) error) er
 		if f.FileInfo().IsDir() || !isImageName(f.Name) {
 			continue
 		}
-		it := ImageItem{Seq: seq, ID: stem(f.Name), Where: "entry " + f.Name}
+		it := ImageItem{Seq: seq, ID: stem(f.Name), Where: "entry " + f.Name, Name: f.Name}
 		seq++
 		if f.UncompressedSize64 > uint64(lim.MaxBytes) {
 			e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge)
@@ -337,7 +338,7 @@ func scanTar(p string, lim ImageLimits, e *emitter, fn func(ImageItem) error) er
 		if h.Typeflag != tar.TypeReg || !isImageName(h.Name) {
 			continue
 		}
-		it := ImageItem{Seq: seq, ID: stem(h.Name), Where: "entry " + h.Name}
+		it := ImageItem{Seq: seq, ID: stem(h.Name), Where: "entry " + h.Name, Name: h.Name}
 		seq++
 		if h.Size > lim.MaxBytes {
 			e.skip(it.Seq, it.ID, it.Where, ReasonImageTooLarge)

@@ -1,7 +1,10 @@
 package dataset
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bufio"
+	"compress/gzip"
 	"bytes"
 	"encoding/csv"
 	"errors"
@@ -467,4 +470,111 @@ func copyInside(root, p, out string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// WriteImageSubset writes the images of an image-only source (a folder of
+// images, a zip or a tar archive) for which keep(seq) is true into dst, in
+// the source's layout: a folder's kept files at their relative paths under
+// dst, an archive as dst/<its base name> holding the kept image entries,
+// their bytes unchanged (entries written with a fixed time, so that the
+// same inputs give the same archive). Entries that are not images are not
+// items and are not copied; an image the scan skips is never written, and
+// an entry whose name would leave the archive's root is refused. It returns
+// the number of images written.
+func WriteImageSubset(src ImageSource, dst string, keep func(seq int64) bool) (n int64, err error) {
+	fi, err := os.Stat(src.Path)
+	if err != nil {
+		return 0, err
+	}
+	lower := strings.ToLower(src.Path)
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return 0, err
+	}
+	var put func(it ImageItem) error
+	var finish func() error
+	switch {
+	case fi.IsDir():
+		put = func(it ImageItem) error {
+			return copyInside(src.Path, filepath.Join(src.Path, filepath.FromSlash(it.Name)), mkdirFor(filepath.Join(dst, filepath.FromSlash(it.Name))))
+		}
+		finish = func() error { return nil }
+	case strings.HasSuffix(lower, ".zip"):
+		f, err := os.Create(filepath.Join(dst, filepath.Base(src.Path)))
+		if err != nil {
+			return 0, err
+		}
+		zw := zip.NewWriter(f)
+		put = func(it ImageItem) error {
+			w, err := zw.CreateHeader(&zip.FileHeader{Name: it.Name, Method: zip.Deflate})
+			if err == nil {
+				_, err = w.Write(it.Data)
+			}
+			return err
+		}
+		finish = func() error {
+			err := zw.Close()
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}
+	case strings.HasSuffix(lower, ".tar"), strings.HasSuffix(lower, ".tar.gz"), strings.HasSuffix(lower, ".tgz"):
+		f, err := os.Create(filepath.Join(dst, filepath.Base(src.Path)))
+		if err != nil {
+			return 0, err
+		}
+		var w io.Writer = f
+		var gz *gzip.Writer
+		if !strings.HasSuffix(lower, ".tar") {
+			gz = gzip.NewWriter(f)
+			w = gz
+		}
+		tw := tar.NewWriter(w)
+		put = func(it ImageItem) error {
+			if err := tw.WriteHeader(&tar.Header{Name: it.Name, Mode: 0o644, Size: int64(len(it.Data)), Typeflag: tar.TypeReg, Format: tar.FormatPAX}); err != nil {
+				return err
+			}
+			_, err := tw.Write(it.Data)
+			return err
+		}
+		finish = func() error {
+			err := tw.Close()
+			if gz != nil && err == nil {
+				err = gz.Close()
+			}
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}
+	default:
+		return 0, fmt.Errorf("%s: not an image folder, zip or tar archive", src.Path)
+	}
+	src.OnSkip = nil
+	st, err := ScanImages(src, func(it ImageItem) error {
+		if !keep(it.Seq) {
+			return nil
+		}
+		if !filepath.IsLocal(filepath.FromSlash(it.Name)) {
+			return fmt.Errorf("%s: entry %q would leave the archive's root: not copied", src.Path, it.Name)
+		}
+		if err := put(it); err != nil {
+			return err
+		}
+		n++
+		return nil
+	})
+	if ferr := finish(); err == nil {
+		err = ferr
+	}
+	if err == nil && st.FileError != "" {
+		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", src.Path, st.FileError)
+	}
+	return n, err
+}
+
+// mkdirFor creates p's folder and returns p.
+func mkdirFor(p string) string {
+	os.MkdirAll(filepath.Dir(p), 0o755)
+	return p
 }

@@ -315,7 +315,13 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			sum.Self = self
 		}
 		logf("release %s: matching %s", in.Name, in.Source.Path)
-		rm, err := matchRelease(ctx, &job, in, sum, ag, seen)
+		var rm map[int64]*Removed
+		var err error
+		if imageOnly(in.Source) {
+			rm, err = matchImageRelease(ctx, &job, in, sum, ag, seen)
+		} else {
+			rm, err = matchRelease(ctx, &job, in, sum, ag, seen)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("release %s: %w", in.Name, err)
 		}
@@ -330,7 +336,14 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		sum := &res.Releases[i]
 		rm := removed[i]
 		logf("release %s: writing %d of %d items", in.Name, sum.Items-int64(len(rm)), sum.Items)
-		n, err := dataset.WriteSubset(in.Source, filepath.Join(tmp, in.Name), func(seq int64) bool { return rm[seq] == nil })
+		keep := func(seq int64) bool { return rm[seq] == nil }
+		var n int64
+		var err error
+		if sum.Format == formatImages {
+			n, err = dataset.WriteImageSubset(dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits}, filepath.Join(tmp, in.Name), keep)
+		} else {
+			n, err = dataset.WriteSubset(in.Source, filepath.Join(tmp, in.Name), keep)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("release %s: write: %w", in.Name, err)
 		}

@@ -1,7 +1,10 @@
 package dedup
 
 import (
+	"archive/tar"
+	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -411,4 +414,88 @@ func TestNearMatches(t *testing.T) {
 
 func parquetRead(f *os.File, size int64) ([]Removed, error) {
 	return parquet.Read[Removed](f, size)
+}
+
+func TestImageOnlyReleases(t *testing.T) {
+	f := newFixture(t)
+	imgs := map[string][]byte{"a/r0.png": formulaPNG(t, 200), "a/r1.png": formulaPNG(t, 1), "b/r2.png": formulaPNG(t, 201), "b/r3.png": formulaPNG(t, 200)}
+	names := []string{"a/r0.png", "a/r1.png", "b/r2.png", "b/r3.png"}
+	folder := filepath.Join(f.dir, "imgs")
+	for _, n := range names {
+		write(t, filepath.Join(folder, n), imgs[n])
+	}
+	write(t, filepath.Join(folder, "notes.txt"), []byte("not an item"))
+	zp := filepath.Join(f.dir, "imgs.zip")
+	zf, _ := os.Create(zp)
+	zw := zip.NewWriter(zf)
+	tp := filepath.Join(f.dir, "imgs.tar.gz")
+	tf, _ := os.Create(tp)
+	gz := gzip.NewWriter(tf)
+	tw := tar.NewWriter(gz)
+	for _, n := range names {
+		w, _ := zw.Create(n)
+		w.Write(imgs[n])
+		tw.WriteHeader(&tar.Header{Name: n, Mode: 0o644, Size: int64(len(imgs[n])), Typeflag: tar.TypeReg})
+		tw.Write(imgs[n])
+	}
+	zw.Close()
+	zf.Close()
+	tw.Close()
+	gz.Close()
+	tf.Close()
+	out := filepath.Join(f.dir, "clean")
+	res, err := Run(context.Background(), Job{
+		Releases: []Input{{Name: "folder", Source: dataset.Source{Path: folder}}, {Name: "zip", Source: dataset.Source{Path: zp}}, {Name: "tar", Source: dataset.Source{Path: tp}}},
+		Against:  []Input{{Name: "test", Source: dataset.Source{Path: f.test}}},
+		Out:      out, Levels: ws(t), Images: true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range res.Releases {
+		if s.Format != formatImages || s.Items != 4 || s.Kept != 3 || s.ByReason[ReasonImage] != 1 {
+			t.Errorf("%s: %+v", s.Name, s)
+		}
+	}
+	want := []string{"a/r0.png", "b/r2.png", "b/r3.png"}
+	var got []string
+	filepath.WalkDir(filepath.Join(out, "folder"), func(p string, d os.DirEntry, err error) error {
+		if !d.IsDir() {
+			r, _ := filepath.Rel(filepath.Join(out, "folder"), p)
+			got = append(got, filepath.ToSlash(r))
+		}
+		return nil
+	})
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("folder output %v", got)
+	}
+	for _, p := range []string{filepath.Join(out, "zip", "imgs.zip"), filepath.Join(out, "tar", "imgs.tar.gz")} {
+		var ids []string
+		if _, err := dataset.ScanImages(dataset.ImageSource{Path: p}, func(it dataset.ImageItem) error {
+			ids = append(ids, it.Name)
+			if !bytes.Equal(it.Data, imgs[it.Name]) {
+				t.Errorf("%s: %s changed", p, it.Name)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(ids, want) {
+			t.Errorf("%s holds %v", p, ids)
+		}
+	}
+	// Within: identical pixels inside the release (r3 is r0 again).
+	res, err = Run(context.Background(), Job{Releases: []Input{{Name: "zip", Source: dataset.Source{Path: zp}}},
+		Out: filepath.Join(f.dir, "within"), Levels: ws(t), Images: true, Within: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := removedBy(res); !reflect.DeepEqual(got, map[string]Reason{"b/r3": ReasonWithin}) {
+		t.Errorf("within: removed %v", got)
+	}
+	// Without --images an image-only release is refused.
+	if _, err := Run(context.Background(), Job{Releases: []Input{{Name: "folder", Source: dataset.Source{Path: folder}}},
+		Against: []Input{{Name: "test", Source: dataset.Source{Path: f.test}}}, Out: filepath.Join(f.dir, "x"), Levels: ws(t)}); err == nil {
+		t.Error("an image-only release without --images was accepted")
+	}
 }

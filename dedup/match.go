@@ -2,6 +2,9 @@ package dedup
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
@@ -88,11 +91,12 @@ func keyOf(label string, levels []canon.Level, salt []byte, tokens bool) keyedIt
 
 // withinSet remembers the first release item with each key.
 type withinSet struct {
-	first []map[canon.Digest]string // per level: key → "release:id"
+	first  []map[canon.Digest]string // per level: key → "release:id"
+	pixels map[[16]byte]string       // image-only releases: normalized pixels → "release:id"
 }
 
 func newWithinSet(levels int) *withinSet {
-	w := &withinSet{first: make([]map[canon.Digest]string, levels)}
+	w := &withinSet{first: make([]map[canon.Digest]string, levels), pixels: map[[16]byte]string{}}
 	for i := range w.first {
 		w.first[i] = map[canon.Digest]string{}
 	}
@@ -239,25 +243,10 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		if fp.Blank {
 			return nil
 		}
-		var names []string
-		best := -1
-		ag.mih.Search(fp.Hash, job.MaxDistance, func(pos, d int) {
-			o := ag.prints[pos]
-			if ag.owners[pos].src == selfSrc {
-				return
-			}
-			if o.Digest != fp.Digest && imagehash.FineDistance(fp, o) > imagehash.VerifyDistance {
-				return // a candidate, not a verified copy
-			}
-			names = append(names, ag.owners[pos].name)
-			if best < 0 || d < best {
-				best = d
-			}
-		})
+		names, best := ag.imageMatches(fp, job.MaxDistance, selfSrc)
 		if len(names) == 0 {
 			return nil
 		}
-		sortNames(names)
 		m, more := matchList(names)
 		d := int32(best)
 		put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more})
@@ -265,4 +254,115 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 	})
 	sum.ImageStats = &st
 	return out, err
+}
+
+// formatImages is the format reported for an image-only release.
+const formatImages = "images"
+
+// imageOnly says whether a release is an image folder (without
+// caption.txt) or a zip or tar archive of images: a source with images and
+// no labels.
+func imageOnly(src dataset.Source) bool {
+	if src.Format != "" {
+		return false
+	}
+	if isArchive(src.Path) {
+		return true
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	if _, err := os.Stat(filepath.Join(src.Path, "caption.txt")); !os.IsNotExist(err) {
+		return false
+	}
+	_, err = dataset.Detect(src.Path)
+	return err != nil // not an InkML folder
+}
+
+// isArchive says whether a path names a zip or tar archive.
+func isArchive(p string) bool {
+	lower := strings.ToLower(p)
+	for _, ext := range []string{".zip", ".tar", ".tar.gz", ".tgz"} {
+		if strings.HasSuffix(lower, ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// matchImageRelease matches an image-only release: by verified image copy
+// against the against images and, with Within, by identical normalized
+// pixels inside the release.
+func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
+	sum.Format = formatImages
+	if !job.Images {
+		return nil, fmt.Errorf("%s holds images and no labels: give --images to compare them", in.Source.Path)
+	}
+	if ag.mih == nil && seen == nil {
+		return nil, fmt.Errorf("%s holds images and no labels, and no against input gives images", in.Source.Path)
+	}
+	selfSrc := int32(-1)
+	for i, n := range ag.names {
+		if n == sum.Self {
+			selfSrc = int32(i)
+		}
+	}
+	rm := map[int64]*Removed{}
+	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits}
+	src.OnSkip = func(k dataset.Skip) {
+		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
+	}
+	st, _, err := index.ScanHashed(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		sum.Images++
+		if !filepath.IsLocal(filepath.FromSlash(it.Name)) {
+			mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: "entry name leaves the archive's root (" + it.Where + ")"})
+			return nil
+		}
+		if fp.Blank {
+			return nil
+		}
+		if ag.mih != nil {
+			if names, best := ag.imageMatches(fp, job.MaxDistance, selfSrc); len(names) > 0 {
+				m, more := matchList(names)
+				d := int32(best)
+				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more})
+				return nil
+			}
+		}
+		if seen != nil {
+			if first, ok := seen.pixels[fp.Digest]; ok {
+				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonWithin, Level: "pixels", Matches: []string{first}})
+			} else {
+				seen.pixels[fp.Digest] = in.Name + ":" + it.ID
+			}
+		}
+		return nil
+	})
+	sum.Stats = st
+	sum.Items = st.Items + st.Skipped
+	sum.ImagesNote = "an image-only release: items are its images"
+	return rm, err
+}
+
+// imageMatches returns the against images that are verified copies of fp
+// (not from source skip), sorted, and the smallest pHash distance.
+func (ag *againstSet) imageMatches(fp imagehash.Fingerprint, radius int, skip int32) ([]string, int) {
+	var names []string
+	best := -1
+	ag.mih.Search(fp.Hash, radius, func(pos, d int) {
+		o := ag.prints[pos]
+		if ag.owners[pos].src == skip {
+			return
+		}
+		if o.Digest != fp.Digest && imagehash.FineDistance(fp, o) > imagehash.VerifyDistance {
+			return // a candidate, not a verified copy
+		}
+		names = append(names, ag.owners[pos].name)
+		if best < 0 || d < best {
+			best = d
+		}
+	})
+	sortNames(names)
+	return names, best
 }
