@@ -341,7 +341,6 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	})
 	sum.Stats = st
 	sum.Items = st.Items + st.Skipped
-	sum.ImagesNote = "an image-only release: items are its images"
 	return rm, err
 }
 

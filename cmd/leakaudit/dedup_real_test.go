@@ -167,6 +167,15 @@ func TestRealDedup(t *testing.T) {
 		"--against", "test="+filepath.Join(root, "im2latex", "formulas", "test.formulas.norm.txt"), "--within", "--out", filepath.Join(dir, "im2latex"))
 	t.Logf("im2latex val: %d items, removed %v", im.Releases[0].Items, im.Releases[0].ByReason)
 
+	// Image-only releases: im2latex's rendered test images and the CROHME
+	// original BMPs (scans of 2014 and train items, which must all go as
+	// verified copies).
+	imgs := runDedup(t, exitOK, "--release", "im="+filepath.Join(root, "im2latex", "images", "test"), "--release", "bmp="+filepath.Join(crohme, "bmp-sample"),
+		"--against", "2014="+filepath.Join(crohme, "2014"), "--against", "train="+filepath.Join(crohme, "train"), "--images", "--within", "--out", filepath.Join(dir, "images"))
+	if im, bmp := imgs.Releases[0], imgs.Releases[1]; im.Items != 1000 || im.Format != "images" || bmp.Items != 40 || bmp.ByReason["image"] != 40 {
+		t.Errorf("image-only releases: %+v", imgs.Releases)
+	}
+
 	// The Markdown summary on stdout, and an existing --out refused.
 	stdout, stderr, code := runCode(t, "dedup", "--release", filepath.Join(root, "labels", "crohme_2016_captions.json"), "--against", filepath.Join(root, "labels", "crohme_2014_captions.json"), "--out", filepath.Join(dir, "md"))
 	if code != exitOK || !strings.Contains(stdout, "| crohme_2016_captions | json-strings | 1147 |") {
