@@ -105,7 +105,8 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 
 // addLabels canonicalizes a label source's items at every level.
 func (ag *againstSet) addLabels(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
-	st, err := scanKeyed(ctx, in.Source, job.Levels, job.Salt, ag.near != nil, job.Workers, func(it dataset.Item, k keyedItem) error {
+	kr := &keyer{levels: job.Levels, salt: job.Salt, workers: job.Workers, tokens: ag.near != nil}
+	st, err := kr.scan(ctx, in.Source, func(it dataset.Item, k keyedItem) error {
 		e := entry{src: ai, name: in.Name + ":" + it.ID}
 		for li, d := range k.digests {
 			ag.keys[li][d] = append(ag.keys[li][d], e)

@@ -15,19 +15,34 @@ import (
 	"github.com/leakaudit/leakaudit/index"
 )
 
-// keyedItem is an item's digests, one per level, and its token sequence
-// when near matching needs it (nil when the tokenizer rejects the label).
+// keyedItem is an item's digests, one per level, and, when near matching
+// runs, its token sequence (nil when the tokenizer rejects the label) or,
+// on the release side, the near matches found for it.
 type keyedItem struct {
-	digests []canon.Digest
-	tokens  []string
+	digests  []canon.Digest
+	tokens   []string
+	near     []string // release side: the nearest against items
+	nearDist int
+}
+
+// keyer computes items' keys on all cores.
+type keyer struct {
+	levels  []canon.Level
+	salt    []byte
+	workers int
+	tokens  bool // compute token sequences (near matching)
+	// query, when set, looks the token sequence up in the worker and
+	// keeps only the result.
+	query func(tokens []string) ([]string, int)
 }
 
 // batchSize is how many items are canonicalized together on all cores.
 const batchSize = 2048
 
-// scanKeyed scans src and calls fn for every item in file order with its
-// keys, canonicalizing batches on all cores.
-func scanKeyed(ctx context.Context, src dataset.Source, levels []canon.Level, salt []byte, tokens bool, workers int, fn func(dataset.Item, keyedItem) error) (dataset.Stats, error) {
+// scan reads src and calls fn for every item in file order with its keys,
+// computing batches on all cores.
+func (kr *keyer) scan(ctx context.Context, src dataset.Source, fn func(dataset.Item, keyedItem) error) (dataset.Stats, error) {
+	workers := kr.workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -48,7 +63,7 @@ func scanKeyed(ctx context.Context, src dataset.Source, levels []canon.Level, sa
 			go func(lo, hi int) {
 				defer wg.Done()
 				for i := lo; i < hi; i++ {
-					keys[i] = keyOf(items[i].Label, levels, salt, tokens)
+					keys[i] = kr.keyOf(items[i].Label)
 				}
 			}(lo, hi)
 		}
@@ -75,18 +90,30 @@ func scanKeyed(ctx context.Context, src dataset.Source, levels []canon.Level, sa
 }
 
 // keyOf computes one label's keys.
-func keyOf(label string, levels []canon.Level, salt []byte, tokens bool) keyedItem {
-	k := keyedItem{digests: make([]canon.Digest, len(levels))}
-	for i, l := range levels {
+func (kr *keyer) keyOf(label string) keyedItem {
+	k := keyedItem{digests: make([]canon.Digest, len(kr.levels))}
+	for i, l := range kr.levels {
 		key, _ := l.Canon(label) // a failure's key matches only the same failure
-		k.digests[i] = canon.DigestOf(key, salt)
+		k.digests[i] = canon.DigestOf(key, kr.salt)
 	}
-	if tokens {
-		if t, err := canon.CanonTokens(label); err == nil {
-			k.tokens = strings.Fields(t)
+	if kr.tokens {
+		k.tokens = tokensOf(label)
+		if kr.query != nil && k.tokens != nil {
+			k.near, k.nearDist = kr.query(k.tokens)
+			k.tokens = nil
 		}
 	}
 	return k
+}
+
+// tokensOf returns a label's token sequence at the tokens level, nil when
+// the tokenizer rejects it.
+func tokensOf(label string) []string {
+	s, err := canon.CanonTokens(label)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(s)
 }
 
 // withinSet remembers the first release item with each key.
@@ -149,7 +176,11 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		job.Progress.Start("release "+in.Name, -1)
 		defer job.Progress.Done()
 	}
-	st, err := scanKeyed(ctx, src, ag.levels, job.Salt, ag.near != nil, job.Workers, func(it dataset.Item, k keyedItem) error {
+	kr := &keyer{levels: ag.levels, salt: job.Salt, workers: job.Workers, tokens: ag.near != nil}
+	if ag.near != nil {
+		kr.query = func(t []string) ([]string, int) { return ag.near.query(t, selfSrc) }
+	}
+	st, err := kr.scan(ctx, src, func(it dataset.Item, k keyedItem) error {
 		if job.Progress != nil {
 			job.Progress.Add(1)
 		}
@@ -177,8 +208,8 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				break
 			}
 		}
-		if ag.near != nil && rm[it.Seq] == nil && k.tokens != nil {
-			if names, dist := ag.near.query(k.tokens, selfSrc); len(names) > 0 {
+		if len(k.near) > 0 && rm[it.Seq] == nil {
+			if names, dist := k.near, k.nearDist; len(names) > 0 {
 				m, more := matchList(names)
 				d := int32(dist)
 				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonNear, Level: "tokens", Distance: &d, Matches: m, MoreMatches: more})

@@ -1,6 +1,10 @@
 package dedup
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/leakaudit/leakaudit/index"
+)
 
 // DefaultNearMin is the shortest token sequence near matching considers:
 // shorter formulas are within a few edits of each other by chance.
@@ -13,79 +17,39 @@ func (job *Job) nearMin() int {
 	return DefaultNearMin
 }
 
-// nearSet finds the against items within k token edits of a sequence.
+// nearSet finds the against items within k token edits of a sequence: an
+// index.Near over the against items' token sequences, with their owners.
 type nearSet struct {
-	k, min int
-	seqs   [][]string
-	owners []entry
+	ix     *index.Near
+	owners []entry // by index id
 }
 
-func newNearSet(k, minTokens int) *nearSet { return &nearSet{k: k, min: minTokens} }
+func newNearSet(k, minTokens int) *nearSet { return &nearSet{ix: index.NewNear(k, minTokens)} }
 
 func (n *nearSet) add(tokens []string, e entry) {
-	if len(tokens) < n.min {
-		return
+	if id := n.ix.Add(tokens); id >= 0 {
+		n.owners = append(n.owners, e)
 	}
-	n.seqs = append(n.seqs, tokens)
-	n.owners = append(n.owners, e)
 }
 
 // query returns the names of the nearest against items (not from source
-// skip) within k edits, and their distance.
+// skip) within k edits, sorted, and their distance.
 func (n *nearSet) query(tokens []string, skip int32) ([]string, int) {
-	if len(tokens) < n.min {
-		return nil, 0
-	}
-	best := n.k + 1
+	best := -1
 	var names []string
-	for i, s := range n.seqs {
-		if n.owners[i].src == skip {
+	for _, m := range n.ix.Query(tokens) {
+		o := n.owners[m.ID]
+		if o.src == skip {
 			continue
 		}
-		d := editDistance(tokens, s, best)
-		switch {
-		case d < best:
-			best, names = d, []string{n.owners[i].name}
-		case d == best && d <= n.k:
-			names = append(names, n.owners[i].name)
+		if best >= 0 && m.Distance > best {
+			break // matches come nearest first
 		}
-	}
-	if best > n.k {
-		return nil, 0
+		best = m.Distance
+		names = append(names, o.name)
 	}
 	sortNames(names)
 	return names, best
-}
-
-// editDistance is the token Levenshtein distance of a and b, or any value
-// ≥ limit when it is at least limit.
-func editDistance(a, b []string, limit int) int {
-	if d := len(a) - len(b); d >= limit || -d >= limit {
-		return limit
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		low := cur[0]
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			c = min(c, prev[j]+1, cur[j-1]+1)
-			cur[j] = c
-			low = min(low, c)
-		}
-		if low >= limit {
-			return limit
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func sortNames(names []string) { sort.Strings(names) }
