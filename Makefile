@@ -43,7 +43,9 @@ engine:
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
 ## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
 ## every text metric over TAMER's 24,607 HME100K pairs (s/pass); dedup of a
-## Parquet release with image bytes against 25k test labels (rows/s, peak heap).
+## Parquet release with image bytes against 25k test labels (rows/s, peak heap);
+## dedup --near 2 of 1M and 10M synthetic labels against 25k (labels/s), and
+## the near index alone over HME100K (queries/s).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -59,6 +61,8 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
 	$(GO) test -run '^$$' -bench 'BenchmarkTeXBLEU' -cpu 1 ./metrics/texbleu/
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupParquet' -benchtime 1x -timeout 30m ./dedup/
+	$(GO) test -run '^$$' -bench 'BenchmarkDedupNear' -benchtime 1x -timeout 60m ./dedup/
+	$(GO) test -run '^$$' -bench 'BenchmarkNearQuery' -cpu 1 ./index/
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

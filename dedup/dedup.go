@@ -149,12 +149,15 @@ type InputFile struct {
 
 // Result is what Run did: summary.json.
 type Result struct {
-	Tool        string           `json:"tool"`
-	Levels      []string         `json:"levels"`
-	Images      bool             `json:"images"`
-	MaxDistance int              `json:"max_distance,omitempty"`
-	Near        int              `json:"near,omitempty"`
-	NearMin     int              `json:"near_min_tokens,omitempty"`
+	Tool        string   `json:"tool"`
+	Levels      []string `json:"levels"`
+	Images      bool     `json:"images"`
+	MaxDistance int      `json:"max_distance,omitempty"`
+	Near        int      `json:"near,omitempty"`
+	NearMin     int      `json:"near_min_tokens,omitempty"`
+	// NearControl is the chance level of near matches among the against
+	// items themselves.
+	NearControl *NearControl     `json:"near_control,omitempty"`
 	Within      bool             `json:"within"`
 	Releases    []ReleaseSummary `json:"releases"`
 	Against     []AgainstSummary `json:"against"`
@@ -293,6 +296,10 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		return nil, err
 	}
 	res.Against = ag.summaries
+	if ag.near != nil {
+		c := ag.near.control()
+		res.NearControl = &c
+	}
 	for _, s := range ag.summaries {
 		if s.Stats.Format != "" {
 			res.Check("against "+s.Name, s.Path, s.Stats)

@@ -134,6 +134,9 @@ func Markdown(res *Result) string {
 	}
 	if res.Near > 0 {
 		fmt.Fprintf(&b, "- near matches are not looked for in sequences shorter than %d tokens: short formulas collide by chance\n", res.NearMin)
+		if c := res.NearControl; c != nil {
+			fmt.Fprintf(&b, "- chance level: %d of %d against items (%.2f%%) have another, different against item within %d token edits\n", c.Matched, c.Items, 100*c.Rate, res.Near)
+		}
 	}
 	if !res.Complete {
 		b.WriteString("\n**Incomplete input**: ")

@@ -21,7 +21,8 @@ func (job *Job) nearMin() int {
 // index.Near over the against items' token sequences, with their owners.
 type nearSet struct {
 	ix     *index.Near
-	owners []entry // by index id
+	owners []entry    // by index id
+	seqs   [][]string // by index id, for the control rate
 }
 
 func newNearSet(k, minTokens int) *nearSet { return &nearSet{ix: index.NewNear(k, minTokens)} }
@@ -29,6 +30,7 @@ func newNearSet(k, minTokens int) *nearSet { return &nearSet{ix: index.NewNear(k
 func (n *nearSet) add(tokens []string, e entry) {
 	if id := n.ix.Add(tokens); id >= 0 {
 		n.owners = append(n.owners, e)
+		n.seqs = append(n.seqs, tokens)
 	}
 }
 
@@ -53,3 +55,31 @@ func (n *nearSet) query(tokens []string, skip int32) ([]string, int) {
 }
 
 func sortNames(names []string) { sort.Strings(names) }
+
+// NearControl is the chance level of near matches: how many against items
+// (of the length near matching considers) have another against item within
+// the distance that is not identical at the tokens level. Unrelated
+// formulas of one benchmark collide at this rate; a release's near
+// matches far above it are copies with edits, near it are chance.
+type NearControl struct {
+	Items   int     `json:"items"`
+	Matched int     `json:"matched"`
+	Rate    float64 `json:"rate"`
+}
+
+// control computes the rate over the indexed against items.
+func (n *nearSet) control() NearControl {
+	c := NearControl{Items: len(n.seqs)}
+	for id, t := range n.seqs {
+		for _, m := range n.ix.Query(t) {
+			if m.ID != id && m.Distance > 0 {
+				c.Matched++
+				break
+			}
+		}
+	}
+	if c.Items > 0 {
+		c.Rate = float64(c.Matched) / float64(c.Items)
+	}
+	return c
+}

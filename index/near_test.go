@@ -169,3 +169,32 @@ func TestNearRealAgainstBruteForce(t *testing.T) {
 	pairs, matched := checkNear(t, indexed, queries, 2, 8)
 	t.Logf("%d queries: %d within 2 edits of one of %d test labels (%d pairs), identical to brute force", len(queries), matched, len(indexed), pairs)
 }
+
+// BenchmarkNearQuery: the index alone, 25k HME100K test labels indexed at
+// K=2, queried with the 74,502 train labels' token sequences (tokenized
+// beforehand); queries/s on one core.
+func BenchmarkNearQuery(b *testing.B) {
+	root := shareddata.Dir(b)
+	read := func(p string) [][]string {
+		var out [][]string
+		dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
+			if k, err := canon.CanonTokens(it.Label); err == nil {
+				out = append(out, strings.Fields(k))
+			}
+			return nil
+		})
+		return out
+	}
+	x := NewNear(2, 8)
+	for _, s := range read(root + "/labels/hme100k_test_captions.json") {
+		x.Add(s)
+	}
+	queries := read(root + "/labels/hme100k_train_captions.json")
+	b.ResetTimer()
+	n := 0
+	for b.Loop() {
+		x.Query(queries[n%len(queries)])
+		n++
+	}
+	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "queries/s")
+}
