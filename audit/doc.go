@@ -3,7 +3,7 @@
 // how many test items have a label that also occurs in the training
 // corpora, with the matching training ids as evidence.
 //
-// Counting follows the published protocol (audit protocol §1.3): every test
+// Counting follows the published protocol (docs/canonical-ladder.md §1.3): every test
 // entry is checked separately, so duplicates inside a test split count once
 // each; total is the number of entries read; the rate is
 // round(100*found/total, 2) computed on float64 and rounded half to even on

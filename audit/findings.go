@@ -91,7 +91,7 @@ type SplitFinding struct {
 }
 
 // Gap is the contaminated-versus-clean comparison of one split at one
-// level (anomalies-and-memorization.md §4).
+// level (docs/audit-statistics.md §4).
 type Gap struct {
 	Split        string     `json:"split"`
 	Level        string     `json:"level"`

@@ -129,7 +129,7 @@ func TestGlueReason(t *testing.T) {
 	}
 }
 
-// TestWithinBenchmarkOverlap reproduces the audit protocol's §4.1 table
+// TestWithinBenchmarkOverlap reproduces the within-benchmark overlap table (docs/canonical-ladder.md §7)
 // from the shared label lists, at every level it states (L0 = L1 = L2).
 func TestWithinBenchmarkOverlap(t *testing.T) {
 	if testing.Short() {

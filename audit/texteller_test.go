@@ -51,7 +51,7 @@ func TestTexTellerAudit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The audit's figures (its own CDM run; anomalies-and-memorization.md §2-3).
+	// The audit's figures (its own CDM run; docs/audit-statistics.md §2–3).
 	want := map[string]float64{"crohme_train": 96.38, "crohme_2014": 95.64, "crohme_2016": 92.68, "crohme_2019": 92.16,
 		"crohme2023_train": 87.96, "crohme2023_val": 96.22, "crohme2023_test": 95.52, "hme100k_test": 87.45,
 		"mathwriting_valid": 58.23, "mathwriting_test": 61.92}

@@ -9,7 +9,7 @@ import (
 )
 
 // CanonAudit is the published audit protocol's canonical function, byte for
-// byte (audit protocol §1.2): if s starts with `\[` and ends with `\]` the
+// byte (docs/canonical-ladder.md §1.2): if s starts with `\[` and ends with `\]` the
 // two delimiters are removed once, on the raw string with no trimming first;
 // then every U+0020 is deleted. Tabs, newlines, other Unicode spaces and
 // zero-width characters are kept, and no Unicode normalization or case
@@ -32,7 +32,7 @@ func IsSpace(r rune) bool {
 // level strips.
 var wrapperEnvs = []string{"equation", "equation*", "displaymath", "math"}
 
-// CanonWS is the ws level (L2, audit protocol §3.1): NFC, trim, strip outer
+// CanonWS is the ws level (L2, docs/canonical-ladder.md §2): NFC, trim, strip outer
 // display wrappers repeatedly (\[…\], \(…\), $$…$$, $…$ when the inside has
 // no other unescaped $, and the equation, equation*, displaymath and math
 // environments), then drop every whitespace run except one that separates a

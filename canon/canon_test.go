@@ -65,8 +65,8 @@ func TestCanonWS(t *testing.T) {
 	}
 }
 
-// TestLadderMerges checks the "first merged at" table of the audit protocol
-// (§3.4) for the levels registered so far.
+// TestLadderMerges checks the "first merged at" table
+// (docs/canonical-ladder.md §5 and §7) for the levels registered so far.
 func TestLadderMerges(t *testing.T) {
 	raw, _ := LookupLevel("raw")
 	audit, _ := LookupLevel("audit")

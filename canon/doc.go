@@ -5,7 +5,7 @@
 // tokenizer; the lower levels are string rules of their own.
 //
 // A [Level] is a named, versioned function from a raw label to a canonical
-// key. Levels form a ladder (see the audit protocol, §3):
+// key. Levels form a ladder (see docs/canonical-ladder.md):
 //
 //	raw    (L0)  the label exactly as decoded from its file
 //	audit  (L1)  the published TexTeller audit protocol, byte for byte:

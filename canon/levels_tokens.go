@@ -9,7 +9,7 @@ import (
 )
 
 // The tokens (L3) and render (L4) levels of the canonicalization ladder
-// (audit protocol §3.2–3.3). Both start from the ws level, so equality at
+// (docs/canonical-ladder.md §3–4). Both start from the ws level, so equality at
 // ws implies equality here and overlap counts never decrease going up.
 
 func init() {

@@ -9,7 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
-// TestPredictionExactMatch reproduces the audit protocol's §4.3 table: how
+// TestPredictionExactMatch reproduces the prediction exact-match table (docs/canonical-ladder.md §7): how
 // many TexTeller_en predictions equal their ground truth at L0, L1 and L2.
 // L1 − L2 are the control-word-swallows-letter false merges (\rightarrowx).
 func TestPredictionExactMatch(t *testing.T) {

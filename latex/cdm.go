@@ -12,7 +12,7 @@ import (
 )
 
 // This file reproduces the reference CDM's string passes that follow its
-// KaTeX normalizer (cdm-spec §3.4–5, §5 and §6): the CJK and percent
+// KaTeX normalizer (docs/cdm.md §2, §4 and §5): the CJK and percent
 // fix-ups, normalize_latex, and the token selection that decides which
 // tokens get a colour (and so a box). The reference does these with Python
 // string operations and regular expressions over a space-separated token
@@ -25,7 +25,7 @@ import (
 // failure.
 var ErrCDMPass = errors.New("reference normalization fails")
 
-// Token lists of the reference's colouring pass (cdm-spec §6).
+// Token lists of the reference's colouring pass (docs/cdm.md §5).
 var (
 	skipTokens = set(`\`, `\\`, `\index`, `\a`, `&`, `$`, `\multirow`, `\def`, `\edef`, `\raggedright`, `\url`, `\cr`, `\ensuremath`,
 		`\left`, `\right`, `\mathchoice`, `\scriptstyle`, `\displaystyle`, `\qquad`, `\quad`, `\,`, `\!`, `~`, `\boldmath`, `\gdef`, `\today`, `\the`)
@@ -173,7 +173,7 @@ func replaceSpacedTokens(s string, m map[string]string) string {
 }
 
 // PrepareCDM applies the reference's fix-ups between its KaTeX normalizer
-// and normalize_latex (cdm-spec §3.4–5): when the string holds a CJK
+// and normalize_latex (docs/cdm.md §2): when the string holds a CJK
 // ideograph every \mathrm becomes \text, and the protected percent sign is
 // restored.
 func PrepareCDM(s string) string {
@@ -183,7 +183,7 @@ func PrepareCDM(s string) string {
 	return strings.ReplaceAll(s, "< P E R C E N T A G E T O K E N >", `\%`)
 }
 
-// NormalizeLatexCDM is the reference's normalize_latex (cdm-spec §5) on a
+// NormalizeLatexCDM is the reference's normalize_latex (docs/cdm.md §4) on a
 // space-separated token string.
 func NormalizeLatexCDM(l string) (out string, err error) {
 	defer func() {

@@ -5,7 +5,7 @@
 // # The CDM tokenizer
 //
 // [TokenizeCDM] reproduces the reference CDM's preprocessing chain
-// (cdm-spec §3–6): CJK wrapping and percent protection; [KaTeXNormalize], our
+// (docs/cdm.md §2–5): CJK wrapping and percent protection; [KaTeXNormalize], our
 // own emulation of the patched KaTeX 0.6 parser and im2markup printer the
 // reference shells out to, including its failures and the raw-string
 // fallback they trigger; the reference's Python passes

@@ -12,7 +12,7 @@ import (
 
 // This file reproduces the reference CDM's first normalization step: the
 // im2markup "normalize" mode of a patched KaTeX 0.6 parser, which parses a
-// formula and prints it back as space-separated tokens (cdm-spec §4). It is
+// formula and prints it back as space-separated tokens (docs/cdm.md §3). It is
 // our own parser, written from the specification and from the behaviour
 // recorded in the tokenizer goldens: the same token grammar, the same
 // functions with their argument counts and greediness, the same
@@ -884,7 +884,7 @@ func (r *renderer) truncate(n int) {
 	r.b.WriteString(s)
 }
 
-// Pre- and post-passes around the normalizer (cdm-spec §4).
+// Pre- and post-passes around the normalizer (docs/cdm.md §3).
 var (
 	reAlignEnvs = regexp.MustCompile(`\\begin\{(split|align|alignedat|alignat|eqnarray)(\*?)\}`)
 	reSmallMat  = regexp.MustCompile(`\\begin\{(smallmatrix)(\*?)\}`)

@@ -87,7 +87,7 @@ func checkLimits(s string) error {
 }
 
 // TokenizeCDM runs a formula through the whole reference preprocessing
-// chain (cdm-spec §3–6): CJK wrapping, protection, the KaTeX normalizer
+// chain (docs/cdm.md §2–5): CJK wrapping, protection, the KaTeX normalizer
 // with its raw fallback, the fix-ups, normalize_latex and token selection.
 // An error wrapping ErrCDMPass means the reference itself fails on the
 // formula (it then counts as a render failure).

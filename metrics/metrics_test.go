@@ -11,7 +11,7 @@ import (
 	"testing"
 )
 
-// The golden vectors of metrics-spec.md §6.
+// The golden vectors of docs/metrics.md §6.
 var golden = []struct {
 	ref, pred, nref, npred string
 	bleuU, edU, edP        float64

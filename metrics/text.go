@@ -1,18 +1,14 @@
 // Package metrics computes the text metrics of formula recognition as
-// each published variant defines them (metrics-spec.md), under names that
+// each published variant defines them (docs/metrics.md), under names that
 // say which variant a number is: ExpRate at a canonical level, ExpRate ≤ k
 // by token edit distance (the CAN/TAMER definition, le_k@tokEdit), BLEU as
 // im2markup (multi-bleu.perl), UniMERNet (HF evaluate over sacrebleu's
 // 13a tokens) and Nougat (mean nltk sentence BLEU) compute it, and the
 // edit-distance variants of UniMERNet, pix2tex, Nougat and im2markup.
-// CDM is in the subpackage cdm.
+// CDM, TeXBLEU and IMEGE are in the subpackages cdm, texbleu and imege.
 //
-// Not here: le_k@symLG (needs a LaTeX to label-graph converter), BLEU as
-// pix2tex computes it (its BPE tokenizer file is not available), TeXBLEU
-// (needs user-supplied GPT-2 weights) and IMEGE (its reference values,
-// computed on the IMEGE repository's test images, are not available to
-// check an implementation against; the formula images themselves can now
-// be drawn with tex.Layout.Render).
+// Not here: le_k@symLG (needs a LaTeX to label-graph converter) and BLEU
+// as pix2tex computes it (its BPE tokenizer file is not available).
 package metrics
 
 import (

@@ -1,5 +1,5 @@
 // Package stats holds the statistics of leakaudit's findings
-// (anomalies-and-memorization.md §1): Wilson score intervals for
+// (docs/audit-statistics.md §1): Wilson score intervals for
 // proportions, Newcombe's hybrid score interval for a difference of two
 // proportions, the pooled two-proportion z-test with Fisher's exact test
 // for small cells, the Mantel–Haenszel risk difference and the

@@ -7,7 +7,7 @@ import (
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol }
 
-// The worked examples of anomalies-and-memorization.md §2 and §3.
+// The worked examples of docs/audit-statistics.md §2 and §3.
 func TestWilsonWorkedExamples(t *testing.T) {
 	for _, tc := range []struct {
 		k, n   int

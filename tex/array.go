@@ -655,7 +655,7 @@ func (p *parser) rowSpace() (Scaled, error) {
 
 // cell reads one cell of an alignment environment and what ended it: &,
 // \\ or \end{env}. A missing \end is closed at the template's
-// \end{displaymath}, as pdflatex does (cdm-spec §7: probe p16 scores 1).
+// \end{displaymath}, as pdflatex does (docs/cdm.md §6: probe p16 scores 1).
 func (p *parser) cell(env string) ([]*noad, endKind, error) {
 	items, end, err := p.parseList()
 	if err != nil {

@@ -1,7 +1,7 @@
 // Package tex lays out math formulas the way pdflatex does, with TeX's own
 // rules over TeX's own font metrics, so that leakaudit knows where every
 // glyph and rule of a formula goes, and which CDM token it belongs to,
-// without running TeX (the design is tex-layout.md).
+// without running TeX (the design is docs/tex-layout.md).
 //
 // The target is the reference CDM's page: a 12 pt article with amsmath,
 // amssymb, upgreek and xcolor, the formula alone in a displaymath.

@@ -9,7 +9,7 @@ import (
 // Errors of Typeset.
 var (
 	// ErrUnsupported is returned for a construct the engine does not model;
-	// the caller decides (tex-layout.md §10.1), the engine never guesses.
+	// the caller decides (docs/tex-layout.md §10.1), the engine never guesses.
 	ErrUnsupported = errors.New("tex: unsupported construct")
 	// ErrFatal is returned where pdflatex in nonstopmode would produce no
 	// output (a runaway argument, an unbalanced brace).

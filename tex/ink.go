@@ -30,7 +30,7 @@ func dimen(s string) Scaled {
 	return d
 }
 
-// PageFor is the reference's page choice by token count (cdm-spec §7).
+// PageFor is the reference's page choice by token count (docs/cdm.md §6).
 func PageFor(tokens int) Page {
 	switch {
 	case tokens > 1300:

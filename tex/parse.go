@@ -11,7 +11,7 @@ import (
 // The parser turns the coloured LaTeX the reference renders into a math
 // list, the way TeX's math mode builds one (tex.web part 48), with the
 // LaTeX, amsmath and amssymb macros the datasets use modelled after
-// their definitions (tex-layout.md §5). It is not a macro expander: each
+// their definitions (docs/tex-layout.md §5). It is not a macro expander: each
 // supported command has a handler; anything else is reported as
 // unsupported rather than guessed.
 
@@ -688,7 +688,7 @@ func (p *parser) mathColor(l *list) error {
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})
 	// \operatorname* alone in a colour body takes the body's end as its
-	// argument (the reference's quirk, cdm-spec §5): an empty operator.
+	// argument (the reference's quirk, docs/cdm.md §4): an empty operator.
 	if s := strings.TrimSpace(tokString(body)); s == `\operatorname*` || s == `\operatorname` {
 		op := &noad{kind: opNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: kernItem, glue: newKern(0)}, {kind: whatsitItem, tok: -2}}}, tok: tok}
 		if s == `\operatorname` {

@@ -11,7 +11,7 @@ import (
 // BenchmarkCDMMathWritingValid scores the 15,670 TexTeller pairs of
 // MathWriting valid end to end (tokenizer, layout, boxes, matching) on
 // all CPUs; the figure to read is pairs/s. The reference costs about
-// 1.5 CPU-seconds per pair (cdm-spec §17).
+// 1.5 CPU-seconds per pair (docs/cdm.md §15).
 func BenchmarkCDMMathWritingValid(b *testing.B) {
 	benchEvaluate(b, readPairs(b, shareddata.Path(b, filepath.Join("predictions", "texteller", "mathwriting_valid.json"))))
 }

@@ -12,7 +12,7 @@
 // disagree with a translation-and-scale model are dropped in the
 // reference's RANSAC rounds, made deterministic by trying every pair of
 // points; pairs whose tokens differ are dropped; recall, precision and
-// F1 follow from the accepted pairs (cdm-spec.md §9–§12).
+// F1 follow from the accepted pairs (docs/cdm.md §8–§11).
 //
 // Profiles select the reference's constants (UniMERNet, the default;
 // OmniDocBench's older copy) or leakaudit's Strict profile, which closes

@@ -13,7 +13,7 @@ import (
 // The random trials are replaced by every MinSamples-subset of the
 // remaining pairs (random subsets above 500 pairs), with the same rule
 // for the best model: most inliers, then the smallest sum of squared
-// residuals; cdm-spec §10 found no case where the scores differ.
+// residuals; docs/cdm.md §9 found no case where the scores differ.
 func consistent(src, dst [][2]float64, prof Profile) []bool {
 	n := len(src)
 	inl := make([]bool, n)

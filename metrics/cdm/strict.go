@@ -3,7 +3,7 @@ package cdm
 import "strings"
 
 // strictChecks applies the Strict profile's extra rejections to accepted
-// pairs: the size check and the order check (cdm-spec §15).
+// pairs: the size check and the order check (docs/cdm.md §12).
 func strictChecks(r *Result, g, p boxed) {
 	for k, mt := range r.Matches {
 		if !mt.Accepted || !sizedToken(g.tok[mt.G]) {

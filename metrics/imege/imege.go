@@ -14,7 +14,7 @@
 // and IMEGE = 100·(1 − F) with F their harmonic mean.
 //
 // The results are the original program's to the printed digit
-// (metrics-spec §8 and the goldens under testdata), including its quirks:
+// (docs/metrics.md §8 and the goldens under testdata), including its quirks:
 // single-precision arithmetic throughout, and the stored cost of a pixel
 // being the possibly cut-short distance of the last candidate tried
 // rather than the minimum. It is written from the paper and that

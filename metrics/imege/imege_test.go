@@ -54,7 +54,7 @@ func TestDerivativesMatchOriginal(t *testing.T) {
 	}
 }
 
-// The spec's fast values (metrics-spec §8.4).
+// The spec's fast values (docs/metrics.md §8.3).
 func TestExampleFastSettings(t *testing.T) {
 	rec, ref := example(t)
 	for _, c := range []struct {

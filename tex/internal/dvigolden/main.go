@@ -1,5 +1,5 @@
 // Command dvigolden regenerates tex/testdata/layout_golden.jsonl.gz, the
-// position oracle for the math layout engine (tex-layout.md §7.1).
+// position oracle for the math layout engine (docs/tex-layout.md §7.1).
 //
 // It samples formulas from the shared data (benchmark labels, im2latex
 // test formulas, TexTeller predictions and the 600 reference CDM pairs),
@@ -202,7 +202,7 @@ var probes = []string{
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
 }
 
-// paper is the reference's page choice by token count (cdm-spec §7).
+// paper is the reference's page choice by token count (docs/cdm.md §6).
 func paper(tokens int) string {
 	switch {
 	case tokens > 1300:
@@ -665,7 +665,7 @@ func readDVI(d []byte, recs []*Record) error {
 }
 
 // colorToken maps a dvips colour special to the CDM token whose palette
-// colour it is (cdm-spec §6), or −1.
+// colour it is (docs/cdm.md §5), or −1.
 func colorToken(spec string) int32 {
 	f := strings.Fields(spec)
 	if len(f) != 4 || f[0] != "rgb" {

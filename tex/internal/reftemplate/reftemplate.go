@@ -1,5 +1,5 @@
 // Package reftemplate holds the reference CDM's LaTeX preamble (UniMERNet
-// cdm/ formular_template, cdm-spec §7), shared by the generators that ask
+// cdm/ formular_template, docs/cdm.md §6), shared by the generators that ask
 // real LaTeX for goldens.
 package reftemplate
 
