@@ -39,6 +39,10 @@ type OverlapJob struct {
 	Fingerprints map[string]index.Fingerprint
 	// Log receives human notes about index reuse and building; may be nil.
 	Log func(format string, args ...any)
+	// Near > 0 also looks for training labels within Near token edits of
+	// each test item of at least NearMin tokens (default DefaultNearMin),
+	// streaming the training corpora's labels (NearSplit).
+	Near, NearMin int
 }
 
 // TrainInput records a training corpus in a report.
@@ -60,6 +64,8 @@ type OverlapReport struct {
 	AuditOnly  []AuditOnly  `json:"audit_only,omitempty"`
 	Train      []TrainInput `json:"train_inputs"`
 	TestInputs []SplitInput `json:"test_inputs"`
+	// Near is the near-label overlap, with OverlapJob.Near.
+	Near []NearSplit `json:"near,omitempty"`
 	// Completeness lists the inputs read only in part (a missing
 	// training corpus the user allowed is reported under train_inputs,
 	// not here).
@@ -144,6 +150,9 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	rep.Train = train
 	res, err := Overlap(ctx, ix, job.Tests, OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item})
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
+	if err == nil && job.Near > 0 {
+		rep.Near, err = nearOverlap(ctx, job, inputs)
+	}
 	for _, t := range rep.Train {
 		if t.Stats != nil {
 			rep.Check("train "+t.Name, t.Path, *t.Stats)

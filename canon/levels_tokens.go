@@ -105,6 +105,16 @@ func computeTokens(ws string) ([]string, bool) {
 	return toks, true
 }
 
+// TokenList returns a label's token sequence at the tokens level (the
+// fields of its CanonTokens key), or nil when the tokenizer rejects it.
+func TokenList(s string) []string {
+	k, err := CanonTokens(s)
+	if err != nil {
+		return nil
+	}
+	return strings.Fields(k)
+}
+
 // CanonTokens is the tokens level (L3) of a label.
 func CanonTokens(s string) (string, error) {
 	ws := CanonWS(s)

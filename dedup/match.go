@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
@@ -36,57 +34,10 @@ type keyer struct {
 	query func(tokens []string) ([]string, int)
 }
 
-// batchSize is how many items are canonicalized together on all cores.
-const batchSize = 2048
-
 // scan reads src and calls fn for every item in file order with its keys,
-// computing batches on all cores.
+// computed on all cores.
 func (kr *keyer) scan(ctx context.Context, src dataset.Source, fn func(dataset.Item, keyedItem) error) (dataset.Stats, error) {
-	workers := kr.workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	items := make([]dataset.Item, 0, batchSize)
-	keys := make([]keyedItem, batchSize)
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var wg sync.WaitGroup
-		chunk := (len(items) + workers - 1) / workers
-		for w := 0; w < workers; w++ {
-			lo, hi := w*chunk, min((w+1)*chunk, len(items))
-			if lo >= hi {
-				break
-			}
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				for i := lo; i < hi; i++ {
-					keys[i] = kr.keyOf(items[i].Label)
-				}
-			}(lo, hi)
-		}
-		wg.Wait()
-		for i, it := range items {
-			if err := fn(it, keys[i]); err != nil {
-				return err
-			}
-		}
-		items = items[:0]
-		return nil
-	}
-	st, err := dataset.Scan(src, func(it dataset.Item) error {
-		items = append(items, it)
-		if len(items) == batchSize {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && len(items) > 0 {
-		err = flush()
-	}
-	return st, err
+	return dataset.ScanMapped(ctx, src, kr.workers, func(it dataset.Item) keyedItem { return kr.keyOf(it.Label) }, fn)
 }
 
 // keyOf computes one label's keys.
@@ -97,23 +48,13 @@ func (kr *keyer) keyOf(label string) keyedItem {
 		k.digests[i] = canon.DigestOf(key, kr.salt)
 	}
 	if kr.tokens {
-		k.tokens = tokensOf(label)
+		k.tokens = canon.TokenList(label)
 		if kr.query != nil && k.tokens != nil {
 			k.near, k.nearDist = kr.query(k.tokens)
 			k.tokens = nil
 		}
 	}
 	return k
-}
-
-// tokensOf returns a label's token sequence at the tokens level, nil when
-// the tokenizer rejects it.
-func tokensOf(label string) []string {
-	s, err := canon.CanonTokens(label)
-	if err != nil {
-		return nil
-	}
-	return strings.Fields(s)
 }
 
 // withinSet remembers the first release item with each key.

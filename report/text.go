@@ -30,6 +30,17 @@ func OverlapText(w io.Writer, rep audit.OverlapReport) error {
 	if err := t.Write(w); err != nil {
 		return err
 	}
+	if len(rep.Near) > 0 {
+		n := rep.Near[0]
+		fmt.Fprintf(w, "\nNear labels: a training label within %d token edits (sequences of at least %d tokens), beside the chance level (an item near another item of its own split)\n\n", n.K, n.MinTokens)
+		nt := Table{Header: []string{"split", ">considered", ">within k", ">%", ">with edits", ">chance %"}}
+		for _, s := range rep.Near {
+			nt.Add(s.Name, fmt.Sprint(s.Considered), fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.WithEdits), s.ControlRate.String())
+		}
+		if err := nt.Write(w); err != nil {
+			return err
+		}
+	}
 	var notes []string
 	for _, tr := range rep.Train {
 		if tr.Stats != nil && (tr.Stats.Skipped > 0 || tr.Stats.FileError != "") {

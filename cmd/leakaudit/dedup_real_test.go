@@ -185,3 +185,55 @@ func TestRealDedup(t *testing.T) {
 		t.Errorf("existing --out: exit %d\n%s", code, stderr)
 	}
 }
+
+// TestRealOverlapNear: overlap --near 2 of the HME100K and CROHME 2014
+// test lists against HME100K train, with --json and --items; a fingerprint
+// as the training corpus is refused (it has no token sequences).
+func TestRealOverlapNear(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	lab := filepath.Join(root, "labels")
+	items := filepath.Join(dir, "items.jsonl")
+	args := []string{"overlap", "--json", "--near", "2", "--level", "ws", "--db", filepath.Join(dir, "db"), "--items", items,
+		"--train", filepath.Join(lab, "hme100k_train_captions.json"),
+		"--test", filepath.Join(lab, "hme100k_test_captions.json"), "--test", filepath.Join(lab, "crohme_2014_captions.json")}
+	stdout, stderr, code := runCode(t, args...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	var rep struct {
+		Near []struct {
+			Name              string
+			Total, Considered int64
+			Within            int64 `json:"within_k"`
+			WithEdits         int64 `json:"with_edits"`
+			ControlMatched    int64 `json:"control_matched"`
+			Rate              float64
+		} `json:"near"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil || len(rep.Near) != 2 {
+		t.Fatalf("--json: %v %s", err, stdout[:min(len(stdout), 400)])
+	}
+	var rows int64
+	for _, n := range rep.Near {
+		t.Logf("%s: %d of %d considered within 2 edits (%.2f%%), %d with edits; chance level %d", n.Name, n.Within, n.Considered, n.Rate, n.WithEdits, n.ControlMatched)
+		if n.Within == 0 || n.Considered > n.Total || n.WithEdits > n.Within {
+			t.Errorf("%s: %+v", n.Name, n)
+		}
+		rows += n.Total + n.Considered // one ws row per item, one near row per considered item
+	}
+	if got := int64(countLines(t, items)); got != rows {
+		t.Errorf("--items has %d rows, want %d", got, rows)
+	}
+	text, stderr, code := runCode(t, append([]string{"overlap"}, args[2:]...)...)
+	if code != exitOK || !strings.Contains(text, "Near labels") {
+		t.Errorf("text output: exit %d\n%s\n%s", code, text, stderr)
+	}
+	fp := filepath.Join(dir, "train.fp.parquet")
+	if _, stderr, code := runCode(t, "fingerprint", "--input", filepath.Join(lab, "hme100k_train_captions.json"), "--out", fp, "--level", "ws"); code != exitOK {
+		t.Fatalf("fingerprint: %s", stderr)
+	}
+	if _, stderr, code := runCode(t, "overlap", "--near", "2", "--level", "ws", "--db", filepath.Join(dir, "db2"), "--train", fp, "--test", filepath.Join(lab, "crohme_2014_captions.json")); code != exitError || !strings.Contains(stderr, "no token sequences") {
+		t.Errorf("fingerprint with --near: exit %d\n%s", code, stderr)
+	}
+}

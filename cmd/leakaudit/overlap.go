@@ -29,6 +29,8 @@ func newOverlapCmd() *cobra.Command {
 		rebuild      bool
 		workers      int
 		salt         string
+		near         int
+		nearMin      int
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -65,7 +67,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 				return err
 			}
 			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
-				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(),
+				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin,
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			trainSrc, err := in.sources(train)
 			if err != nil {
@@ -129,5 +131,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
 	f.IntVar(&workers, "workers", 0, "concurrent lookups (default: number of CPUs)")
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
+	f.IntVar(&near, "near", 0, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)")
+	f.IntVar(&nearMin, "near-min", audit.DefaultNearMin, "shortest token sequence --near considers (short formulas collide by chance)")
 	return cmd
 }
