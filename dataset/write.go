@@ -304,9 +304,7 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	}
 	opts := []parquet.WriterOption{pf.Schema()}
 	if md := pf.Metadata(); len(md.RowGroups) > 0 && len(md.RowGroups[0].Columns) > 0 {
-		if c := parquet.LookupCompressionCodec(md.RowGroups[0].Columns[0].MetaData.Codec); c != nil {
-			opts = append(opts, parquet.Compression(c))
-		}
+		opts = append(opts, parquet.Compression(parquet.LookupCompressionCodec(md.RowGroups[0].Columns[0].MetaData.Codec)))
 	}
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		opts = append(opts, parquet.KeyValueMetadata(kv.Key, kv.Value))

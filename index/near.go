@@ -142,13 +142,12 @@ type NearMatch struct {
 
 // nearScratch is a query's reusable memory.
 type nearScratch struct {
-	q      []uint32
-	h      []uint64
-	seen   map[int32]bool
-	prev   []int
-	cur    []int
-	cands  []int32
-	result []NearMatch
+	q     []uint32
+	h     []uint64
+	seen  map[int32]bool
+	prev  []int
+	cur   []int
+	cands []int32
 }
 
 var scratchPool = sync.Pool{New: func() any { return &nearScratch{seen: map[int32]bool{}} }}
