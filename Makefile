@@ -45,7 +45,8 @@ engine:
 ## every text metric over TAMER's 24,607 HME100K pairs (s/pass); dedup of a
 ## Parquet release with image bytes against 25k test labels (rows/s, peak heap);
 ## dedup --near 2 of 1M and 10M synthetic labels against 25k (labels/s), and
-## the near index alone over HME100K (queries/s).
+## the near index alone over HME100K (queries/s); overlap cold, with an
+## index built and warm against a Python set on 3M generated labels.
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -63,6 +64,8 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupParquet' -benchtime 1x -timeout 30m ./dedup/
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupNear' -benchtime 1x -timeout 60m ./dedup/
 	$(GO) test -run '^$$' -bench 'BenchmarkNearQuery' -cpu 1 ./index/
+	$(MAKE) build
+	bash scripts/overlap-vs-python.sh
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s

@@ -39,6 +39,11 @@ type OverlapJob struct {
 	Fingerprints map[string]index.Fingerprint
 	// Log receives human notes about index reuse and building; may be nil.
 	Log func(format string, args ...any)
+	// Stream reads the training corpora once past the test keys, without
+	// building an index, unless a current index is already in DB (or the
+	// default folder): the fast path for a one-off check. The results are
+	// the same as through the index.
+	Stream bool
 	// Near > 0 also looks for training labels within Near token edits of
 	// each test item of at least NearMin tokens (default DefaultNearMin),
 	// streaming the training corpora's labels (NearSplit).
@@ -120,6 +125,8 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	if len(inputs) == 0 {
 		return rep, errors.New("no training corpus to check against")
 	}
+	var ix Lookuper
+	var corpora []index.Corpus
 	dir := job.DB
 	if dir == "" {
 		d, err := index.DefaultDir(fps)
@@ -128,18 +135,28 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 		}
 		dir = d
 	}
-	ix, err := openIndex(ctx, dir, inputs, fps, job, logf)
-	if err != nil {
-		return rep, err
+	if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
+		// One-off: stream the corpora past the test keys, no index.
+		logf("reading the training corpora once (no index kept; --db DIR builds one for repeated runs)")
+		probe, err := probeTests(ctx, &job, inputs, fps)
+		if err != nil {
+			return rep, err
+		}
+		ix, corpora = probe, probe.Corpora
+	} else {
+		db, err := openIndex(ctx, dir, inputs, fps, job, logf)
+		if err != nil {
+			return rep, err
+		}
+		defer db.Close()
+		ix, corpora = db, db.Manifest().Corpora
 	}
-	defer ix.Close()
-	m := ix.Manifest()
 	// Report the corpora in the order given, the missing ones included.
 	ti := 0
 	var train []TrainInput
 	for _, in := range job.Train {
-		if ti < len(m.Corpora) && m.Corpora[ti].Name == in.Name {
-			c := m.Corpora[ti]
+		if ti < len(corpora) && corpora[ti].Name == in.Name {
+			c := corpora[ti]
 			st := c.Stats
 			train = append(train, TrainInput{Name: c.Name, Path: in.Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: &st})
 			ti++
@@ -167,6 +184,47 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	}
 	rep.Done()
 	return rep, err
+}
+
+// indexCovers says whether dir holds a complete index of these inputs.
+func indexCovers(dir string, fps []index.NamedFingerprint, job OverlapJob) bool {
+	ix, err := index.OpenReadOnly(dir, job.IndexOpts)
+	if err != nil {
+		return false
+	}
+	defer ix.Close()
+	return ix.Manifest().Covers(fps, job.Levels, job.IndexOpts.Salt)
+}
+
+// probeTests reads the test splits (keeping their items for Overlap),
+// collects their keys at every level, and streams the training corpora
+// past them.
+func probeTests(ctx context.Context, job *OverlapJob, inputs []index.CorpusInput, fps []index.NamedFingerprint) (*index.Probe, error) {
+	keys := make([][]string, len(job.Levels))
+	for i := range job.Tests {
+		sp := &job.Tests[i]
+		if sp.Items == nil {
+			st, err := dataset.Scan(sp.Source, func(it dataset.Item) error {
+				sp.Items = append(sp.Items, it)
+				return nil
+			})
+			if err != nil {
+				continue // Overlap reads it again and reports the error
+			}
+			sp.Stats = st
+			if sp.Items == nil {
+				sp.Items = []dataset.Item{}
+			}
+		}
+		for _, it := range sp.Items {
+			for li, l := range job.Levels {
+				k, _ := l.Canon(it.Label)
+				keys[li] = append(keys[li], k)
+			}
+		}
+	}
+	p := index.NewProbe(job.Levels, keys, job.IndexOpts.Salt, job.MaxRefs)
+	return p, p.Read(ctx, inputs, fps, job.Workers, job.Progress)
 }
 
 // openIndex returns an index that is complete for the inputs and levels:

@@ -21,6 +21,21 @@ func CanonAudit(s string) string {
 	return strings.ReplaceAll(s, " ", "")
 }
 
+// AppendCanonAudit appends CanonAudit(s) to dst.
+func AppendCanonAudit(dst []byte, s string) []byte {
+	if len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`) {
+		s = s[2 : len(s)-2]
+	}
+	for {
+		i := strings.IndexByte(s, ' ')
+		if i < 0 {
+			return append(dst, s...)
+		}
+		dst = append(dst, s[:i]...)
+		s = s[i+1:]
+	}
+}
+
 // IsSpace reports whether r counts as whitespace for the ws level: the
 // Unicode White_Space property plus U+200B ZERO WIDTH SPACE and U+FEFF ZERO
 // WIDTH NO-BREAK SPACE.

@@ -261,3 +261,14 @@ func TestTokenLevelsConcurrent(t *testing.T) {
 		t.Errorf("concurrent keys of %q differ from sequential ones", s)
 	}
 }
+
+func TestAppendKeyMatchesCanon(t *testing.T) {
+	for _, l := range Levels() {
+		for _, s := range []string{"", " ", `\[ x \]`, `\[x\]`, "a b  c", `\[ \]`, "\\alpha b", " x^{2} ", "\u00a0x y\t"} {
+			want, _ := l.Canon(s)
+			if got := string(l.Append([]byte("pre"), s)); got != "pre"+want {
+				t.Errorf("%s: Append(%q) = %q, want %q", l.Name, s, got, "pre"+want)
+			}
+		}
+	}
+}

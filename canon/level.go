@@ -33,6 +33,20 @@ type Level struct {
 	// failure with the same fallback string, so failures never match
 	// successes. Canon must be safe for concurrent use.
 	Canon func(label string) (key string, err error)
+	// AppendKey, when set, appends the key Canon would return to dst
+	// without allocating it: levels that are plain string rules have one,
+	// for the hot loops that only compare keys. Use Level.Append.
+	AppendKey func(dst []byte, label string) []byte
+}
+
+// Append appends the label's key at this level to dst: AppendKey when the
+// level has one, else Canon's key.
+func (l Level) Append(dst []byte, label string) []byte {
+	if l.AppendKey != nil {
+		return l.AppendKey(dst, label)
+	}
+	k, _ := l.Canon(label)
+	return append(dst, k...)
 }
 
 // String returns the level's CLI name.
@@ -109,13 +123,15 @@ func LevelNames() string {
 func init() {
 	Register(Level{
 		ID: Raw, Name: "raw", Rung: "L0", Version: 1,
-		Doc:   "the label exactly as decoded from its file",
-		Canon: func(s string) (string, error) { return s, nil },
+		Doc:       "the label exactly as decoded from its file",
+		Canon:     func(s string) (string, error) { return s, nil },
+		AppendKey: func(dst []byte, s string) []byte { return append(dst, s...) },
 	})
 	Register(Level{
 		ID: Audit, Name: "audit", Rung: "L1", Version: 1,
-		Doc:   `published audit protocol: one outer \[ \] strip, then every U+0020 deleted`,
-		Canon: func(s string) (string, error) { return CanonAudit(s), nil },
+		Doc:       `published audit protocol: one outer \[ \] strip, then every U+0020 deleted`,
+		Canon:     func(s string) (string, error) { return CanonAudit(s), nil },
+		AppendKey: AppendCanonAudit,
 	})
 	Register(Level{
 		ID: WS, Name: "ws", Rung: "L2", Version: 2, // 2: invalid UTF-8 replaced before spaces are dropped

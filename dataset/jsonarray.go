@@ -2,10 +2,13 @@ package dataset
 
 import (
 	"bufio"
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -98,6 +101,15 @@ func (s *arrayScanner) next(first bool) ([]byte, error) {
 	return s.buf, err
 }
 
+func (s *arrayScanner) addAll(b []byte) {
+	if room := s.max - len(s.buf); len(b) > room {
+		s.buf = append(s.buf, b[:max(room, 0)]...)
+		s.long = true
+		return
+	}
+	s.buf = append(s.buf, b...)
+}
+
 func (s *arrayScanner) add(c byte) {
 	if len(s.buf) < s.max {
 		s.buf = append(s.buf, c)
@@ -111,9 +123,7 @@ func (s *arrayScanner) readString() error {
 	for {
 		chunk, err := s.r.ReadSlice('"')
 		s.off += int64(len(chunk))
-		for _, c := range chunk {
-			s.add(c)
-		}
+		s.addAll(chunk)
 		if err == bufio.ErrBufferFull {
 			run = trailingBackslashes(chunk, run)
 			continue
@@ -178,55 +188,52 @@ func (s *arrayScanner) readOther(c byte) error {
 
 // unquote decodes a JSON string literal, quotes included. It refuses raw
 // control characters and malformed escapes, as a strict JSON parser does.
+// Runs without escapes are copied in bulk into one allocation.
 func unquote(raw []byte) (string, bool) {
 	raw = raw[1 : len(raw)-1]
-	plain := true
-	for _, c := range raw {
-		if c == '\\' || c < 0x20 {
-			plain = false
+	var out strings.Builder
+	out.Grow(len(raw))
+	for len(raw) > 0 {
+		i := bytes.IndexByte(raw, '\\')
+		if i < 0 {
+			i = len(raw)
+		}
+		if hasControl(raw[:i]) {
+			return "", false
+		}
+		out.Write(raw[:i])
+		if i == len(raw) {
 			break
 		}
-	}
-	if plain {
-		return string(raw), true
-	}
-	out := make([]byte, 0, len(raw))
-	for i := 0; i < len(raw); i++ {
-		c := raw[i]
-		if c < 0x20 {
+		raw = raw[i+1:] // after the backslash
+		if len(raw) == 0 {
 			return "", false
 		}
-		if c != '\\' {
-			out = append(out, c)
-			continue
-		}
-		if i++; i >= len(raw) {
-			return "", false
-		}
-		switch raw[i] {
+		n := 1 // bytes of the escape after the backslash
+		switch raw[0] {
 		case '"', '\\', '/':
-			out = append(out, raw[i])
+			out.WriteByte(raw[0])
 		case 'b':
-			out = append(out, '\b')
+			out.WriteByte('\b')
 		case 'f':
-			out = append(out, '\f')
+			out.WriteByte('\f')
 		case 'n':
-			out = append(out, '\n')
+			out.WriteByte('\n')
 		case 'r':
-			out = append(out, '\r')
+			out.WriteByte('\r')
 		case 't':
-			out = append(out, '\t')
+			out.WriteByte('\t')
 		case 'u':
-			r, ok := hex4(raw, i+1)
+			r, ok := hex4(raw, 1)
 			if !ok {
 				return "", false
 			}
-			i += 4
+			n = 5
 			if utf16.IsSurrogate(r) {
-				if r2, ok := hex4(raw, i+3); ok && i+2 < len(raw) && raw[i+1] == '\\' && raw[i+2] == 'u' {
+				if r2, ok := hex4(raw, 7); ok && len(raw) >= 11 && raw[5] == '\\' && raw[6] == 'u' {
 					if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
 						r = d
-						i += 6
+						n = 11
 					} else {
 						r = utf8.RuneError
 					}
@@ -234,14 +241,36 @@ func unquote(raw []byte) (string, bool) {
 					r = utf8.RuneError
 				}
 			}
-			out = utf8.AppendRune(out, r)
+			out.WriteRune(r)
 		default:
 			return "", false
 		}
+		raw = raw[n:]
 	}
-	return string(out), true
+	return out.String(), true
 }
 
+// hasControl reports whether b holds a byte below 0x20, eight bytes at a
+// time: a word has such a byte exactly when (x − 0x20…20) & ^x & 0x80…80
+// is not zero.
+func hasControl(b []byte) bool {
+	const lo, hi = 0x2020202020202020, 0x8080808080808080
+	for len(b) >= 8 {
+		x := binary.LittleEndian.Uint64(b)
+		if (x-lo)&^x&hi != 0 {
+			return true
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c < 0x20 {
+			return true
+		}
+	}
+	return false
+}
+
+// hex4 reads the four hex digits at raw[i:].
 func hex4(raw []byte, i int) (rune, bool) {
 	if i+4 > len(raw) {
 		return 0, false
@@ -264,13 +293,12 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 			return err
 		}
 		id := strconv.FormatInt(seq, 10)
-		where := "element " + id
 		switch {
 		case s.long:
-			e.skip(seq, id, where, ReasonTooLong)
+			e.skip(seq, id, "element "+id, ReasonTooLong)
 			continue
 		case !utf8.Valid(raw):
-			e.skip(seq, id, where, ReasonInvalidUTF8)
+			e.skip(seq, id, "element "+id, ReasonInvalidUTF8)
 			continue
 		}
 		var label string
@@ -278,18 +306,18 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 		if raw[0] == '"' {
 			label, ok = unquote(raw)
 			if !ok {
-				e.skip(seq, id, where, ReasonMalformed)
+				e.skip(seq, id, "element "+id, ReasonMalformed)
 				continue
 			}
 		} else if json.Valid(raw) {
 			if label, ok = coerceString(raw); !ok {
-				e.skip(seq, id, where, ReasonNotString)
+				e.skip(seq, id, "element "+id, ReasonNotString)
 				continue
 			}
 		} else {
 			return s.fault(fmt.Sprintf("invalid value %.40q", raw))
 		}
-		if err := e.deliver(Item{Seq: seq, ID: id, Label: label, Start: s.elemStart, End: s.elemEnd}, where); err != nil {
+		if err := e.deliverAt(Item{Seq: seq, ID: id, Label: label, Start: s.elemStart, End: s.elemEnd}, "element "); err != nil {
 			return err
 		}
 	}

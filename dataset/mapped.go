@@ -7,54 +7,101 @@ import (
 )
 
 // mappedBatch is how many items ScanMapped computes together.
-const mappedBatch = 2048
+const mappedBatch = 4096
 
 // ScanMapped scans src like Scan, computes f for every item on workers
-// goroutines (0: one per CPU) in batches, and calls fn with each item and
-// its value in file order, on the calling goroutine: the costly per-item
-// work runs on every core while the results stay in input order. f must be
-// safe for concurrent use. The scan stops when ctx is cancelled or fn
-// returns an error.
+// goroutines (0: one per CPU), and calls fn with each item and its value in
+// file order, one call at a time. Reading, computing and consuming overlap:
+// the reader fills the next batch while the workers compute the current
+// one and fn consumes the one before. f must be safe for concurrent use;
+// fn runs on a goroutine of its own, never two calls at once. The scan
+// stops when ctx is cancelled or fn returns an error.
 func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	items := make([]Item, 0, mappedBatch)
-	vals := make([]T, mappedBatch)
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		var wg sync.WaitGroup
-		chunk := (len(items) + workers - 1) / workers
-		for lo := 0; lo < len(items); lo += chunk {
-			hi := min(lo+chunk, len(items))
-			wg.Add(1)
-			go func(lo, hi int) {
-				defer wg.Done()
-				for i := lo; i < hi; i++ {
-					vals[i] = f(items[i])
+	type batch struct {
+		items []Item
+		vals  []T
+		done  chan struct{} // closed when vals are computed
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// Items to compute go to the workers in chunks; batches go to the
+	// consumer in order.
+	type chunk struct {
+		b      *batch
+		lo, hi int
+		wg     *sync.WaitGroup
+	}
+	chunks := make(chan chunk, 4*workers)
+	ordered := make(chan *batch, 2)
+	var workersWG sync.WaitGroup
+	for range workers {
+		workersWG.Add(1)
+		go func() {
+			defer workersWG.Done()
+			for c := range chunks {
+				for i := c.lo; i < c.hi; i++ {
+					c.b.vals[i] = f(c.b.items[i])
 				}
-			}(lo, hi)
-		}
-		wg.Wait()
-		for i, it := range items {
-			if err := fn(it, vals[i]); err != nil {
-				return err
+				c.wg.Done()
+			}
+		}()
+	}
+	var fnErr error
+	consumed := make(chan struct{})
+	go func() {
+		defer close(consumed)
+		for b := range ordered {
+			<-b.done
+			if fnErr != nil {
+				continue // drain
+			}
+			for i, it := range b.items {
+				if err := fn(it, b.vals[i]); err != nil {
+					fnErr = err
+					cancel()
+					break
+				}
 			}
 		}
-		items = items[:0]
-		return nil
+	}()
+	submit := func(items []Item) {
+		b := &batch{items: items, vals: make([]T, len(items)), done: make(chan struct{})}
+		wg := &sync.WaitGroup{}
+		step := max((len(items)+workers*4-1)/(workers*4), 64)
+		for lo := 0; lo < len(items); lo += step {
+			wg.Add(1)
+			chunks <- chunk{b, lo, min(lo+step, len(items)), wg}
+		}
+		go func() { wg.Wait(); close(b.done) }()
+		ordered <- b
 	}
+	items := make([]Item, 0, mappedBatch)
 	st, err := Scan(src, func(it Item) error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
 		items = append(items, it)
 		if len(items) == mappedBatch {
-			return flush()
+			submit(items)
+			items = make([]Item, 0, mappedBatch)
 		}
 		return nil
 	})
 	if err == nil && len(items) > 0 {
-		err = flush()
+		submit(items)
+	}
+	close(ordered)
+	<-consumed
+	close(chunks)
+	workersWG.Wait()
+	if fnErr != nil {
+		return st, fnErr
+	}
+	if err == nil {
+		err = ctx.Err()
 	}
 	return st, err
 }

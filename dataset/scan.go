@@ -72,6 +72,20 @@ type errStop struct{ err error }
 
 func (e errStop) Error() string { return e.err.Error() }
 
+// deliverAt is deliver with the position "prefix+id", built only when the
+// item is skipped (the hot path of label lists, whose ids are positions).
+func (e *emitter) deliverAt(it Item, prefix string) error {
+	if reason := e.check(it); reason != "" {
+		e.skip(it.Seq, it.ID, prefix+it.ID, reason)
+		return nil
+	}
+	e.stats.Items++
+	if err := e.fn(it); err != nil {
+		return errStop{err}
+	}
+	return nil
+}
+
 func (e *emitter) deliver(it Item, where string) error {
 	if err := e.emit(it, where); err != nil {
 		return errStop{err}

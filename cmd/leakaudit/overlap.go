@@ -67,7 +67,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 				return err
 			}
 			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
-				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin,
+				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin, Stream: db == "",
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			trainSrc, err := in.sources(train)
 			if err != nil {

@@ -1,0 +1,143 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
+)
+
+// A Probe answers the lookups of a fixed set of keys (a test set's) by
+// streaming the training corpora past them once, without building a DB: the
+// one-off alternative for a reviewer who checks a test set against a corpus
+// once. Each training item is canonicalized on all cores and kept only when
+// one of its keys is wanted, so memory grows with the test set, not the
+// corpus. Lookup gives exactly what DB.Lookup gives after Build over the
+// same corpora: the same counts, and the same first references in
+// (corpus, position) order.
+type Probe struct {
+	levels  []canon.Level
+	salt    []byte
+	maxRefs int
+	want    []map[string]*Match      // per level: key → its match
+	digests []map[canon.Digest]*Match // per level: the same matches by digest, for fingerprints
+	// Corpora are the corpora read, in order, as a manifest records them.
+	Corpora []Corpus
+}
+
+// keyBufs are the workers' key buffers.
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
+
+// NewProbe returns a probe for the given keys of each level (keys[i] are
+// level levels[i]'s), naming at most maxRefs training items per key.
+func NewProbe(levels []canon.Level, keys [][]string, salt []byte, maxRefs int) *Probe {
+	p := &Probe{levels: levels, salt: salt, maxRefs: maxRefs,
+		want: make([]map[string]*Match, len(levels)), digests: make([]map[canon.Digest]*Match, len(levels))}
+	for i := range levels {
+		p.want[i] = map[string]*Match{}
+		p.digests[i] = map[canon.Digest]*Match{}
+		for _, k := range keys[i] {
+			if p.want[i][k] == nil {
+				m := &Match{}
+				p.want[i][k] = m
+				p.digests[i][canon.DigestOf(k, salt)] = m
+			}
+		}
+	}
+	return p
+}
+
+func (p *Probe) add(m *Match, ref TrainRef) {
+	m.Count++
+	if len(m.Refs) < p.maxRefs {
+		m.Refs = append(m.Refs, ref)
+	}
+}
+
+// Read streams the corpora, in order, past the wanted keys. A fingerprint
+// is accepted as a corpus, under the same rules as Build.
+func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, workers int, prog Progress) error {
+	for i, in := range inputs {
+		c := Corpus{Name: in.Name, Input: fps[i].Fingerprint}
+		if prog != nil {
+			prog.Start("reading "+in.Name, -1)
+		}
+		var st dataset.Stats
+		var err error
+		if fingerprint.Is(in.Source.Path) {
+			meta, merr := fingerprint.Open(in.Source.Path)
+			if merr == nil {
+				merr = meta.Check(p.levels, p.salt)
+			}
+			if merr != nil {
+				return fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
+			}
+			st, err = fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
+				for li, l := range p.levels {
+					if d, ok := r.Key(l.ID); ok {
+						if m := p.digests[li][d]; m != nil {
+							p.add(m, TrainRef{Corpus: r.Corpus, ID: r.ID})
+						}
+					}
+				}
+				if prog != nil {
+					prog.Add(1)
+				}
+				return nil
+			})
+		} else {
+			st, err = dataset.ScanMapped(ctx, in.Source, workers, func(it dataset.Item) []*Match {
+				bp := keyBufs.Get().(*[]byte)
+				var hits []*Match
+				for li, l := range p.levels {
+					*bp = l.Append((*bp)[:0], it.Label)
+					if m := p.want[li][string(*bp)]; m != nil { // no allocation: a map lookup by converted bytes
+						hits = append(hits, m)
+					}
+				}
+				keyBufs.Put(bp)
+				return hits
+			}, func(it dataset.Item, hits []*Match) error {
+				for _, m := range hits {
+					p.add(m, TrainRef{Corpus: in.Name, ID: it.ID})
+				}
+				if prog != nil {
+					prog.Add(1)
+				}
+				return nil
+			})
+		}
+		if prog != nil {
+			prog.Done()
+		}
+		if err != nil {
+			return fmt.Errorf("training corpus %s: %w", in.Name, err)
+		}
+		c.Stats = st
+		p.Corpora = append(p.Corpora, c)
+	}
+	return nil
+}
+
+// Lookup returns the training items whose label has key at level, as
+// DB.Lookup does; a key that was not asked for is an error.
+func (p *Probe) Lookup(level canon.Level, key string, maxRefs int) (Match, error) {
+	for i, l := range p.levels {
+		if l.ID != level.ID {
+			continue
+		}
+		m := p.want[i][key]
+		if m == nil {
+			return Match{}, fmt.Errorf("probe: key %q at %s was not asked for", key, level.Name)
+		}
+		out := Match{Count: m.Count}
+		if n := min(maxRefs, len(m.Refs)); n > 0 {
+			out.Refs = m.Refs[:n]
+		}
+		return out, nil
+	}
+	return Match{}, fmt.Errorf("probe: level %s was not asked for", level.Name)
+}
