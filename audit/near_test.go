@@ -24,8 +24,8 @@ func TestOverlapNear(t *testing.T) {
 	levels, _ := canon.ParseLevels("ws")
 	var rows []ItemMatch
 	job := OverlapJob{
-		Train: []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: train}}},
-		Tests: []Split{{Name: "test", Source: dataset.Source{Path: test}}},
+		Train:  []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: train}}},
+		Tests:  []Split{{Name: "test", Source: dataset.Source{Path: test}}},
 		Levels: levels, DB: filepath.Join(dir, "db"), MaxRefs: 5, Near: 2, NearMin: 5,
 		Item: func(m ItemMatch) error {
 			if m.Level == "near2" {

@@ -22,7 +22,7 @@ type Probe struct {
 	levels  []canon.Level
 	salt    []byte
 	maxRefs int
-	want    []map[string]*Match      // per level: key → its match
+	want    []map[string]*Match       // per level: key → its match
 	digests []map[canon.Digest]*Match // per level: the same matches by digest, for fingerprints
 	// Corpora are the corpora read, in order, as a manifest records them.
 	Corpora []Corpus
