@@ -56,6 +56,13 @@ type Config struct {
 	// (default dataset.DefaultMaxLabelBytes). It applies to every input:
 	// predictions, training corpora, and so to the overlap.
 	MaxLabelBytes int `yaml:"max_label_bytes" json:"max_label_bytes,omitempty"`
+	// Near > 0 adds a near-label stratum to the overlap and the
+	// contamination gap: items with a training label within Near token
+	// edits (tokens level, sequences of at least NearMin tokens, default
+	// DefaultNearMin). It streams the training corpora's labels, so
+	// fingerprints cannot be used with it.
+	Near    int `yaml:"near" json:"near,omitempty"`
+	NearMin int `yaml:"near_min" json:"near_min,omitempty"`
 
 	dir string // the configuration file's folder; "" for a Config built in Go
 }
@@ -224,6 +231,12 @@ func (c *Config) plan() (*plan, error) {
 	if c.Alpha == 0 {
 		c.Alpha = 0.05
 	}
+	if c.Near < 0 || c.NearMin < 0 {
+		return nil, fmt.Errorf("audit config: near and near_min must not be negative")
+	}
+	if c.Near > 0 && c.NearMin == 0 {
+		c.NearMin = DefaultNearMin
+	}
 	p := &plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
 	var err error
 	if p.levels, err = canon.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
@@ -334,5 +347,7 @@ splits:
 # alpha: 0.05                      # significance level of every test
 # no_gap_delta: 2                  # NO_GAP margin, percentage points
 # max_label_bytes: 16384           # longer labels are skipped and counted, in every input
+# near: 2                          # a near-label stratum: a training label within 2 token edits
+# near_min: 8                      # shortest token sequence the near stratum considers
 # db: /path/to/index               # label index folder (default: the user cache)
 `

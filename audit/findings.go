@@ -24,13 +24,15 @@ import (
 // that depends on the machine or the time: the same inputs give the same
 // bytes.
 type Findings struct {
-	Tool      string         `json:"tool"`
-	Config    *Config        `json:"config"`
-	Inputs    []InputFile    `json:"inputs"`
-	Splits    []SplitFinding `json:"splits"`
-	Overlap   []SplitLevel   `json:"overlap,omitempty"`
-	Gaps      []Gap          `json:"contamination,omitempty"`
-	Anomalies []Anomaly      `json:"anomalies"`
+	Tool    string         `json:"tool"`
+	Config  *Config        `json:"config"`
+	Inputs  []InputFile    `json:"inputs"`
+	Splits  []SplitFinding `json:"splits"`
+	Overlap []SplitLevel   `json:"overlap,omitempty"`
+	// Near is the near-label overlap, with the configuration's near.
+	Near      []NearSplit `json:"near,omitempty"`
+	Gaps      []Gap       `json:"contamination,omitempty"`
+	Anomalies []Anomaly   `json:"anomalies"`
 	// NearDups are the test images with a near-copy among the training
 	// images.
 	NearDups []NearDupPair `json:"near_duplicates,omitempty"`
@@ -133,6 +135,7 @@ type ItemEvidence struct {
 	// foundAt and suspects are FoundIn and Suspect as sets, for the
 	// findings; the string columns are for the evidence files.
 	foundAt  levelSet
+	near     bool // a training label within the configuration's near edits
 	suspects ruleSet
 }
 
@@ -256,6 +259,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			}
 		}
 		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Fingerprints: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
+			Near: c.Near, NearMin: c.NearMin,
 			Item: func(m ItemMatch) error {
 				if !m.Found {
 					return nil
@@ -276,7 +280,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.Overlap = rep.Splits
+		f.Overlap, f.Near = rep.Splits, rep.Near
 		for _, sf := range rep.Incomplete {
 			if strings.HasPrefix(sf.Input, "train ") {
 				f.Incomplete = append(f.Incomplete, sf)
@@ -355,6 +359,15 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 						}
 					}
 				}
+				if c.Near > 0 {
+					if ids, ok := lv[nearLevel(c.Near)]; ok {
+						names = append(names, nearLevel(c.Near))
+						ev.near = true
+						if ev.TrainIDs == "" {
+							ev.TrainIDs = strings.Join(ids, " ")
+						}
+					}
+				}
 				ev.FoundIn = strings.Join(names, ",")
 			}
 			ev.suspects = suspectRules(it.Label, r)
@@ -381,7 +394,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	}
 	f.inversions()
 	f.reversals()
-	f.gaps(levels)
+	f.gaps(levels, c.Near)
 	f.memorization(corrections != nil)
 	f.Done()
 	for _, sf := range f.Splits {
@@ -588,18 +601,35 @@ func lengthBin(n int) int {
 
 // gaps compares CDM-exact accuracy on contaminated and clean items of
 // every non-train split at every level.
-func (f *Findings) gaps(levels []canon.Level) {
+func (f *Findings) gaps(levels []canon.Level, near int) {
 	if len(f.Overlap) == 0 {
 		return
+	}
+	// The strata: each level, then the near labels when asked for.
+	type stratum struct {
+		name, what string
+		found      func(*ItemEvidence) bool
+	}
+	var strata []stratum
+	for _, l := range levels {
+		id := l.ID
+		strata = append(strata, stratum{l.Name, "items whose label is in the training data", func(it *ItemEvidence) bool { return it.foundAt.has(id) }})
+	}
+	if near > 0 {
+		// Near contamination includes the exact kind: a label found at a
+		// level, or a training label within the edits (short labels, not
+		// looked for near, count when they are found exactly).
+		strata = append(strata, stratum{nearLevel(near), fmt.Sprintf("items with a training label within %d token edits", near), func(it *ItemEvidence) bool { return it.near || it.foundAt != 0 }})
 	}
 	for _, s := range f.Splits {
 		if s.Role == "train" {
 			continue
 		}
-		for _, l := range levels {
+		for _, l := range strata {
 			var kc, nc, ku, nu int
 			strata := make([]stats.Stratum, len(lengthBins))
-			for _, it := range f.Items {
+			for i := range f.Items {
+				it := &f.Items[i]
 				if it.Split != s.Name || it.CDMStatus == cdm.Unsupported.String() || it.CDMStatus == cdm.GTFailed.String() {
 					continue
 				}
@@ -608,7 +638,7 @@ func (f *Findings) gaps(levels []canon.Level) {
 				if it.CDMExact {
 					x = 1
 				}
-				if it.foundAt.has(l.ID) {
+				if l.found(it) {
 					kc, nc = kc+x, nc+1
 					strata[b].K1 += x
 					strata[b].N1++
@@ -618,7 +648,7 @@ func (f *Findings) gaps(levels []canon.Level) {
 					strata[b].N0++
 				}
 			}
-			g := Gap{Split: s.Name, Level: l.Name, Contaminated: nc, Clean: nu}
+			g := Gap{Split: s.Name, Level: l.name, Contaminated: nc, Clean: nu}
 			switch {
 			case nc == 0:
 				g.Undefined = "no contaminated item"
@@ -637,9 +667,9 @@ func (f *Findings) gaps(levels []canon.Level) {
 			f.Gaps = append(f.Gaps, g)
 			if g.Significant {
 				f.Anomalies = append(f.Anomalies, Anomaly{Kind: ContaminationGap, Split: s.Name,
-					Summary: fmt.Sprintf("at %s, items whose label is in the training data are CDM-exact %.2f%% (n=%d) against %.2f%% for clean items (n=%d): +%.2f pp [%.2f, %.2f]; length-stratified %.2f pp",
-						l.Name, g.AccC, nc, g.AccU, nu, g.Delta, g.CI[0], g.CI[1], g.MHDelta),
-					Evidence: &GapEvidence{Level: l.Name, NContaminated: nc, NClean: nu, AccContaminated: g.AccC, AccClean: g.AccU,
+					Summary: fmt.Sprintf("at %s, %s are CDM-exact %.2f%% (n=%d) against %.2f%% for clean items (n=%d): +%.2f pp [%.2f, %.2f]; length-stratified %.2f pp",
+						l.name, l.what, g.AccC, nc, g.AccU, nu, g.Delta, g.CI[0], g.CI[1], g.MHDelta),
+					Evidence: &GapEvidence{Level: l.name, NContaminated: nc, NClean: nu, AccContaminated: g.AccC, AccClean: g.AccU,
 						DeltaPP: g.Delta, DeltaCIPP: g.CI, Test: g.Test.Method, P: g.Test.P, MHDeltaPP: g.MHDelta, CMHChi2: g.CMHChi2, CMHP: g.CMHP}})
 			}
 		}

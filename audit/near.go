@@ -129,7 +129,7 @@ func nearOverlap(ctx context.Context, job OverlapJob, train []index.CorpusInput)
 		res[i].ControlRate = NewPercent(res[i].ControlMatched, res[i].Considered)
 	}
 	if job.Item != nil {
-		level := fmt.Sprintf("near%d", k)
+		level := nearLevel(k)
 		sort.SliceStable(tests, func(a, b int) bool {
 			if tests[a].split != tests[b].split {
 				return tests[a].split < tests[b].split
@@ -149,3 +149,6 @@ func nearOverlap(ctx context.Context, job OverlapJob, train []index.CorpusInput)
 	}
 	return res, nil
 }
+
+// nearLevel names the near-label stratum in items and gaps: "near2".
+func nearLevel(k int) string { return fmt.Sprintf("near%d", k) }

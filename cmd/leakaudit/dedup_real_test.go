@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -235,5 +236,50 @@ func TestRealOverlapNear(t *testing.T) {
 	}
 	if _, stderr, code := runCode(t, "overlap", "--near", "2", "--level", "ws", "--db", filepath.Join(dir, "db2"), "--train", fp, "--test", filepath.Join(lab, "crohme_2014_captions.json")); code != exitError || !strings.Contains(stderr, "no token sequences") {
 		t.Errorf("fingerprint with --near: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestRealAuditNear: the TexTeller audit on HME100K test with near: 2 has
+// a near2 contamination-gap level beside audit and ws, and its near
+// overlap with the chance level.
+func TestRealAuditNear(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "audit.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`name: near
+train:
+  - {name: hme100k_train, path: %[1]s/labels/hme100k_train_captions.json}
+splits:
+  - {name: hme100k_test, benchmark: hme100k, role: test, predictions: %[1]s/predictions/texteller/hme100k_test.json}
+near: 2
+db: %[2]s/db
+`, root, dir)), 0o644)
+	if _, stderr, code := runCode(t, "audit", "--config", cfg, "--out", filepath.Join(dir, "out")); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "out", "findings.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Gaps []struct {
+			Split, Level string
+			Contaminated int  `json:"n_contaminated"`
+			Significant  bool `json:"significant"`
+		} `json:"contamination"`
+		Near []struct {
+			Name   string
+			Within int64 `json:"within_k"`
+		} `json:"near"`
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	levels := map[string]int{}
+	for _, g := range f.Gaps {
+		levels[g.Level] = g.Contaminated
+	}
+	if len(f.Near) != 1 || f.Near[0].Within == 0 || levels["near2"] <= levels["ws"] {
+		t.Errorf("near stratum: gaps %v, near %+v", levels, f.Near)
 	}
 }
