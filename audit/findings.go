@@ -24,11 +24,14 @@ import (
 // that depends on the machine or the time: the same inputs give the same
 // bytes.
 type Findings struct {
-	Tool    string         `json:"tool"`
-	Config  *Config        `json:"config"`
-	Inputs  []InputFile    `json:"inputs"`
-	Splits  []SplitFinding `json:"splits"`
-	Overlap []SplitLevel   `json:"overlap,omitempty"`
+	Tool   string  `json:"tool"`
+	Config *Config `json:"config"`
+	// Verdicts answer, per test split, whether it is contaminated and how
+	// badly: the report's first screen.
+	Verdicts []Verdict      `json:"verdicts,omitempty"`
+	Inputs   []InputFile    `json:"inputs"`
+	Splits   []SplitFinding `json:"splits"`
+	Overlap  []SplitLevel   `json:"overlap,omitempty"`
 	// Near is the near-label overlap, with the configuration's near.
 	Near      []NearSplit `json:"near,omitempty"`
 	Gaps      []Gap       `json:"contamination,omitempty"`
@@ -396,6 +399,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	f.reversals()
 	f.gaps(levels, c.Near)
 	f.memorization(corrections != nil)
+	f.verdicts()
 	f.Done()
 	for _, sf := range f.Splits {
 		if sf.CDMUnsupported > 0 {

@@ -110,7 +110,11 @@ func auditFigures(f *audit.Findings) ([]figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	figs = append(figs, figure{"fig-exprate.png", "Measured ExpRate@CDM per split with 95% Wilson intervals.", png})
+	var vals []string
+	for _, sp := range f.Splits {
+		vals = append(vals, fmt.Sprintf("%s %.2f%% [%.2f, %.2f]", sp.Name, sp.ExpRateCDM, sp.ExpRateCDMCI[0], sp.ExpRateCDMCI[1]))
+	}
+	figs = append(figs, figure{"fig-exprate.png", "Measured ExpRate@CDM per split with 95% Wilson intervals: " + strings.Join(vals, "; ") + ".", png})
 	if len(f.Overlap) > 0 {
 		ob := Bars{Title: "Test labels found in the training corpora", YLabel: "%"}
 		byLevel := map[string]*Series{}
@@ -134,11 +138,15 @@ func auditFigures(f *audit.Findings) ([]figure, error) {
 		if err != nil {
 			return nil, err
 		}
-		figs = append(figs, figure{"fig-overlap.png", "Share of each test split's labels found in the training corpora, per canonical level.", png})
+		var vals []string
+		for _, o := range f.Overlap {
+			vals = append(vals, fmt.Sprintf("%s at %s %s%%", o.Name, o.Level, o.Rate))
+		}
+		figs = append(figs, figure{"fig-overlap.png", "Share of each test split's labels found in the training corpora, per canonical level: " + strings.Join(vals, "; ") + ".", png})
 	}
 	if len(f.Gaps) > 0 {
 		cb := Bars{Title: "CDM-exact accuracy: contaminated vs clean", YLabel: "%"}
-		c, u := Series{Name: "label in training data"}, Series{Name: "clean"}
+		c, u := Series{Name: "label in training data", Color: ColorContaminated}, Series{Name: "clean", Color: ColorClean}
 		for _, g := range f.Gaps {
 			if g.Undefined != "" {
 				continue
@@ -153,7 +161,13 @@ func auditFigures(f *audit.Findings) ([]figure, error) {
 			if err != nil {
 				return nil, err
 			}
-			figs = append(figs, figure{"fig-contamination.png", "CDM-exact accuracy of test items whose label is in a training corpus and of the others, per split and level.", png})
+			var vals []string
+			for _, g := range f.Gaps {
+				if g.Undefined == "" {
+					vals = append(vals, fmt.Sprintf("%s at %s %.2f%% against %.2f%%", g.Split, g.Level, g.AccC, g.AccU))
+				}
+			}
+			figs = append(figs, figure{"fig-contamination.png", "CDM-exact accuracy of test items whose label is in a training corpus (red) and of the others (blue), per split and level: " + strings.Join(vals, "; ") + ".", png})
 		}
 	}
 	var f1 []float64
@@ -162,11 +176,17 @@ func auditFigures(f *audit.Findings) ([]figure, error) {
 			f1 = append(f1, it.CDMF1)
 		}
 	}
-	png, err = Histogram("CDM F1 of all scored items", f1, 20, 16*vg.Centimeter, 7*vg.Centimeter)
+	png, err = CDF("CDM F1 of all scored items (cumulative)", "CDM F1", f1, 16*vg.Centimeter, 7*vg.Centimeter)
 	if err != nil {
 		return nil, err
 	}
-	figs = append(figs, figure{"fig-cdm-f1.png", "Distribution of CDM F1 over every scored item.", png})
+	below := 0
+	for _, x := range f1 {
+		if x < 1 {
+			below++
+		}
+	}
+	figs = append(figs, figure{"fig-cdm-f1.png", fmt.Sprintf("Cumulative distribution of CDM F1 over the %d scored items: %d (%.1f%%) score below 1.", len(f1), below, 100*float64(below)/float64(max(1, len(f1)))), png})
 	return figs, nil
 }
 
@@ -185,11 +205,21 @@ func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage) string {
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
 	fmt.Fprintf(&b, "Model: %s. Tool: %s. CDM profile: %s. Levels: %s.\n\n", f.Config.Model, f.Tool, f.Config.Profile, strings.Join(f.Config.Levels, ", "))
+	if len(f.Verdicts) > 0 {
+		b.WriteString("## Verdict\n\n")
+		t := Table{Header: []string{"test split", ">items", "in training data", ">copied images", "ExpRate@CDM: reported / measured [95% CI]", "gap on contaminated items [95% CI]", "verdict"}}
+		for _, v := range f.Verdicts {
+			c := verdictCells(v)
+			t.Add(v.Split, fmt.Sprint(v.Items), c.found, fmt.Sprint(v.NearDuplicates), c.exprate, c.gap, v.Text)
+		}
+		b.WriteString(t.Markdown())
+		b.WriteString("\nHow the verdict is worded: docs/report-verdicts.md in leakaudit's repository.\n\n")
+	}
 	fmt.Fprintf(&b, "## Findings\n\n")
 	if len(f.Anomalies) == 0 {
 		b.WriteString("No anomaly.\n\n")
 	}
-	for _, a := range f.Anomalies {
+	for _, a := range mergeLevels(f.Anomalies) {
 		fmt.Fprintf(&b, "- **%s** (%s): %s\n", a.Kind, a.Split, a.Summary)
 	}
 	b.WriteString("\n## Splits\n\nEvery figure is **measured** by leakaudit unless marked *reported*.\n\n")
@@ -256,12 +286,18 @@ body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0
 table{border-collapse:collapse;margin:1em 0;font-size:14px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
 td.n{text-align:right;font-variant-numeric:tabular-nums}.anomaly{background:#fff4e5;border-left:4px solid #e67e22;padding:6px 10px;margin:6px 0}
 code{font-size:13px;word-break:break-all}img{max-width:100%}
+tr.contaminated td{background:#fde8e8}tr.overlap td{background:#fff4e5}tr.images td{background:#fff4e5}tr.clean td{background:#eaf6ea}.note{font-size:13px;color:#555}
 </style></head><body>
 <h1 id="title">{{.Title}}</h1>
 <p>Model: {{.F.Config.Model}}. Tool: {{.F.Tool}}. CDM profile: {{.F.Config.Profile}}.</p>
+{{if .Verdicts}}<h2>Verdict</h2>
+<table id="verdicts"><tr><th>test split</th><th>items</th><th>in training data</th><th>copied images</th><th>ExpRate@CDM: reported / measured [95% CI]</th><th>gap on contaminated items [95% CI]</th><th>verdict</th></tr>
+{{range .Verdicts}}<tr class="{{.Class}}"><td data-k="split">{{.Split}}</td><td class="n" data-k="items">{{.Items}}</td><td data-k="found">{{.Found}}</td><td class="n" data-k="near_duplicates">{{.Near}}</td><td data-k="exprate">{{.ExpRate}}</td><td data-k="gap">{{.Gap}}</td><td data-k="text"><b>{{.Text}}</b></td></tr>
+{{end}}</table>
+<p class="note">Verdict wording: docs/report-verdicts.md in leakaudit's repository. Every figure is measured by leakaudit unless marked reported.</p>{{end}}
 <h2>Findings</h2>
-{{if not .F.Anomalies}}<p>No anomaly.</p>{{end}}
-{{range .F.Anomalies}}<div class="anomaly"><b>{{.Kind}}</b> ({{.Split}}): {{.Summary}}</div>{{end}}
+{{if not .Anomalies}}<p>No anomaly.</p>{{end}}
+{{range .Anomalies}}<div class="anomaly"><b>{{.Kind}}</b> ({{.Split}}): {{.Summary}}</div>{{end}}
 <h2>Splits</h2>
 <table id="splits"><tr><th>split</th><th>role</th><th>n</th><th>ExpRate L1 %</th><th>ExpRate@CDM %</th><th>95% CI</th><th>reported %</th><th>flags</th></tr>
 {{range .F.Splits}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td class="n">{{.N}}</td><td class="n">{{printf "%.2f" .ExpRate}}</td><td class="n">{{printf "%.2f" .ExpRateCDM}}</td><td>[{{printf "%.2f" (index .ExpRateCDMCI 0)}}, {{printf "%.2f" (index .ExpRateCDMCI 1)}}]</td><td class="n">{{if .Reported}}{{printf "%.2f" (deref .Reported)}}{{else}}–{{end}}</td><td>{{range .Flags}}{{.}} {{end}}</td></tr>
@@ -291,5 +327,70 @@ func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure, pairs []pairIm
 	if title == "" {
 		title = "leakaudit audit"
 	}
-	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs, "Pairs": pairs})
+	type vrow struct {
+		audit.Verdict
+		Found, ExpRate, Gap string
+		Near                int
+	}
+	var vs []vrow
+	for _, v := range f.Verdicts {
+		c := verdictCells(v)
+		vs = append(vs, vrow{v, c.found, c.exprate, c.gap, v.NearDuplicates})
+	}
+	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs, "Pairs": pairs, "Verdicts": vs, "Anomalies": mergeLevels(f.Anomalies)})
+}
+
+// cells are a verdict's table cells, the same in report.md and report.html.
+type cells struct{ found, exprate, gap string }
+
+func verdictCells(v audit.Verdict) cells {
+	var c cells
+	if v.Level == "" {
+		c.found = "not checked"
+	} else {
+		lv := v.Level
+		if len(v.Same) > 0 {
+			lv = strings.Join(append([]string{v.Level}, v.Same...), " = ")
+		}
+		c.found = fmt.Sprintf("%s%% (%d) at %s", v.Share, v.Found, lv)
+	}
+	rep := "–"
+	if v.Reported != nil {
+		rep = fmt.Sprintf("%.2f", *v.Reported)
+	}
+	c.exprate = fmt.Sprintf("%s / %.2f [%.2f, %.2f]", rep, v.ExpRateCDM, v.ExpRateCDMCI[0], v.ExpRateCDMCI[1])
+	c.gap = "–"
+	if v.GapPP != nil {
+		c.gap = fmt.Sprintf("%+.2f pp [%.2f, %.2f]", *v.GapPP, v.GapCI[0], v.GapCI[1])
+		if v.GapSignificant {
+			c.gap += " significant"
+		}
+	}
+	return c
+}
+
+// mergeLevels shows a finding repeated at several canonical levels with
+// the same figures once, naming the levels "audit = ws".
+func mergeLevels(as []audit.Anomaly) []audit.Anomaly {
+	var out []audit.Anomaly
+	at := map[string]int{}
+	for _, a := range as {
+		ev, ok := a.Evidence.(*audit.GapEvidence)
+		if !ok {
+			out = append(out, a)
+			continue
+		}
+		rest := strings.TrimPrefix(a.Summary, "at "+ev.Level+",")
+		key := string(a.Kind) + "\x00" + a.Split + "\x00" + rest
+		if i, seen := at[key]; seen {
+			prev := out[i]
+			lv := strings.TrimPrefix(strings.SplitN(prev.Summary, ",", 2)[0], "at ")
+			prev.Summary = "at " + lv + " = " + ev.Level + "," + rest
+			out[i] = prev
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, a)
+	}
+	return out
 }

@@ -3,10 +3,14 @@ package demo
 import (
 	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"html"
 	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -57,6 +61,7 @@ func TestReportInBrowser(t *testing.T) {
 	if n := strings.Count(dom, "<img"); n < 2 {
 		t.Errorf("rendered DOM has %d images, want the inlined figures", n)
 	}
+	checkVerdicts(t, dom, filepath.Join(dir, "audit", "findings.json"))
 	shot := filepath.Join(dir, "report.png")
 	run("--window-size=1200,2400", "--screenshot="+shot, page)
 	f, err := os.Open(shot)
@@ -87,4 +92,55 @@ func TestReportInBrowser(t *testing.T) {
 		os.WriteFile(os.Getenv("LEAKAUDIT_KEEP_SCREENSHOT"), data, 0o644)
 	}
 	t.Logf("report rendered in %s: %d images in the DOM, screenshot %dx%d with %d dark samples", filepath.Base(browser), strings.Count(dom, "<img"), b.Dx(), b.Dy(), dark)
+}
+
+// checkVerdicts compares the first screen's verdict table, as the browser
+// rendered it, cell by cell with findings.json.
+func checkVerdicts(t *testing.T, dom, findings string) {
+	t.Helper()
+	b, err := os.ReadFile(findings)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var f struct {
+		Verdicts []struct {
+			Split          string
+			Items          int
+			Found          int64
+			Share          float64
+			NearDuplicates int `json:"near_duplicates"`
+			Text           string
+		}
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	start := strings.Index(dom, `id="verdicts"`)
+	if start < 0 || len(f.Verdicts) == 0 {
+		t.Fatalf("no verdict table in the page (%d verdicts in findings.json)", len(f.Verdicts))
+	}
+	table := dom[start : start+strings.Index(dom[start:], "</table>")]
+	cell := regexp.MustCompile(`(?s)<td[^>]*data-k="([a-z_]+)"[^>]*>(.*?)</td>`)
+	tags := regexp.MustCompile(`<[^>]+>`)
+	rows := strings.Split(table, "<tr")[2:] // the header row first
+	if len(rows) != len(f.Verdicts) {
+		t.Fatalf("%d verdict rows on the page, %d in findings.json", len(rows), len(f.Verdicts))
+	}
+	for i, row := range rows {
+		got := map[string]string{}
+		for _, m := range cell.FindAllStringSubmatch(row, -1) {
+			got[m[1]] = html.UnescapeString(tags.ReplaceAllString(m[2], ""))
+		}
+		v := f.Verdicts[i]
+		want := map[string]string{"split": v.Split, "items": fmt.Sprint(v.Items), "near_duplicates": fmt.Sprint(v.NearDuplicates), "text": v.Text}
+		for k, w := range want {
+			if got[k] != w {
+				t.Errorf("verdict row %d, %s: page %q, findings.json %q", i, k, got[k], w)
+			}
+		}
+		if !strings.HasPrefix(got["found"], fmt.Sprintf("%.2f%% (%d) at ", v.Share, v.Found)) {
+			t.Errorf("verdict row %d, found: page %q, findings.json %.2f%% (%d)", i, got["found"], v.Share, v.Found)
+		}
+		t.Logf("verdict %s: %s", v.Split, got["text"])
+	}
 }
