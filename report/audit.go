@@ -76,12 +76,16 @@ func WriteAudit(dir string, f *audit.Findings) error {
 			map[bool]string{true: "; the labels differ: " + p.TestLabel + " | " + p.TrainLabel}[p.LabelMismatch])
 		pairs = append(pairs, pairImage{File: "pairs/" + name, Caption: cap, Data: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	}
-	md := auditMarkdown(f, figs, pairs)
+	ev, err := findingEvidence(dir, f)
+	if err != nil {
+		return err
+	}
+	md := auditMarkdown(f, figs, pairs, ev)
 	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md), 0o644); err != nil {
 		return err
 	}
 	var h bytes.Buffer
-	if err := auditHTML(&h, f, figs, pairs); err != nil {
+	if err := auditHTML(&h, f, figs, pairs, ev); err != nil {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644)
@@ -197,7 +201,7 @@ func fmtPtr(p *float64) string {
 	return fmt.Sprintf("%.2f", *p)
 }
 
-func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage) string {
+func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage, ev []evidenceGroup) string {
 	var b strings.Builder
 	title := f.Config.Name
 	if title == "" {
@@ -221,6 +225,15 @@ func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage) string {
 	}
 	for _, a := range mergeLevels(f.Anomalies) {
 		fmt.Fprintf(&b, "- **%s** (%s): %s\n", a.Kind, a.Split, a.Summary)
+	}
+	if len(ev) > 0 {
+		b.WriteString("\n## Evidence\n\nEach picture is CDM's view of an item, typeset by leakaudit's TeX engine: the ground truth above, the prediction below, each token's box green when matched and red when not. The first few items per finding; all of them are in `items.parquet`.\n\n")
+		for _, g := range ev {
+			fmt.Fprintf(&b, "### %s\n\n%s.\n\n", g.Title, g.Note)
+			for _, it := range g.Items {
+				fmt.Fprintf(&b, "![%s](%s)\n\n%s\n\n", it.Caption, it.File, it.Caption)
+			}
+		}
 	}
 	b.WriteString("\n## Splits\n\nEvery figure is **measured** by leakaudit unless marked *reported*.\n\n")
 	t := Table{Header: []string{"split", "role", ">n", ">ExpRate L1 %", ">ExpRate@CDM %", "95% CI", ">reported % (reported)", ">CDM left out", "flags"}}
@@ -298,6 +311,8 @@ tr.contaminated td{background:#fde8e8}tr.overlap td{background:#fff4e5}tr.images
 <h2>Findings</h2>
 {{if not .Anomalies}}<p>No anomaly.</p>{{end}}
 {{range .Anomalies}}<div class="anomaly"><b>{{.Kind}}</b> ({{.Split}}): {{.Summary}}</div>{{end}}
+{{if .Evidence}}<h2>Evidence</h2><p class="note">Each picture is CDM's view of an item, typeset by leakaudit's TeX engine: the ground truth above, the prediction below, each token's box green when matched and red when not. The first few items per finding; all of them are in items.parquet.</p>
+{{range .Evidence}}<h3>{{.Title}}</h3><p>{{.Note}}.</p>{{range .Items}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{.Data}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}{{end}}{{end}}
 <h2>Splits</h2>
 <table id="splits"><tr><th>split</th><th>role</th><th>n</th><th>ExpRate L1 %</th><th>ExpRate@CDM %</th><th>95% CI</th><th>reported %</th><th>flags</th></tr>
 {{range .F.Splits}}<tr><td>{{.Name}}</td><td>{{.Role}}</td><td class="n">{{.N}}</td><td class="n">{{printf "%.2f" .ExpRate}}</td><td class="n">{{printf "%.2f" .ExpRateCDM}}</td><td>[{{printf "%.2f" (index .ExpRateCDMCI 0)}}, {{printf "%.2f" (index .ExpRateCDMCI 1)}}]</td><td class="n">{{if .Reported}}{{printf "%.2f" (deref .Reported)}}{{else}}–{{end}}</td><td>{{range .Flags}}{{.}} {{end}}</td></tr>
@@ -317,7 +332,7 @@ tr.contaminated td{background:#fde8e8}tr.overlap td{background:#fff4e5}tr.images
 </body></html>
 `))
 
-func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure, pairs []pairImage) error {
+func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure, pairs []pairImage, ev []evidenceGroup) error {
 	type fig struct{ Caption, Data string }
 	var fs []fig
 	for _, x := range figs {
@@ -337,7 +352,7 @@ func auditHTML(w *bytes.Buffer, f *audit.Findings, figs []figure, pairs []pairIm
 		c := verdictCells(v)
 		vs = append(vs, vrow{v, c.found, c.exprate, c.gap, v.NearDuplicates})
 	}
-	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs, "Pairs": pairs, "Verdicts": vs, "Anomalies": mergeLevels(f.Anomalies)})
+	return auditPage.Execute(w, map[string]any{"Title": title, "F": f, "Figs": fs, "Pairs": pairs, "Verdicts": vs, "Anomalies": mergeLevels(f.Anomalies), "Evidence": ev})
 }
 
 // cells are a verdict's table cells, the same in report.md and report.html.
