@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/report"
 )
 
 func newDedupCmd() *cobra.Command {
@@ -25,6 +26,7 @@ func newDedupCmd() *cobra.Command {
 		maxDist, near      int
 		nearMin, workers   int
 		maxPixels, maxImgB int64
+		reportDir          string
 	)
 	cmd := &cobra.Command{
 		Use:   "dedup --release [NAME=]PATH... --against [NAME=]PATH... --out DIR [flags]",
@@ -93,6 +95,11 @@ again removes nothing.`,
 			if err != nil {
 				return err
 			}
+			if reportDir != "" {
+				if err := report.DedupPage(res).Write(reportDir); err != nil {
+					return err
+				}
+			}
 			if asJSON {
 				err = writeJSON(cmd.OutOrStdout(), res)
 			} else {
@@ -117,6 +124,7 @@ again removes nothing.`,
 	f.IntVar(&near, "near", 0, "also remove items within this many token edits of an against label (0: off)")
 	f.IntVar(&nearMin, "near-min", dedup.DefaultNearMin, "shortest token sequence --near considers")
 	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
+	f.StringVar(&reportDir, "report", "", "also write a self-contained page of the results, DIR/index.html")
 	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
 	f.IntVar(&workers, "workers", 0, "goroutines that canonicalize labels and hash images (default: all cores)")
 	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images declaring more pixels (counted, reported)")

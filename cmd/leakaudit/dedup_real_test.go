@@ -177,6 +177,15 @@ func TestRealDedup(t *testing.T) {
 		t.Errorf("image-only releases: %+v", imgs.Releases)
 	}
 
+	// --report pages for dedup and neardup.
+	runDedup(t, exitOK, "--release", filepath.Join(root, "labels", "crohme_2016_captions.json"), "--against", filepath.Join(root, "labels", "crohme_2014_captions.json"),
+		"--out", filepath.Join(dir, "withpage"), "--report", filepath.Join(dir, "dpage"))
+	checkPage(t, filepath.Join(dir, "dpage"), "items removed")
+	if _, stderr, code := runCode(t, "neardup", "--train", filepath.Join(crohme, "train"), "--test", "bmp="+filepath.Join(crohme, "bmp-sample"), "--db", filepath.Join(dir, "nddb"), "--report", filepath.Join(dir, "npage")); code != exitOK {
+		t.Fatalf("neardup --report: exit %d\n%s", code, stderr)
+	}
+	checkPage(t, filepath.Join(dir, "npage"), "20 test image(s) are verified copies")
+
 	// The Markdown summary on stdout, and an existing --out refused.
 	stdout, stderr, code := runCode(t, "dedup", "--release", filepath.Join(root, "labels", "crohme_2016_captions.json"), "--against", filepath.Join(root, "labels", "crohme_2014_captions.json"), "--out", filepath.Join(dir, "md"))
 	if code != exitOK || !strings.Contains(stdout, "| crohme_2016_captions | json-strings | 1147 |") {
@@ -226,10 +235,12 @@ func TestRealOverlapNear(t *testing.T) {
 	if got := int64(countLines(t, items)); got != rows {
 		t.Errorf("--items has %d rows, want %d", got, rows)
 	}
-	text, stderr, code := runCode(t, append([]string{"overlap"}, args[2:]...)...)
+	page := filepath.Join(dir, "page")
+	text, stderr, code := runCode(t, append([]string{"overlap", "--report", page}, args[2:]...)...)
 	if code != exitOK || !strings.Contains(text, "Near labels") {
 		t.Errorf("text output: exit %d\n%s\n%s", code, text, stderr)
 	}
+	checkPage(t, page, "23.25% of a test split")
 	fp := filepath.Join(dir, "train.fp.parquet")
 	if _, stderr, code := runCode(t, "fingerprint", "--input", filepath.Join(lab, "hme100k_train_captions.json"), "--out", fp, "--level", "ws"); code != exitOK {
 		t.Fatalf("fingerprint: %s", stderr)
@@ -281,5 +292,19 @@ db: %[2]s/db
 	}
 	if len(f.Near) != 1 || f.Near[0].Within == 0 || levels["near2"] <= levels["ws"] {
 		t.Errorf("near stratum: gaps %v, near %+v", levels, f.Near)
+	}
+}
+
+// checkPage checks a --report page: self-contained (no script, nothing
+// fetched) and answering in its first line.
+func checkPage(t *testing.T, dir, answer string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := string(b)
+	if !strings.Contains(s, answer) || strings.Contains(s, "<script") || strings.Contains(s, "http://") || strings.Contains(s, "https://") {
+		t.Errorf("%s: not a self-contained page answering %q", dir, answer)
 	}
 }

@@ -30,6 +30,7 @@ func newNearDupCmd() *cobra.Command {
 		maxPixels     int64
 		maxImageBytes int64
 		maxEntries    int64
+		reportDir     string
 	)
 	cmd := &cobra.Command{
 		Use:   "neardup --train [NAME=]PATH... --test [NAME=]PATH... [flags]",
@@ -81,7 +82,7 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 				name, path := splitNamed(t)
 				job.Tests = append(job.Tests, audit.ImageSplit{Name: name, Source: dataset.ImageSource{Path: path, Limits: lim}})
 			}
-			if gallery != "" {
+			if gallery != "" || reportDir != "" {
 				job.Evidence = galleryMax
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -96,6 +97,15 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 					return err
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "gallery: %d pairs in %s\n", n, gallery)
+			}
+			if reportDir != "" {
+				p, err := report.NearDupPage(rep)
+				if err == nil {
+					err = p.Write(reportDir)
+				}
+				if err != nil {
+					return err
+				}
 			}
 			out := cmd.OutOrStdout()
 			if asJSON {
@@ -114,7 +124,8 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 	f.IntVar(&maxDist, "max-distance", audit.DefaultMaxDistance, "largest Hamming distance reported as a near-duplicate")
 	f.BoolVar(&asJSON, "json", false, "print pairs and summary as JSON on stdout")
 	f.StringVar(&gallery, "gallery", "", "write side-by-side PNG pairs and index.html into DIR")
-	f.IntVar(&galleryMax, "gallery-max", 200, "pairs drawn in the gallery at most")
+	f.IntVar(&galleryMax, "gallery-max", 200, "pairs drawn in the gallery (and the --report page) at most")
+	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results with the pairs inlined, DIR/index.html")
 	f.StringVar(&hash, "hash", string(imagehash.PHash), "perceptual hash: phash, dhash or ahash (ahash is not discriminative on formulas)")
 	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "fit the ink box to the square (stretch) or keep its aspect (aspect)")
 	f.StringVar(&db, "db", "", "index folder (default: under the user cache dir, one per training set)")

@@ -31,6 +31,7 @@ func newOverlapCmd() *cobra.Command {
 		salt         string
 		near         int
 		nearMin      int
+		reportDir    string
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -112,6 +113,11 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			} else if err := report.OverlapText(out, rep); err != nil {
 				return err
 			}
+			if reportDir != "" {
+				if err := report.OverlapPage(rep).Write(reportDir); err != nil {
+					return err
+				}
+			}
 			if n := rep.Failed(); n > 0 {
 				return fmt.Errorf("%d test split(s) could not be read; see test_inputs", n)
 			}
@@ -131,6 +137,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
 	f.IntVar(&workers, "workers", 0, "concurrent lookups (default: number of CPUs)")
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
+	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results, DIR/index.html")
 	f.IntVar(&near, "near", 0, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)")
 	f.IntVar(&nearMin, "near-min", audit.DefaultNearMin, "shortest token sequence --near considers (short formulas collide by chance)")
 	return cmd

@@ -1,0 +1,205 @@
+package report
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"html/template"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/dedup"
+)
+
+// A Page is a self-contained HTML report of a command's results: a title,
+// a one-line answer, and sections of text, tables and inlined images. It
+// has no script and loads nothing from the network; the same results give
+// the same bytes.
+type Page struct {
+	Title, Answer string
+	Sections      []Section
+}
+
+// A Section is a heading with paragraphs, tables and images.
+type Section struct {
+	Heading string
+	Text    []string
+	Tables  []Table
+	Images  []PageImage
+}
+
+// A PageImage is an inlined PNG with its caption (also its text
+// alternative).
+type PageImage struct {
+	Caption string
+	PNG     []byte
+}
+
+var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
+	"head":  func(h string) string { return strings.TrimPrefix(h, ">") },
+	"right": func(h string) bool { return strings.HasPrefix(h, ">") },
+	"cell": func(row []string, i int) string {
+		if i < len(row) {
+			return row[i]
+		}
+		return ""
+	},
+	"b64": func(b []byte) string { return base64.StdEncoding.EncodeToString(b) },
+}).Parse(`<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
+<style>
+body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
+table{border-collapse:collapse;margin:1em 0;font-size:14px}th,td{border:1px solid #ccc;padding:3px 8px;text-align:left}
+td.n{text-align:right;font-variant-numeric:tabular-nums}.answer{font-size:18px;background:#f3f6fa;border-left:4px solid #1f77b4;padding:8px 12px}
+img{max-width:100%}
+</style></head><body>
+<h1 id="title">{{.Title}}</h1>
+<p class="answer" id="answer">{{.Answer}}</p>
+{{range .Sections}}<h2>{{.Heading}}</h2>
+{{range .Text}}<p>{{.}}</p>{{end}}
+{{range .Tables}}{{$t := .}}<table><tr>{{range .Header}}<th>{{head .}}</th>{{end}}</tr>
+{{range .Rows}}{{$r := .}}<tr>{{range $i, $h := $t.Header}}<td{{if right $h}} class="n"{{end}}>{{cell $r $i}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+{{range .Images}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{b64 .PNG}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
+{{end}}</body></html>
+`))
+
+// Write writes the page as dir/index.html.
+func (p Page) Write(dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, "index.html"), b.Bytes(), 0o644)
+}
+
+// inputTable lists inputs with their checksums.
+func inputTable(rows [][]string) Table {
+	t := Table{Header: []string{"role", "name", "path", ">bytes", "sha256"}}
+	t.Rows = rows
+	return t
+}
+
+// OverlapPage is the page of an overlap report.
+func OverlapPage(rep audit.OverlapReport) Page {
+	p := Page{Title: "leakaudit overlap"}
+	t := Table{Header: []string{"split", "level", ">total", ">found in train", ">overlap %", ">unique found"}}
+	var worst audit.SplitLevel
+	for _, s := range rep.Splits {
+		t.Add(s.Name, s.Level, fmt.Sprint(s.Total), fmt.Sprint(s.Found), s.Rate.String(), fmt.Sprintf("%d/%d", s.UniqueFound, s.Unique))
+		if s.Rate > worst.Rate {
+			worst = s
+		}
+	}
+	if worst.Found > 0 {
+		p.Answer = fmt.Sprintf("Up to %s%% of a test split's labels are in the training corpora (%s at %s: %d of %d).", worst.Rate, worst.Name, worst.Level, worst.Found, worst.Total)
+	} else {
+		p.Answer = "No test label was found in the training corpora at the levels checked."
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Test labels found in the training corpora", Tables: []Table{t},
+		Text: []string{"Counted as the published audit counts: every test entry separately, the rate rounded as Python rounds it."}})
+	if len(rep.Near) > 0 {
+		nt := Table{Header: []string{"split", ">considered", ">within k", ">%", ">with edits", ">chance %"}}
+		for _, s := range rep.Near {
+			nt.Add(s.Name, fmt.Sprint(s.Considered), fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.WithEdits), s.ControlRate.String())
+		}
+		p.Sections = append(p.Sections, Section{Heading: fmt.Sprintf("Near labels (within %d token edits)", rep.Near[0].K), Tables: []Table{nt},
+			Text: []string{fmt.Sprintf("Sequences of at least %d tokens; the chance level is the share of items near another item of their own split.", rep.Near[0].MinTokens)}})
+	}
+	var rows [][]string
+	for _, tr := range rep.Train {
+		rows = append(rows, []string{"train", tr.Name, tr.Path, fmt.Sprint(tr.Size), tr.SHA256})
+	}
+	for _, in := range rep.TestInputs {
+		rows = append(rows, []string{"test", in.Name, in.Path, "", ""})
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Inputs", Tables: []Table{inputTable(rows)}, Text: completeness(rep.Completeness.Incomplete)})
+	return p
+}
+
+// NearDupPage is the page of a near-duplicate report, with its evidence
+// pairs side by side.
+func NearDupPage(rep audit.NearDupReport) (Page, error) {
+	p := Page{Title: "leakaudit near-duplicates"}
+	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">labels differ"}}
+	var verified int64
+	for _, s := range rep.Summary {
+		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch))
+		verified += s.Verified
+	}
+	p.Answer = fmt.Sprintf("%d test image(s) are verified copies of training images (%s, distance ≤ %d).", verified, rep.Hash, rep.MaxDistance)
+	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t}}
+	for _, e := range rep.Evidence {
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, SideBySide(e.Test, e.Train, 96)); err != nil {
+			return p, err
+		}
+		q := e.Pair
+		sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: fmt.Sprintf("test %s/%s (left, %q) and training %s/%s (right, %q): distance %d, verified %v",
+			q.TestSplit, q.TestID, q.TestLabel, q.TrainSplit, q.TrainID, q.TrainLabel, q.Distance, q.Verified)})
+	}
+	p.Sections = append(p.Sections, sec)
+	var rows [][]string
+	for _, in := range rep.Inputs {
+		rows = append(rows, []string{in.Role, in.Name, in.Path, fmt.Sprint(in.Size), in.SHA256})
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Inputs", Tables: []Table{inputTable(rows)}, Text: completeness(rep.Completeness.Incomplete)})
+	return p, nil
+}
+
+// DedupPage is the page of a clean release.
+func DedupPage(res *dedup.Result) Page {
+	p := Page{Title: "leakaudit clean release"}
+	t := Table{Header: []string{"split", "format", ">items", ">kept", ">removed"}}
+	for _, r := range dedup.Reasons {
+		t.Header = append(t.Header, ">"+string(r))
+	}
+	var items, removed int64
+	for _, s := range res.Releases {
+		row := []string{s.Name, s.Format, fmt.Sprint(s.Items), fmt.Sprint(s.Kept), fmt.Sprint(s.Removed)}
+		for _, r := range dedup.Reasons {
+			row = append(row, fmt.Sprint(s.ByReason[r]))
+		}
+		t.Rows = append(t.Rows, row)
+		items += s.Items
+		removed += s.Removed
+	}
+	p.Answer = fmt.Sprintf("%d of %d items removed; the release without them is rewritten in its own format in the output folder.", removed, items)
+	p.Sections = append(p.Sections, Section{Heading: "Releases", Tables: []Table{t},
+		Text: []string{"Every removed item is listed in removed.jsonl and removed.parquet with its reason and the items it matched."}})
+	at := Table{Header: []string{"name", "path", "kind", ">labels", ">images"}}
+	for _, a := range res.Against {
+		at.Add(a.Name, a.Path, a.Kind, fmt.Sprint(a.Labels), fmt.Sprint(a.Images))
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Against", Tables: []Table{at}})
+	ex := Table{Header: []string{"release", "id", "reason", "level or distance", "matches"}}
+	for _, r := range res.Removed[:min(len(res.Removed), 50)] {
+		ld := r.Level
+		if r.Distance != nil {
+			ld = fmt.Sprint(*r.Distance)
+		}
+		ex.Add(r.Release, r.ID, string(r.Reason), ld, strings.Join(r.Matches, " "))
+	}
+	p.Sections = append(p.Sections, Section{Heading: fmt.Sprintf("Removed items (the first %d of %d)", len(ex.Rows), len(res.Removed)), Tables: []Table{ex}})
+	var rows [][]string
+	for _, in := range res.Inputs {
+		rows = append(rows, []string{in.Role, in.Name, in.Path, fmt.Sprint(in.Size), in.SHA256})
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Inputs", Tables: []Table{inputTable(rows)}, Text: completeness(res.Completeness.Incomplete)})
+	return p
+}
+
+func completeness(inc []dataset.Shortfall) []string {
+	var out []string
+	for _, s := range inc {
+		out = append(out, "Read only in part: "+s.String())
+	}
+	return out
+}
