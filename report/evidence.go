@@ -92,7 +92,7 @@ func findingEvidence(dir string, f *audit.Findings) ([]evidenceGroup, error) {
 			if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(name)), buf.Bytes(), 0o644); err != nil {
 				return nil, err
 			}
-			cap := fmt.Sprintf("%s, item %s: ground truth %q above, prediction %q below; CDM F1 %.3f", a.Split, it.ID, it.GT, it.Pred, it.CDMF1)
+			cap := fmt.Sprintf("%s, item %s: ground truth “%s” above, prediction “%s” below; CDM F1 %.3f", a.Split, it.ID, it.GT, it.Pred, it.CDMF1)
 			if it.TrainIDs != "" {
 				cap += "; in training data as " + it.TrainIDs
 			}
