@@ -83,10 +83,14 @@ type SplitConfig struct {
 	Benchmark string `yaml:"benchmark" json:"benchmark"`
 	Role      string `yaml:"role" json:"role"`
 	// Predictions is a file of ground truths and predictions.
-	Predictions string `yaml:"predictions" json:"predictions"`
-	Format      string `yaml:"format" json:"format,omitempty"`
-	Field       string `yaml:"field" json:"field,omitempty"`
-	IDField     string `yaml:"id_field" json:"id_field,omitempty"`
+	Predictions string `yaml:"predictions" json:"predictions,omitempty"`
+	// Labels, instead of Predictions, is the split's labels alone: a
+	// dataset provenance audit (overlap, near-duplicates, the split's own
+	// fingerprints) in which the model checks do not run.
+	Labels  string `yaml:"labels" json:"labels,omitempty"`
+	Format  string `yaml:"format" json:"format,omitempty"`
+	Field   string `yaml:"field" json:"field,omitempty"`
+	IDField string `yaml:"id_field" json:"id_field,omitempty"`
 	// Images are the split's images (ids as in the predictions), for
 	// near-duplicate evidence.
 	Images string `yaml:"images" json:"images,omitempty"`
@@ -212,6 +216,8 @@ type splitPlan struct {
 	cfg    SplitConfig
 	source dataset.Source
 	images string // "" when the split has none
+	// labelsOnly: the split has labels and no predictions.
+	labelsOnly bool
 }
 
 // plan checks the configuration, fills in its defaults, and resolves it.
@@ -249,8 +255,11 @@ func (c *Config) plan() (*plan, error) {
 	seen := map[string]bool{}
 	for i := range c.Splits {
 		s := &c.Splits[i]
-		if s.Name == "" || s.Predictions == "" {
-			return nil, fmt.Errorf("audit config: split %d needs a name and a predictions file", i+1)
+		if s.Name == "" || (s.Predictions == "") == (s.Labels == "") {
+			return nil, fmt.Errorf("audit config: split %d needs a name and either a predictions file or a labels file (labels alone: no model checks)", i+1)
+		}
+		if s.Labels != "" && s.ReportedExpRate != nil {
+			return nil, fmt.Errorf("audit config: split %s: reported_exprate needs predictions to compare with", s.Name)
 		}
 		if seen[s.Name] {
 			return nil, fmt.Errorf("audit config: split %q given twice", s.Name)
@@ -266,8 +275,12 @@ func (c *Config) plan() (*plan, error) {
 		if err != nil {
 			return nil, fmt.Errorf("audit config: split %s: %w", s.Name, err)
 		}
-		p.splits = append(p.splits, splitPlan{cfg: *s, images: c.Path(s.Images),
-			source: dataset.Source{Path: c.Path(s.Predictions), Format: f, Field: s.Field, IDField: s.IDField, Limits: p.limits}})
+		path := s.Predictions
+		if s.Labels != "" {
+			path = s.Labels
+		}
+		p.splits = append(p.splits, splitPlan{cfg: *s, images: c.Path(s.Images), labelsOnly: s.Labels != "",
+			source: dataset.Source{Path: c.Path(path), Format: f, Field: s.Field, IDField: s.IDField, Limits: p.limits}})
 	}
 	for _, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
 		for i := range list {
@@ -339,6 +352,8 @@ splits:
     # field: gt                # optional: the ground-truth field
     # id_field: img_id         # optional: the id field
     # images: crohme/2014      # optional: the split's images, for near-duplicates
+  # - {name: mybench_test, benchmark: mybench, role: test, labels: mybench/test.json}
+  #                            # labels instead of predictions: overlap and near-duplicates only
   - {name: crohme_train, benchmark: crohme, role: train, predictions: texteller/crohme_train.json}
 
 # corrections: corrections.jsonl   # optional: known label errors, one JSON object a line

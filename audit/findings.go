@@ -49,6 +49,10 @@ type Findings struct {
 	Evidence []ImageEvidence `json:"-"`
 }
 
+// NotScored is the CDM status of an item of a split given by its labels
+// alone.
+const NotScored = "not_scored"
+
 // maxEvidence is how many image pairs the report shows.
 const maxEvidence = 12
 
@@ -87,7 +91,10 @@ type SplitFinding struct {
 	// formula over the limits fails with reason "limits").
 	CDMReasons map[string]int `json:"cdm_reasons,omitempty"`
 	Reported   *float64       `json:"reported_exprate"`
-	// Flags: LOW, NO_GAP(train,test), REVERSAL.
+	// LabelsOnly: the split was given by its labels, without predictions;
+	// its model figures are not measured.
+	LabelsOnly bool `json:"labels_only,omitempty"`
+	// Flags: LOW, NO_GAP(train,test), REVERSAL, LABELS_ONLY.
 	Flags []string `json:"flags,omitempty"`
 	// ClassA and ClassB count items string-exact at L1 with CDM < 1, and
 	// CDM-exact but not string-exact (cdm_reversal at item level).
@@ -168,10 +175,11 @@ type AuditJob struct {
 }
 
 type splitData struct {
-	cfg     SplitConfig
-	items   []dataset.Item
-	results []cdm.Result
-	stats   dataset.Stats
+	labelsOnly bool
+	cfg        SplitConfig
+	items      []dataset.Item
+	results    []cdm.Result
+	stats      dataset.Stats
 }
 
 // RunAudit scores every split with CDM and text ExpRate, looks the test
@@ -217,11 +225,15 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	var data []*splitData
 	for _, sp := range pl.splits {
 		s := sp.cfg
-		in, err := addInput("predictions", s.Name, sp.source.Path)
+		role := "predictions"
+		if sp.labelsOnly {
+			role = "labels"
+		}
+		in, err := addInput(role, s.Name, sp.source.Path)
 		if err != nil {
 			return nil, err
 		}
-		d := &splitData{cfg: s}
+		d := &splitData{cfg: s, labelsOnly: sp.labelsOnly}
 		st, err := dataset.Scan(sp.source, func(it dataset.Item) error {
 			d.items = append(d.items, it)
 			return nil
@@ -231,7 +243,13 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		}
 		d.stats = st
 		in.Items, in.Skipped = st.Items, st.Reasons
-		f.Check("predictions "+s.Name, sp.source.Path, st)
+		f.Check(role+" "+s.Name, sp.source.Path, st)
+		if sp.labelsOnly {
+			d.results = make([]cdm.Result, len(d.items)) // not scored
+			f.Limitations = append(f.Limitations, fmt.Sprintf("%s has labels and no predictions: the model checks (ExpRate@CDM, split inversions, reversals, the contamination gap, memorization) did not run for it", s.Name))
+			data = append(data, d)
+			continue
+		}
 		pairs := make([]cdm.Pair, 0, len(d.items))
 		for _, it := range d.items {
 			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred, NoPred: !it.HasPred})
@@ -313,7 +331,13 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	l4, _ := canon.LookupLevel("render")
 	for _, d := range data {
 		sf := SplitFinding{Name: d.cfg.Name, Role: d.cfg.Role, Benchmark: d.cfg.Benchmark, N: len(d.items), Reported: d.cfg.ReportedExpRate, Classes: map[string]int{}}
-		sum := cdm.Summarize(d.results, prof)
+		scored := d.results
+		if d.labelsOnly {
+			scored = nil
+			sf.LabelsOnly = true
+			sf.Flags = append(sf.Flags, "LABELS_ONLY")
+		}
+		sum := cdm.Summarize(scored, prof)
 		sf.CDMExact, sf.CDMCounted, sf.CDMGTFailed, sf.CDMUnsupported = sum.Exact, sum.Counted, sum.GTFailed, sum.Unsupported
 		sf.MeanCDM = sum.MeanScore
 		sf.CDMReasons = sum.Reasons
@@ -326,6 +350,9 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			r := d.results[i]
 			ev := ItemEvidence{Split: d.cfg.Name, ID: it.ID, Seq: it.Seq, GT: it.Label, Pred: it.Pred,
 				CDMStatus: r.Status.String(), CDMF1: r.F1, CDMExact: r.Counted && r.Exact}
+			if d.labelsOnly {
+				ev.CDMStatus = NotScored
+			}
 			ev.ExactL1 = it.HasPred && metrics.Exact(l1, it.Label, it.Pred)
 			ev.ExactL3 = it.HasPred && metrics.Exact(l3, it.Label, it.Pred)
 			if ev.ExactL1 {
@@ -626,7 +653,7 @@ func (f *Findings) gaps(levels []canon.Level, near int) {
 		strata = append(strata, stratum{nearLevel(near), fmt.Sprintf("items with a training label within %d token edits", near), func(it *ItemEvidence) bool { return it.near || it.foundAt != 0 }})
 	}
 	for _, s := range f.Splits {
-		if s.Role == "train" {
+		if s.Role == "train" || s.LabelsOnly {
 			continue
 		}
 		for _, l := range strata {
@@ -692,7 +719,7 @@ func (f *Findings) memorization(haveCorrections bool) {
 		return it.Erroneous || it.suspects&(ruleS1|ruleS3) != 0
 	}
 	for _, it := range f.Items {
-		if !strong(it) {
+		if !strong(it) || it.CDMStatus == NotScored {
 			continue
 		}
 		if bySplit[it.Split] == nil {

@@ -3,6 +3,8 @@ package audit
 import (
 	"fmt"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/fingerprint"
 )
 
 // A Verdict answers, for one test split, "is this benchmark contaminated,
@@ -32,6 +34,8 @@ type Verdict struct {
 	GapPP          *float64    `json:"gap_pp"`
 	GapCI          *[2]float64 `json:"gap_ci_pp"`
 	GapSignificant bool        `json:"gap_significant"`
+	// LabelsOnly: no predictions, so no model figures.
+	LabelsOnly bool `json:"labels_only,omitempty"`
 	// Class is contaminated, overlap, images or clean; Text the sentence.
 	Class string `json:"class"`
 	Text  string `json:"text"`
@@ -51,7 +55,7 @@ func (f *Findings) verdicts() {
 		if s.Role == "train" {
 			continue
 		}
-		v := Verdict{Split: s.Name, Items: s.N, Reported: s.Reported, ExpRateCDM: s.ExpRateCDM, ExpRateCDMCI: s.ExpRateCDMCI}
+		v := Verdict{Split: s.Name, Items: s.N, Reported: s.Reported, ExpRateCDM: s.ExpRateCDM, ExpRateCDMCI: s.ExpRateCDMCI, LabelsOnly: s.LabelsOnly}
 		v.Reversal = s.Reported != nil && s.CDMCounted > 0 && *s.Reported > s.ExpRateCDMCI[1]
 		var best *SplitLevel
 		for i := range f.Overlap {
@@ -99,7 +103,10 @@ func verdictText(v Verdict) (class, text string) {
 	case v.Found > 0:
 		class = VerdictOverlap
 		adv := "no measurable advantage on them"
-		if v.GapPP == nil {
+		switch {
+		case v.LabelsOnly:
+			adv = "no predictions, so no model advantage measured"
+		case v.GapPP == nil:
 			adv = "the advantage on them cannot be measured"
 		}
 		parts = append(parts, fmt.Sprintf("overlap: %s%% of labels in training data, %s", v.Share, adv))
@@ -117,4 +124,25 @@ func verdictText(v Verdict) (class, text string) {
 		parts = append(parts, fmt.Sprintf("reported ExpRate %.1f%% above the measured ExpRate@CDM %.1f%% [%.1f, %.1f]", *v.Reported, v.ExpRateCDM, v.ExpRateCDMCI[0], v.ExpRateCDMCI[1]))
 	}
 	return class, strings.Join(parts, "; ")
+}
+
+// WriteTestFingerprints writes the fingerprints of the audit's non-train
+// splits (their ground-truth labels, digested at the audit's levels) to
+// out: what an author publishes so that others can check the test set
+// against their own training data without receiving it.
+func WriteTestFingerprints(f *Findings, out string) (*fingerprint.Result, error) {
+	pl, err := f.Config.plan()
+	if err != nil {
+		return nil, err
+	}
+	var inputs []fingerprint.Input
+	for _, sp := range pl.splits {
+		if sp.cfg.Role != "train" {
+			inputs = append(inputs, fingerprint.Input{Name: sp.cfg.Name, Source: sp.source})
+		}
+	}
+	if len(inputs) == 0 {
+		return nil, nil
+	}
+	return fingerprint.Write(out, inputs, fingerprint.Options{Levels: pl.levels, Tool: f.Tool})
 }

@@ -49,6 +49,9 @@ func WriteAudit(dir string, f *audit.Findings) error {
 			return err
 		}
 	}
+	if _, err := audit.WriteTestFingerprints(f, filepath.Join(dir, "test-fingerprints.parquet")); err != nil {
+		return fmt.Errorf("test fingerprints: %w", err)
+	}
 	figs, err := auditFigures(f)
 	if err != nil {
 		return err
@@ -288,7 +291,7 @@ func auditMarkdown(f *audit.Findings, figs []figure, pairs []pairImage, ev []evi
 			fmt.Fprintf(&b, "- %s\n", l)
 		}
 	}
-	b.WriteString("\nPer-item evidence: `items.parquet` and `items.jsonl`; machine-readable findings: `findings.json`.\n")
+	b.WriteString("\nPer-item evidence: `items.parquet` and `items.jsonl`; machine-readable findings: `findings.json`; the test splits' own fingerprints, for others to check against their training data without receiving the labels: `test-fingerprints.parquet`.\n")
 	return b.String()
 }
 
@@ -374,6 +377,9 @@ func verdictCells(v audit.Verdict) cells {
 		rep = fmt.Sprintf("%.2f", *v.Reported)
 	}
 	c.exprate = fmt.Sprintf("%s / %.2f [%.2f, %.2f]", rep, v.ExpRateCDM, v.ExpRateCDMCI[0], v.ExpRateCDMCI[1])
+	if v.LabelsOnly {
+		c.exprate = "no predictions"
+	}
 	c.gap = "–"
 	if v.GapPP != nil {
 		c.gap = fmt.Sprintf("%+.2f pp [%.2f, %.2f]", *v.GapPP, v.GapCI[0], v.GapCI[1])

@@ -308,3 +308,51 @@ func checkPage(t *testing.T, dir, answer string) {
 		t.Errorf("%s: not a self-contained page answering %q", dir, answer)
 	}
 }
+
+// TestRealAuditLabelsOnly: a dataset provenance audit, test splits given
+// by their labels alone (the HME100K list, the CROHME 2014 folder with its
+// images): overlap and near-duplicates run, the model checks are reported
+// as not run, and the test splits' own fingerprints are written.
+func TestRealAuditLabelsOnly(t *testing.T) {
+	root := shareddata.Dir(t)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "audit.yaml")
+	os.WriteFile(cfg, []byte(fmt.Sprintf(`name: provenance
+train:
+  - {name: hme100k_train, path: %[1]s/labels/hme100k_train_captions.json}
+  - {name: crohme_train, path: %[1]s/crohme/train}
+train_images:
+  - {name: crohme_train, path: %[1]s/crohme/train}
+splits:
+  - {name: hme100k_test, benchmark: hme100k, role: test, labels: %[1]s/labels/hme100k_test_captions.json}
+  - {name: crohme2014, benchmark: crohme, role: test, labels: %[1]s/crohme/2014, images: %[1]s/crohme/2014}
+db: %[2]s/db
+`, root, dir)), 0o644)
+	out := filepath.Join(dir, "out")
+	if _, stderr, code := runCode(t, "audit", "--config", cfg, "--out", out); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	b, _ := os.ReadFile(filepath.Join(out, "findings.json"))
+	var f struct {
+		Verdicts []struct {
+			Split, Class string
+			LabelsOnly   bool `json:"labels_only"`
+			Found        int64
+		}
+		Anomalies   []json.RawMessage
+		Limitations []string
+	}
+	if err := json.Unmarshal(b, &f); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Verdicts) != 2 || !f.Verdicts[0].LabelsOnly || f.Verdicts[0].Class != "overlap" || f.Verdicts[0].Found == 0 || len(f.Anomalies) != 0 || len(f.Limitations) < 2 {
+		t.Errorf("labels-only audit: %+v, %d anomalies, limitations %q", f.Verdicts, len(f.Anomalies), f.Limitations)
+	}
+	// The test splits' fingerprints stand in for them: overlap of the
+	// HME100K training list against them finds the same items.
+	fp := filepath.Join(out, "test-fingerprints.parquet")
+	stdout, stderr, code := runCode(t, "overlap", "--json", "--level", "audit", "--train", fp, "--test", filepath.Join(root, "labels", "hme100k_train_captions.json"))
+	if code != exitOK || !strings.Contains(stdout, `"found"`) {
+		t.Errorf("overlap against the test fingerprints: exit %d\n%s", code, stderr)
+	}
+}
