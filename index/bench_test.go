@@ -23,9 +23,9 @@ import (
 // ws levels from a JSON label list on disk, then checks a 25k-label test
 // split (a tenth of it planted from the corpus) against it with the real
 // overlap code. Run one size per process (make bench) so that peak-RSS-MB
-// belongs to that size.
+// belongs to that size; 80M needs about 5 GB of disk for its corpus.
 func BenchmarkLabelIndex(b *testing.B) {
-	for _, n := range []int{1_000_000, 10_000_000} {
+	for _, n := range []int{1_000_000, 10_000_000, 80_000_000} {
 		b.Run(fmt.Sprintf("%dM", n/1_000_000), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				benchIndex(b, n)
