@@ -144,18 +144,8 @@ func TestNearRealAgainstBruteForce(t *testing.T) {
 		t.Skip("short mode")
 	}
 	root := shareddata.Dir(t)
-	read := func(p string) [][]string {
-		var out [][]string
-		dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
-			if k, err := canon.CanonTokens(it.Label); err == nil {
-				out = append(out, strings.Fields(k))
-			}
-			return nil
-		})
-		return out
-	}
-	test := read(root + "/labels/hme100k_test_captions.json")
-	train := read(root + "/labels/hme100k_train_captions.json")
+	test := tokenLists(root + "/labels/hme100k_test_captions.json")
+	train := tokenLists(root + "/labels/hme100k_train_captions.json")
 	r := rand.New(rand.NewPCG(5, 6))
 	indexed := test[:1000]
 	queries := append([][]string{}, train...)
@@ -175,21 +165,11 @@ func TestNearRealAgainstBruteForce(t *testing.T) {
 // beforehand); queries/s on one core.
 func BenchmarkNearQuery(b *testing.B) {
 	root := shareddata.Dir(b)
-	read := func(p string) [][]string {
-		var out [][]string
-		dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
-			if k, err := canon.CanonTokens(it.Label); err == nil {
-				out = append(out, strings.Fields(k))
-			}
-			return nil
-		})
-		return out
-	}
 	x := NewNear(2, 8)
-	for _, s := range read(root + "/labels/hme100k_test_captions.json") {
+	for _, s := range tokenLists(root + "/labels/hme100k_test_captions.json") {
 		x.Add(s)
 	}
-	queries := read(root + "/labels/hme100k_train_captions.json")
+	queries := tokenLists(root + "/labels/hme100k_train_captions.json")
 	b.ResetTimer()
 	n := 0
 	for b.Loop() {
@@ -197,4 +177,17 @@ func BenchmarkNearQuery(b *testing.B) {
 		n++
 	}
 	b.ReportMetric(float64(n)/b.Elapsed().Seconds(), "queries/s")
+}
+
+// tokenLists reads a label list's token sequences at the tokens level,
+// leaving out labels the tokenizer rejects.
+func tokenLists(p string) [][]string {
+	var out [][]string
+	dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
+		if t := canon.TokenList(it.Label); t != nil {
+			out = append(out, t)
+		}
+		return nil
+	})
+	return out
 }

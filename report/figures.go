@@ -97,14 +97,7 @@ func (b Bars) PNG(width, height vg.Length) ([]byte, error) {
 	p.NominalX(b.Labels...)
 	p.X.Tick.Label.Rotation = 0.5
 	p.X.Tick.Label.XAlign = draw.XRight
-	c := vgimg.New(width, height)
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	png := vgimg.PngCanvas{Canvas: c}
-	if _, err := png.WriteTo(&buf); err != nil {
-		return nil, fmt.Errorf("figure %q: %w", b.Title, err)
-	}
-	return buf.Bytes(), nil
+	return encodePNG(p, width, height)
 }
 
 // CDF renders the cumulative distribution of values in [0, 1]: the share
@@ -135,13 +128,7 @@ func CDF(title, xlabel string, values []float64, width, height vg.Length) ([]byt
 	l.Color = palette[0]
 	l.StepStyle = plotter.PostStep
 	p.Add(l, plotter.NewGrid())
-	c := vgimg.New(width, height)
-	p.Draw(draw.New(c))
-	var buf bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return encodePNG(p, width, height)
 }
 
 // Histogram renders values in [0, 1] as a histogram PNG.
@@ -158,11 +145,16 @@ func Histogram(title string, values []float64, bins int, width, height vg.Length
 	}
 	h.FillColor = palette[0]
 	p.Add(h)
+	return encodePNG(p, width, height)
+}
+
+// encodePNG draws a plot on a canvas of the given size and encodes it.
+func encodePNG(p *plot.Plot, width, height vg.Length) ([]byte, error) {
 	c := vgimg.New(width, height)
 	p.Draw(draw.New(c))
 	var buf bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("figure %q: %w", p.Title.Text, err)
 	}
 	return buf.Bytes(), nil
 }
