@@ -105,6 +105,11 @@ func Detect(path string) (Format, error) {
 	if bytes.HasPrefix(head, []byte("PAR1")) {
 		return Parquet, nil
 	}
+	// A binary file (an archive, an image, a compressed stream) is not a
+	// label list: reading it as lines would deliver garbage as labels.
+	if bytes.IndexByte(head, 0) >= 0 {
+		return "", fmt.Errorf("%s: a binary file, not a label file (archives and images are image sources: neardup, dedup --images)", path)
+	}
 	trimmed := bytes.TrimLeft(bytes.TrimPrefix(head, []byte("\xef\xbb\xbf")), " \t\r\n")
 	switch {
 	case len(trimmed) > 0 && trimmed[0] == '[':

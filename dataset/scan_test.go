@@ -299,3 +299,18 @@ func TestJSONStringsEscapes(t *testing.T) {
 		t.Errorf("malformed strings: items %q, stats %+v", labels(items), st.Reasons)
 	}
 }
+
+func TestDetectRefusesBinary(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string][]byte{
+		"a.zip":    []byte("PK\x03\x04\x14\x00\x00\x00\x08\x00"),
+		"b.png":    []byte("\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR"),
+		"c.tar.gz": []byte("\x1f\x8b\x08\x00\x00\x00\x00\x00"),
+	} {
+		p := filepath.Join(dir, name)
+		os.WriteFile(p, data, 0o644)
+		if f, err := Detect(p); err == nil {
+			t.Errorf("%s detected as %s", name, f)
+		}
+	}
+}
