@@ -3,9 +3,11 @@ package audit
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -160,5 +162,38 @@ func TestNearItemRefs(t *testing.T) {
 	}
 	if !reflect.DeepEqual(ids, []string{"d", "f", "b"}) || it.best != 0 || it.count != 6 || it.exact != 2 {
 		t.Errorf("refs %v best %d count %d exact %d", ids, it.best, it.count, it.exact)
+	}
+}
+
+// TestNearCache: the cache answers what it was given, from any goroutine,
+// and stops remembering at its size.
+func TestNearCache(t *testing.T) {
+	c := newNearCache(100)
+	var wg sync.WaitGroup
+	for g := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 50 {
+				label := fmt.Sprint(g*50 + i)
+				c.put(label, []index.NearMatch{{ID: g*50 + i}})
+				if ms, ok := c.get(label); ok && ms[0].ID != g*50+i {
+					t.Errorf("label %s: %v", label, ms)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	n := 0
+	for i := range 200 {
+		if ms, ok := c.get(fmt.Sprint(i)); ok {
+			n++
+			if ms[0].ID != i {
+				t.Errorf("label %d: %v", i, ms)
+			}
+		}
+	}
+	if n != 100 {
+		t.Errorf("%d labels remembered, want the size 100", n)
 	}
 }
