@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/canon"
-	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/internal/synth"
 )
@@ -51,19 +50,7 @@ func loadNearWorkload(tb testing.TB) *nearWorkload {
 	var train [][]string
 	root := shareddata.Find()
 	if root != "" {
-		read := func(name string) [][]string {
-			var out [][]string
-			p := root + "/labels/" + name
-			if _, err := dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
-				if t := canon.TokenList(it.Label); t != nil {
-					out = append(out, t)
-				}
-				return nil
-			}); err != nil {
-				tb.Fatalf("read %s: %v", p, err)
-			}
-			return out
-		}
+		read := func(name string) [][]string { return tokenLists(tb, root+"/labels/"+name) }
 		var tests [][]string
 		for _, n := range []string{"hme100k_test_captions.json", "crohme_2014_captions.json", "crohme_2016_captions.json",
 			"crohme_2019_captions.json", "crohme2023_test_captions.json", "mathwriting_test_captions.json"} {
