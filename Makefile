@@ -44,9 +44,12 @@ engine:
 ## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
 ## every text metric over TAMER's 24,607 HME100K pairs (s/pass); dedup of a
 ## Parquet release with image bytes against 25k test labels (rows/s, peak heap);
-## dedup --near 2 of 1M and 10M synthetic labels against 25k (labels/s), and
-## the near index alone over HME100K (queries/s); overlap cold, with an
-## index built and warm against a Python set on 3M generated labels.
+## dedup --near 2 of 1M and 10M synthetic labels against 25k (labels/s); the
+## near index alone over HME100K (queries/s, one core) and at 25k test items
+## against 10M training sequences on every core (goal: under 60 s on 2 cores);
+## overlap --near 2 end to end (reading and tokenizing included) at 1M and 10M;
+## overlap cold, with an index built and warm against a Python set on 3M
+## generated labels.
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -65,6 +68,8 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupParquet' -benchtime 1x -timeout 30m ./dedup/
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupNear' -benchtime 1x -timeout 60m ./dedup/
 	$(GO) test -run '^$$' -bench 'BenchmarkNearQuery' -cpu 1 ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkNear10M' -benchtime 1x -timeout 30m ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkOverlapNear' -benchtime 1x -timeout 60m ./audit/
 	$(MAKE) build
 	bash scripts/overlap-vs-python.sh
 

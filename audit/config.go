@@ -59,7 +59,7 @@ type Config struct {
 	// Near > 0 adds a near-label stratum to the overlap and the
 	// contamination gap: items with a training label within Near token
 	// edits (tokens level, sequences of at least NearMin tokens, default
-	// DefaultNearMin). It streams the training corpora's labels, so
+	// index.DefaultNearMin(Near)). It streams the training corpora's labels, so
 	// fingerprints cannot be used with it.
 	Near    int `yaml:"near" json:"near,omitempty"`
 	NearMin int `yaml:"near_min" json:"near_min,omitempty"`
@@ -241,7 +241,7 @@ func (c *Config) plan() (*plan, error) {
 		return nil, fmt.Errorf("audit config: near and near_min must not be negative")
 	}
 	if c.Near > 0 && c.NearMin == 0 {
-		c.NearMin = DefaultNearMin
+		c.NearMin = index.DefaultNearMin(c.Near)
 	}
 	p := &plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
 	var err error
@@ -363,6 +363,6 @@ splits:
 # no_gap_delta: 2                  # NO_GAP margin, percentage points
 # max_label_bytes: 16384           # longer labels are skipped and counted, in every input
 # near: 2                          # a near-label stratum: a training label within 2 token edits
-# near_min: 8                      # shortest token sequence the near stratum considers
+# near_min: 12                     # shortest token sequence the near stratum considers (default 4(near+1))
 # db: /path/to/index               # label index folder (default: the user cache)
 `

@@ -45,9 +45,17 @@ type OverlapJob struct {
 	// the same as through the index.
 	Stream bool
 	// Near > 0 also looks for training labels within Near token edits of
-	// each test item of at least NearMin tokens (default DefaultNearMin),
+	// each test item of at least NearMin tokens (0: index.DefaultNearMin),
 	// streaming the training corpora's labels (NearSplit).
 	Near, NearMin int
+	// NearControls are the control splits of near matching: label sets
+	// that cannot be in the training corpora, whose near rate is the
+	// chance level (see NearControl). Controls of one name are pooled.
+	NearControls []Split
+	// NearItem, when set, receives the near rows (NearItemMatch), after
+	// every level row; otherwise Item receives them as ItemMatch rows
+	// (level "nearK", without the distances).
+	NearItem func(NearItemMatch) error
 }
 
 // TrainInput records a training corpus in a report.
@@ -69,8 +77,10 @@ type OverlapReport struct {
 	AuditOnly  []AuditOnly  `json:"audit_only,omitempty"`
 	Train      []TrainInput `json:"train_inputs"`
 	TestInputs []SplitInput `json:"test_inputs"`
-	// Near is the near-label overlap, with OverlapJob.Near.
-	Near []NearSplit `json:"near,omitempty"`
+	// Near is the near-label overlap of each test split, with
+	// OverlapJob.Near; NearControls that of each control split.
+	Near         []NearSplit `json:"near,omitempty"`
+	NearControls []NearSplit `json:"near_controls,omitempty"`
 	// Completeness lists the inputs read only in part (a missing
 	// training corpus the user allowed is reported under train_inputs,
 	// not here).
@@ -168,7 +178,7 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	res, err := Overlap(ctx, ix, job.Tests, OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item})
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
 	if err == nil && job.Near > 0 {
-		rep.Near, err = nearOverlap(ctx, job, inputs)
+		rep.Near, rep.NearControls, err = nearOverlap(ctx, job, inputs)
 	}
 	for _, t := range rep.Train {
 		if t.Stats != nil {

@@ -47,4 +47,13 @@
 // Badger holds an exclusive lock on the folder while it is open for
 // writing; a second writer gets [ErrLocked]. Readers open the index
 // read-only with a shared lock, so audits can run side by side.
+//
+// # Near labels
+//
+// [Near] is an in-memory index of token sequences that finds every indexed
+// sequence within K token edits of a query: a pigeonhole table of K+1
+// segments per sequence, probed only at the shifts an alignment with K
+// edits allows, and an exact banded edit distance over every candidate. It
+// is built over the small side (test items) and queried, from any number
+// of goroutines, by streaming the large side (a training corpus).
 package index

@@ -106,12 +106,8 @@ func OverlapPage(rep audit.OverlapReport) Page {
 	p.Sections = append(p.Sections, Section{Heading: "Test labels found in the training corpora", Tables: []Table{t},
 		Text: []string{"Counted as the published audit counts: every test entry separately, the rate rounded as Python rounds it."}})
 	if len(rep.Near) > 0 {
-		nt := Table{Header: []string{"split", ">considered", ">within k", ">%", ">with edits", ">chance %"}}
-		for _, s := range rep.Near {
-			nt.Add(s.Name, fmt.Sprint(s.Considered), fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.WithEdits), s.ControlRate.String())
-		}
-		p.Sections = append(p.Sections, Section{Heading: fmt.Sprintf("Near labels (within %d token edits)", rep.Near[0].K), Tables: []Table{nt},
-			Text: []string{fmt.Sprintf("Sequences of at least %d tokens; the chance level is the share of items near another item of their own split.", rep.Near[0].MinTokens)}})
+		p.Sections = append(p.Sections, Section{Heading: fmt.Sprintf("Near labels (within %d token edits)", rep.Near[0].K), Tables: []Table{nearTable(rep)},
+			Text: []string{fmt.Sprintf("Token sequences of at least %d tokens; shorter items are counted, not looked for.", rep.Near[0].MinTokens), nearNote(rep)}})
 	}
 	var rows [][]string
 	for _, tr := range rep.Train {

@@ -31,13 +31,7 @@ func OverlapText(w io.Writer, rep audit.OverlapReport) error {
 		return err
 	}
 	if len(rep.Near) > 0 {
-		n := rep.Near[0]
-		fmt.Fprintf(w, "\nNear labels: a training label within %d token edits (sequences of at least %d tokens), beside the chance level (an item near another item of its own split)\n\n", n.K, n.MinTokens)
-		nt := Table{Header: []string{"split", ">considered", ">within k", ">%", ">with edits", ">chance %"}}
-		for _, s := range rep.Near {
-			nt.Add(s.Name, fmt.Sprint(s.Considered), fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.WithEdits), s.ControlRate.String())
-		}
-		if err := nt.Write(w); err != nil {
+		if err := nearText(w, rep); err != nil {
 			return err
 		}
 	}
@@ -67,6 +61,59 @@ func OverlapText(w io.Writer, rep audit.OverlapReport) error {
 		}
 	}
 	return nil
+}
+
+// nearText writes the near-label table and what its chance column means.
+func nearText(w io.Writer, rep audit.OverlapReport) error {
+	n := rep.Near[0]
+	fmt.Fprintf(w, "\nNear labels: a training label within %d token edits (tokens level; items of at least %d tokens)\n\n", n.K, n.MinTokens)
+	t := nearTable(rep)
+	if err := t.Write(w); err != nil {
+		return err
+	}
+	fmt.Fprintln(w, "\n"+nearNote(rep))
+	return nil
+}
+
+// nearTable is the near-label table: each split's items within K token
+// edits of a training label, beside each control's chance level
+// (standardized to the split's lengths), then the control splits' own
+// rows.
+func nearTable(rep audit.OverlapReport) Table {
+	n := rep.Near[0]
+	header := []string{"split", ">total", ">below min", ">untokenized", ">considered", ">within k", ">%", ">exact", ">with edits", ">edits %"}
+	for _, c := range n.Controls {
+		header = append(header, ">chance % ("+c.Control+")")
+	}
+	t := Table{Header: header}
+	row := func(s audit.NearSplit, name string) []string {
+		return []string{name, fmt.Sprint(s.Total), fmt.Sprint(s.BelowMin), fmt.Sprint(s.TokenFailed), fmt.Sprint(s.Considered),
+			fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.Exact), fmt.Sprint(s.WithEdits), s.EditsRate.String()}
+	}
+	for _, s := range rep.Near {
+		r := row(s, s.Name)
+		for _, c := range s.Controls {
+			r = append(r, fmt.Sprintf("%s / %s", c.Rate, c.EditsRate))
+		}
+		t.Add(r...)
+	}
+	for _, s := range rep.NearControls {
+		r := row(s, s.Name+" (control)")
+		for range n.Controls {
+			r = append(r, "")
+		}
+		t.Add(r...)
+	}
+	return t
+}
+
+// nearNote says what the near table's chance column is, or that there is
+// none.
+func nearNote(rep audit.OverlapReport) string {
+	if len(rep.NearControls) > 0 {
+		return "chance %: the control's within-k / with-edits rates, weighted to the split's lengths (a control cannot be in the training corpora)"
+	}
+	return "no control split (--near-control): the chance level of these rates is not measured"
 }
 
 // inputNote describes what was skipped of one input.

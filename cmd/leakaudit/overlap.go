@@ -32,6 +32,7 @@ func newOverlapCmd() *cobra.Command {
 		near         int
 		nearMin      int
 		reportDir    string
+		nearControls []string
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -51,13 +52,27 @@ does not exist is an error unless --allow-missing is given.
 
 Inputs are files or folders in any format leakaudit reads (` + formatNames() + `),
 detected from the name and content. --items writes per-item evidence (test id,
-canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`,
+canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.
+
+--near K also counts the test items with a training label within K token
+edits (Levenshtein distance over the tokens level's tokens), streaming the
+training labels once. Items shorter than --near-min tokens (default 4(K+1))
+are not looked for and are counted. --near-control [NAME=]FILE names label
+sets that cannot be in the training corpora (another benchmark of unrelated
+origin, or made after the corpora): their near rate, weighted to each split's
+lengths, is the chance level the split's rate is read against. With --items,
+every row gets the near columns (distance, exact, train_distances) and each
+considered item a row at level nearK.`,
 		Example: `  # The audit's Table 1 row for CROHME 2014 against CROHME train
   leakaudit overlap --train crohme_train_captions.json --test crohme2014=crohme_2014_captions.json
 
   # Several splits against a Hugging Face Parquet corpus, as JSON, with evidence
   leakaudit overlap --train tex80m=train.parquet --test a.json --test b/caption.txt \
-      --level audit,ws --items matches.parquet --json`,
+      --level audit,ws --items matches.parquet --json
+
+  # Near copies (2 token edits) of HME100K test in HME100K train, CROHME 2019 as the control
+  leakaudit overlap --train hme100k_train_captions.json --test hme100k_test_captions.json \
+      --near 2 --near-control crohme2019=crohme_2019_captions.json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(train) == 0 || len(tests) == 0 {
@@ -66,6 +81,12 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			lv, err := canon.ParseLevels(levels)
 			if err != nil {
 				return err
+			}
+			if near < 0 {
+				return fmt.Errorf("--near %d: want 0 (off) or a positive number of token edits", near)
+			}
+			if near == 0 && (len(nearControls) > 0 || cmd.Flags().Changed("near-min")) {
+				return fmt.Errorf("--near-control and --near-min need --near K")
 			}
 			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin, Stream: db == "",
@@ -84,12 +105,30 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 			for _, src := range testSrc {
 				job.Tests = append(job.Tests, audit.Split{Name: src.name, Source: src.Source})
 			}
-			var iw *report.ItemWriter[audit.ItemMatch]
-			if items != "" {
-				if iw, err = report.CreateItems[audit.ItemMatch](items); err != nil {
+			controlSrc, err := in.sources(nearControls)
+			if err != nil {
+				return err
+			}
+			for _, src := range controlSrc {
+				job.NearControls = append(job.NearControls, audit.Split{Name: src.name, Source: src.Source})
+			}
+			// The near columns only with --near, so that the items file
+			// is unchanged without it.
+			var iw interface{ Close() error }
+			switch {
+			case items != "" && near > 0:
+				w, err := report.CreateItems[audit.NearItemMatch](items)
+				if err != nil {
 					return err
 				}
-				job.Item = iw.Write
+				job.Item = func(m audit.ItemMatch) error { return w.Write(audit.NearRow(m)) }
+				job.NearItem, iw = w.Write, w
+			case items != "":
+				w, err := report.CreateItems[audit.ItemMatch](items)
+				if err != nil {
+					return err
+				}
+				job.Item, iw = w.Write, w
 			}
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 			defer stop()
@@ -139,6 +178,7 @@ canonical key, matching training ids) as JSONL, or Parquet for a .parquet name.`
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results, DIR/index.html")
 	f.IntVar(&near, "near", 0, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)")
-	f.IntVar(&nearMin, "near-min", audit.DefaultNearMin, "shortest token sequence --near considers (short formulas collide by chance)")
+	f.IntVar(&nearMin, "near-min", 0, "shortest token sequence --near considers (default 4(K+1); short formulas collide by chance)")
+	f.StringArrayVar(&nearControls, "near-control", nil, "control split for --near, [NAME=]FILE: labels that cannot be in the training corpora (repeatable)")
 	return cmd
 }
