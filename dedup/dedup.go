@@ -155,13 +155,13 @@ type Result struct {
 	MaxDistance int      `json:"max_distance,omitempty"`
 	Near        int      `json:"near,omitempty"`
 	NearMin     int      `json:"near_min_tokens,omitempty"`
-	// NearControl is the chance level of near matches among the against
-	// items themselves.
-	NearControl *NearControl     `json:"near_control,omitempty"`
-	Within      bool             `json:"within"`
-	Releases    []ReleaseSummary `json:"releases"`
-	Against     []AgainstSummary `json:"against"`
-	Inputs      []InputFile      `json:"inputs"`
+	// NearSelf is how dense the against items' own formulas are at the
+	// near distance (not a chance level; see NearSelf).
+	NearSelf *NearSelf        `json:"near_self,omitempty"`
+	Within   bool             `json:"within"`
+	Releases []ReleaseSummary `json:"releases"`
+	Against  []AgainstSummary `json:"against"`
+	Inputs   []InputFile      `json:"inputs"`
 	dataset.Completeness
 	// Removed lists every removed item in release and input order.
 	Removed []Removed `json:"-"`
@@ -297,8 +297,8 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	res.Against = ag.summaries
 	if ag.near != nil {
-		c := ag.near.control()
-		res.NearControl = &c
+		c := ag.near.self()
+		res.NearSelf = &c
 	}
 	for _, s := range ag.summaries {
 		if s.Stats.Format != "" {

@@ -134,8 +134,8 @@ func Markdown(res *Result) string {
 	}
 	if res.Near > 0 {
 		fmt.Fprintf(&b, "- near matches are not looked for in sequences shorter than %d tokens: short formulas collide by chance\n", res.NearMin)
-		if c := res.NearControl; c != nil {
-			fmt.Fprintf(&b, "- chance level: %d of %d against items (%.2f%%) have another, different against item within %d token edits\n", c.Matched, c.Items, 100*c.Rate, res.Near)
+		if c := res.NearSelf; c != nil {
+			fmt.Fprintf(&b, "- for scale: %d of %d against items (%.2f%%) have another, different against item within %d token edits (shared templates, not a chance level: overlap --near-control measures one)\n", c.Matched, c.Items, 100*c.Rate, res.Near)
 		}
 	}
 	if !res.Complete {

@@ -6,15 +6,14 @@ import (
 	"github.com/leakaudit/leakaudit/index"
 )
 
-// DefaultNearMin is the shortest token sequence near matching considers:
-// shorter formulas are within a few edits of each other by chance.
-const DefaultNearMin = 8
-
+// nearMin is the shortest token sequence near matching considers
+// (default index.DefaultNearMin: shorter formulas are within a few edits
+// of each other by chance).
 func (job *Job) nearMin() int {
 	if job.NearMin > 0 {
 		return job.NearMin
 	}
-	return DefaultNearMin
+	return index.DefaultNearMin(job.Near)
 }
 
 // nearSet finds the against items within k token edits of a sequence: an
@@ -56,20 +55,21 @@ func (n *nearSet) query(tokens []string, skip int32) ([]string, int) {
 
 func sortNames(names []string) { sort.Strings(names) }
 
-// NearControl is the chance level of near matches: how many against items
-// (of the length near matching considers) have another against item within
-// the distance that is not identical at the tokens level. Unrelated
-// formulas of one benchmark collide at this rate; a release's near
-// matches far above it are copies with edits, near it are chance.
-type NearControl struct {
+// NearSelf is how dense the against set's own formulas are at the
+// distance: how many against items (of the length near matching considers)
+// have another against item within it that is not identical at the tokens
+// level. It measures shared templates inside a benchmark, not chance: a
+// chance level needs a control set that cannot be in the data (overlap
+// --near-control).
+type NearSelf struct {
 	Items   int     `json:"items"`
 	Matched int     `json:"matched"`
 	Rate    float64 `json:"rate"`
 }
 
-// control computes the rate over the indexed against items.
-func (n *nearSet) control() NearControl {
-	c := NearControl{Items: len(n.seqs)}
+// self computes the rate over the indexed against items.
+func (n *nearSet) self() NearSelf {
+	c := NearSelf{Items: len(n.seqs)}
 	for id, t := range n.seqs {
 		for _, m := range n.ix.Query(t) {
 			if m.ID != id && m.Distance > 0 {

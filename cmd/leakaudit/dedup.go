@@ -122,7 +122,7 @@ again removes nothing.`,
 	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")
 	f.IntVar(&maxDist, "max-distance", 6, "pHash radius of an image candidate (then verified)")
 	f.IntVar(&near, "near", 0, "also remove items within this many token edits of an against label (0: off)")
-	f.IntVar(&nearMin, "near-min", dedup.DefaultNearMin, "shortest token sequence --near considers")
+	f.IntVar(&nearMin, "near-min", 0, "shortest token sequence --near considers (default 4(K+1))")
 	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
 	f.StringVar(&reportDir, "report", "", "also write a self-contained page of the results, DIR/index.html")
 	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
