@@ -30,7 +30,9 @@ lint:
 	$(GO) run $(STATICCHECK) ./...
 
 ## engine: leakaudit's SQL (sql/) in embedded DuckDB over fingerprints of the
-## shared data, checked against leakaudit's own counts and per-item matches.
+## shared data, checked against leakaudit's own counts and per-item matches,
+## and the image near-duplicate query over image fingerprints of the CROHME
+## images against leakaudit's own neardup pairs at radius 6 and 10.
 ## DuckDB needs CGO: the runner is its own module (sql/engine, build tag
 ## duckdb), so leakaudit's build stays pure Go.
 DATA ?= $(if $(LEAKAUDIT_DATA),$(LEAKAUDIT_DATA),$(abspath ../shared/data))

@@ -34,7 +34,8 @@ type Config struct {
 	Model string         `yaml:"model" json:"model"`
 	Train []CorpusConfig `yaml:"train" json:"train"`
 	// TrainImages are training image sets (folders, CROHME split folders,
-	// archives, Parquet) the test images are compared with.
+	// archives, Parquet, or an image fingerprint standing in for them:
+	// leakaudit fingerprint --images) the test images are compared with.
 	TrainImages []CorpusConfig `yaml:"train_images" json:"train_images,omitempty"`
 	// Splits lists the prediction files.
 	Splits []SplitConfig `yaml:"splits" json:"splits"`
@@ -335,9 +336,11 @@ train:
 
 # Training images the splits' images are compared with (optional): image
 # folders, CROHME split folders, zip/tar archives, Parquet image structs,
-# InkML (rasterized).
+# InkML (rasterized), or an image fingerprint in their place
+# (leakaudit fingerprint --images; not salted).
 # train_images:
 #   - {name: crohme_train_images, path: crohme/train}
+#   # - {name: private_images, path: private.img.fp.parquet}
 
 # One entry per prediction file: any reader format with a ground truth and
 # a prediction per item ({gt, pred, img_id} JSON, JSONL, CSV, Parquet, TAMER's

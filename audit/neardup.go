@@ -11,6 +11,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 )
@@ -29,6 +30,10 @@ type ImageSplit struct {
 }
 
 // NearDupJob is a near-duplicate search of test images in training images.
+// A Train path may be an image fingerprint (fingerprint --images) in place
+// of the images: the same hashes, so the same pairs, summaries and
+// verification (see package fingerprint); its pairs name the items as in
+// their corpora, and have no images for evidence.
 type NearDupJob struct {
 	Train       []index.ImageCorpusInput
 	Tests       []ImageSplit
@@ -44,8 +49,12 @@ type NearDupJob struct {
 	// Evidence is how many pairs the report keeps with both images
 	// decoded (NearDupReport.Evidence), for a gallery or a report: copies
 	// whose labels differ first, then other pairs whose labels differ,
-	// then the rest, each in the order found.
+	// then the rest, each in the order found. Pairs whose training image
+	// comes from a fingerprint have no image and are never evidence.
 	Evidence int
+	// Salt is the salt of salted image fingerprints among Train: their
+	// labels are compared by digest, which needs it.
+	Salt []byte
 }
 
 // NearDupPair is one test image with a training image within the radius.
@@ -125,65 +134,104 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
 	}
+	ws, _ := canon.LookupLevel("ws")
 	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, Pairs: []NearDupPair{},
 		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas)}
+	// Training images: hashed into the index, or read from image
+	// fingerprints. sources names the corpora a test split may be (by its
+	// input's SHA-256), to compare it with itself.
+	var imgTrain []index.ImageCorpusInput
 	var fps []index.NamedFingerprint
+	var fpTrain []index.ImageCorpusInput
 	for _, in := range job.Train {
+		if fingerprint.Is(in.Source.Path) {
+			fpTrain = append(fpTrain, in)
+			continue
+		}
 		fp, err := index.FingerprintFile(in.Source.Path)
 		if err != nil {
 			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
 		}
+		imgTrain = append(imgTrain, in)
 		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
 	}
-	if len(fps) == 0 {
+	if len(job.Train) == 0 {
 		return rep, errors.New("no training images to check against")
 	}
-	dir := job.DB
-	if dir == "" {
-		d, err := index.DefaultDir(fps)
-		if err != nil {
-			return rep, err
-		}
-		dir = d
-	}
-	set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
-	db, err := openImageIndex(ctx, dir, job, fps, set, logf)
-	if err != nil {
-		return rep, err
-	}
-	defer db.Close()
-	m := db.Manifest()
-	for i, c := range m.ImageCorpora {
-		rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: job.Train[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
-	}
+	sources := map[string][]string{} // input SHA-256 → corpus names
 	var train []index.ImageRecord
 	var hashes []uint64
-	if err := db.Images(func(r index.ImageRecord) error {
+	var fromFP []bool // train[i] came from a fingerprint: no image for evidence
+	keep := func(r index.ImageRecord, fp bool) {
 		if !r.Print.Blank {
 			train = append(train, r)
 			hashes = append(hashes, r.Print.Hash)
+			fromFP = append(fromFP, fp)
 		}
-		return nil
-	}); err != nil {
-		return rep, err
+	}
+	if len(imgTrain) > 0 {
+		dir := job.DB
+		if dir == "" {
+			d, err := index.DefaultDir(fps)
+			if err != nil {
+				return rep, err
+			}
+			dir = d
+		}
+		set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
+		ijob := job
+		ijob.Train = imgTrain
+		db, err := openImageIndex(ctx, dir, ijob, fps, set, logf)
+		if err != nil {
+			return rep, err
+		}
+		m := db.Manifest()
+		for i, c := range m.ImageCorpora {
+			rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: imgTrain[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
+			sources[c.Input.SHA256] = append(sources[c.Input.SHA256], c.Name)
+		}
+		err = db.Images(func(r index.ImageRecord) error { keep(r, false); return nil })
+		db.Close()
+		if err != nil {
+			return rep, err
+		}
+	}
+	for _, in := range fpTrain {
+		f, err := index.LoadImageFingerprint(in.Source.Path, job.Hash)
+		if err == nil && f.Meta.Levels["ws"] != 0 {
+			// Its labels are compared by their ws digests: same rules,
+			// same salt.
+			err = f.Meta.Check([]canon.Level{ws}, job.Salt)
+			if err != nil {
+				err = fmt.Errorf("fingerprint %s (its label digests): %w", in.Source.Path, err)
+			}
+		}
+		if err != nil {
+			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
+		}
+		rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: in.Name, Path: in.Source.Path, Size: f.Input.Size, SHA256: f.Input.SHA256, Stats: f.Stats})
+		for corpus, sum := range f.Meta.Sources {
+			sources[sum] = append(sources[sum], corpus)
+		}
+		for _, r := range f.Records {
+			keep(r, true)
+		}
 	}
 	mih := index.NewHammingIndex(hashes)
 	ev := evidencePicker{max: job.Evidence}
-	ws, _ := canon.LookupLevel("ws")
 	for _, sp := range job.Tests {
 		sum := NearDupSummary{TestSplit: sp.Name}
 		tfp, err := index.FingerprintFile(sp.Source.Path)
 		if err != nil {
 			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
 		}
-		// A split that is itself a training corpus is compared with the
+		// A split that is itself a training corpus (the same input, or
+		// the input a fingerprint was made from) is compared with the
 		// others and with itself, each pair once and never an image with
 		// itself.
-		self := ""
-		for _, f := range fps {
-			if f.SHA256 == tfp.SHA256 {
-				self = f.Name
-			}
+		self := map[string]bool{}
+		for _, name := range sources[tfp.SHA256] {
+			self[name] = true
 		}
 		st, _, err := index.ScanHashed(ctx, sp.Source, job.Hash, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 			sum.Items++
@@ -193,22 +241,33 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			}
 			var hits []NearDupPair
 			var recs []index.ImageRecord
+			var fromFPs []bool
+			var wsKey string
+			var wsDigest canon.Digest
+			if it.HasLabel {
+				wsKey, _ = ws.Canon(it.Label)
+				wsDigest = canon.DigestOf(wsKey, job.Salt)
+			}
 			mih.Search(fp.Hash, job.MaxDistance, func(pos, d int) {
 				r := train[pos]
-				if self != "" && r.Corpus == self && r.Seq == it.Seq {
+				if self[r.Corpus] && r.Seq == it.Seq {
 					return // the image itself
 				}
 				p := NearDupPair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
 					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label,
 					FineDistance: imagehash.FineDistance(fp, r.Print)}
 				p.Verified = p.Identical || p.FineDistance <= imagehash.VerifyDistance
-				if it.HasLabel && r.HasLabel {
-					a, _ := ws.Canon(it.Label)
+				switch {
+				case !it.HasLabel || !r.HasLabel:
+				case r.HasWSKey: // from a fingerprint
+					p.LabelMismatch = wsDigest != r.WSKey
+				default:
 					b, _ := ws.Canon(r.Label)
-					p.LabelMismatch = a != b
+					p.LabelMismatch = wsKey != b
 				}
 				hits = append(hits, p)
 				recs = append(recs, r)
+				fromFPs = append(fromFPs, fromFP[pos])
 			})
 			if len(hits) == 0 {
 				return nil
@@ -225,7 +284,10 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 				if x.TrainSplit != y.TrainSplit {
 					return x.TrainSplit < y.TrainSplit
 				}
-				return x.TrainID < y.TrainID
+				if x.TrainID != y.TrainID {
+					return x.TrainID < y.TrainID
+				}
+				return recs[order[a]].Seq < recs[order[b]].Seq
 			})
 			sum.WithNearDuplicate++
 			identical, mismatch, verified := false, false, false
@@ -234,11 +296,13 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 				verified = verified || hits[i].Verified
 				mismatch = mismatch || hits[i].LabelMismatch
 				// Within one corpus, list each unordered pair once.
-				if self != "" && hits[i].TrainSplit == self && recs[i].Seq < it.Seq {
+				if self[hits[i].TrainSplit] && recs[i].Seq < it.Seq {
 					continue
 				}
 				rep.Pairs = append(rep.Pairs, hits[i])
-				ev.offer(hits[i], it, recs[i])
+				if !fromFPs[i] { // a fingerprint has no image to show
+					ev.offer(hits[i], it, recs[i])
+				}
 			}
 			if identical {
 				sum.Identical++
@@ -263,7 +327,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	}
 	rep.Done()
 	var err2 error
-	rep.Evidence, err2 = ev.images(job.Train, job.Tests)
+	rep.Evidence, err2 = ev.images(imgTrain, job.Tests)
 	return rep, err2
 }
 

@@ -7,12 +7,17 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
 // TestNearDupCROHME checks the acceptance figures on the real
@@ -202,5 +207,188 @@ func TestNearDupLabels(t *testing.T) {
 	s := rep.Summary[0]
 	if s.Items != 3 || s.WithNearDuplicate != 2 || s.Identical != 2 || s.LabelMismatch != 1 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+// captionSplit writes a CROHME-style split folder of bars patterns.
+func captionSplit(t *testing.T, p string, ids, labels []string, pats []int, inv bool) string {
+	t.Helper()
+	os.MkdirAll(filepath.Join(p, "img"), 0o755)
+	var caps []byte
+	for i, id := range ids {
+		writePNG(t, filepath.Join(p, "img", id+".png"), bars(pats[i], inv))
+		caps = append(caps, []byte(id+"\t"+labels[i]+"\n")...)
+	}
+	os.WriteFile(filepath.Join(p, "caption.txt"), caps, 0o644)
+	return p
+}
+
+// writeImageFingerprint fingerprints an image source as the CLI does
+// (with its input's SHA-256).
+func writeImageFingerprint(t *testing.T, out, name, src string, o fingerprint.Options) {
+	t.Helper()
+	fp, err := index.FingerprintFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o.Images, o.Tool = true, "test"
+	if o.Levels == nil {
+		o.Levels, _ = canon.ParseLevels("audit,ws")
+	}
+	if _, err := fingerprint.Write(out, []fingerprint.Input{{Name: name, Source: dataset.Source{Path: src}, SHA256: fp.SHA256}}, o); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// withoutTrainLabels blanks the training labels, which a fingerprint made
+// without --with-labels does not hold.
+func withoutTrainLabels(ps []NearDupPair) []NearDupPair {
+	out := append([]NearDupPair(nil), ps...)
+	for i := range out {
+		out[i].TrainLabel = ""
+	}
+	return out
+}
+
+// TestNearDupFingerprint: an image fingerprint as the training side gives
+// the images' pairs (labels compared by their ws digests, a split that is
+// the fingerprinted corpus compared with itself), needs its salt, refuses
+// other hash settings, and offers no evidence images.
+func TestNearDupFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	train := captionSplit(t, filepath.Join(dir, "train"), []string{"a", "b", "c", "d"}, []string{"x + 1", "y", "z", "x+1"}, []int{1, 2, 3, 1}, false)
+	test := captionSplit(t, filepath.Join(dir, "test"), []string{"t1", "t2", "t3"}, []string{"x+1", "w", "q"}, []int{1, 2, -3}, true)
+	tests := []ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}, {Name: "train", Source: dataset.ImageSource{Path: train}}}
+	run := func(trainPath string, salt string, o imagehash.Options) (NearDupReport, error) {
+		return RunNearDup(context.Background(), NearDupJob{
+			Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: trainPath}}},
+			Tests: tests, MaxDistance: DefaultMaxDistance, DB: filepath.Join(dir, "db"), Salt: []byte(salt), Hash: o, Evidence: 10,
+		})
+	}
+	want, err := run(train, "", imagehash.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want.Pairs) != 4 || len(want.Evidence) != 4 || want.Summary[0].LabelMismatch != 1 || want.Summary[1].WithNearDuplicate != 2 {
+		t.Fatalf("images: pairs %+v, summary %+v", want.Pairs, want.Summary)
+	}
+	plain, salted, labelled := filepath.Join(dir, "plain.parquet"), filepath.Join(dir, "salted.parquet"), filepath.Join(dir, "labelled")
+	writeImageFingerprint(t, plain, "train", train, fingerprint.Options{})
+	writeImageFingerprint(t, salted, "train", train, fingerprint.Options{Salt: []byte("s")})
+	writeImageFingerprint(t, labelled, "train", train, fingerprint.Options{WithLabels: true, Partitions: 2})
+	for _, tc := range []struct {
+		path, salt string
+		labels     bool
+	}{{plain, "", false}, {salted, "s", false}, {labelled, "", true}} {
+		got, err := run(tc.path, tc.salt, imagehash.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wp := want.Pairs
+		if !tc.labels {
+			wp = withoutTrainLabels(wp)
+		}
+		if !reflect.DeepEqual(got.Pairs, wp) || !reflect.DeepEqual(got.Summary, want.Summary) {
+			t.Errorf("%s: pairs %+v\nsummary %+v\nwant %+v\n%+v", tc.path, got.Pairs, got.Summary, wp, want.Summary)
+		}
+		if len(got.Evidence) != 0 || !got.Complete {
+			t.Errorf("%s: %d evidence pairs, complete %v", tc.path, len(got.Evidence), got.Complete)
+		}
+	}
+	for _, tc := range []struct {
+		path, salt string
+		o          imagehash.Options
+		want       string
+	}{
+		{salted, "", imagehash.Options{}, "give the salt"},
+		{salted, "t", imagehash.Options{}, "another salt"},
+		{plain, "", imagehash.Options{Kind: imagehash.DHash}, "kind=dhash"},
+	} {
+		if _, err := run(tc.path, tc.salt, tc.o); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s salt %q %+v: %v, want %q", tc.path, tc.salt, tc.o, err, tc.want)
+		}
+	}
+}
+
+// TestNearDupFingerprintCROHME: a fingerprint of the CROHME train images
+// stands in for them against the CROHME 2014, 2016 and 2019 test images
+// and against train itself, at radius 10 (where test images have
+// candidates, and many pairs have other labels; the command's test covers
+// the default radius): identical pairs, training ids and summaries.
+func TestNearDupFingerprintCROHME(t *testing.T) {
+	if testing.Short() {
+		t.Skip("real data at full size: not in -short (the race pass)")
+	}
+	dir := shareddata.Path(t, "crohme")
+	tmp := t.TempDir()
+	fp := filepath.Join(tmp, "train.fp.parquet")
+	writeImageFingerprint(t, fp, "train", filepath.Join(dir, "train"), fingerprint.Options{})
+	var tests []ImageSplit
+	for _, s := range []string{"train", "2014", "2016", "2019"} {
+		tests = append(tests, ImageSplit{Name: s, Source: dataset.ImageSource{Path: filepath.Join(dir, s)}})
+	}
+	for _, radius := range []int{10} {
+		run := func(path string) NearDupReport {
+			rep, err := RunNearDup(context.Background(), NearDupJob{Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: path}}},
+				Tests: tests, MaxDistance: radius, DB: filepath.Join(tmp, "db")})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return rep
+		}
+		want, got := run(filepath.Join(dir, "train")), run(fp)
+		if !reflect.DeepEqual(got.Pairs, withoutTrainLabels(want.Pairs)) || !reflect.DeepEqual(got.Summary, want.Summary) {
+			t.Errorf("radius %d: the fingerprint gives %d pairs %+v, the images %d %+v", radius, len(got.Pairs), got.Summary, len(want.Pairs), want.Summary)
+		}
+		cross, mismatch := 0, 0
+		for _, p := range want.Pairs {
+			if p.TestSplit != "train" {
+				cross++
+			}
+			if p.LabelMismatch {
+				mismatch++
+			}
+		}
+		t.Logf("radius %d: %d pairs identical (%d test×train, %d with other labels)", radius, len(want.Pairs), cross, mismatch)
+		if radius == 10 && (cross == 0 || mismatch == 0) {
+			t.Errorf("radius 10: %d test×train pairs, %d label mismatches; the check needs some", cross, mismatch)
+		}
+	}
+}
+
+// TestAuditTrainImagesFingerprint: the audit's train_images given as an
+// image fingerprint (with labels) yields the same near-duplicate findings
+// and per-item evidence as the images.
+func TestAuditTrainImagesFingerprint(t *testing.T) {
+	dir := t.TempDir()
+	md, err := synth.GenerateModelDemo(filepath.Join(dir, "data"), 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(name string, edit func(c *Config)) *Findings {
+		c, err := LoadConfig(md.Config)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.DB = filepath.Join(dir, "db-"+name)
+		edit(c)
+		f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	want := run("images", func(*Config) {})
+	got := run("fingerprint", func(c *Config) {
+		fp := filepath.Join(dir, "train-images.fp.parquet")
+		ti := &c.TrainImages[0]
+		writeImageFingerprint(t, fp, ti.Name, c.Path(ti.Path), fingerprint.Options{WithLabels: true})
+		ti.Path = fp
+	})
+	if len(want.NearDups) == 0 {
+		t.Fatal("the demo plants no near-duplicates")
+	}
+	if !reflect.DeepEqual(got.NearDups, want.NearDups) || !reflect.DeepEqual(got.Items, want.Items) {
+		t.Errorf("near-duplicates from the fingerprint %+v\nfrom the images %+v", got.NearDups, want.NearDups)
 	}
 }

@@ -22,11 +22,36 @@
 // itself. With Options.Partitions, the output is a hive-style folder of
 // Parquet files partitioned by the first byte of a key's digest, which
 // query engines read in parallel.
+//
+// # Image fingerprints
+//
+// With Options.Images the rows are a corpus's images instead of its label
+// records (image folders, caption folders with img/, zip and tar archives,
+// Parquet image structs, InkML strokes rasterized): each decodable image's
+// fingerprint as the near-duplicate search computes it (imagehash.Compute:
+// the 64-bit perceptual hash the Hamming index searches, the 256-bit
+// difference hash and the digest of the normalized pixels that verify a
+// candidate pair), its decoded size, and, for an image with a label, the
+// label's keys. An image that cannot be decoded is counted with its reason
+// and gets no row; a blank image (no ink) gets a row marked blank with no
+// hashes, as it never matches. The metadata records the hash settings and
+// imagehash.Version, and, per corpus, the SHA-256 of the input it was made
+// from (index.FingerprintFile), so that a test split that is the
+// fingerprinted corpus itself is compared with it as with itself.
+//
+// Verification needs no pixels: a pair found in a fingerprint is verified
+// (fine hash) and marked identical (pixel digest) exactly as a pair found
+// in the images; only the evidence images of a gallery are missing. The
+// image hashes are not salted (they are compared by distance, not
+// equality): they reveal a coarse outline of each image, the signs of a
+// 16×16 grid of brightness differences, and let anyone holding an image
+// test whether it, or a near copy, is in the corpus.
 package fingerprint
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -40,6 +65,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
 )
 
 // Format is the fingerprint format's version, in the metadata under
@@ -53,6 +79,8 @@ const (
 	MetaHash      = "leakaudit.hash"
 	MetaLevels    = "leakaudit.levels"     // "ws:2,tokens:1": name and rules version of each level
 	MetaSaltCheck = "leakaudit.salt_check" // hex digest of the salt, for a salted file
+	MetaImages    = "leakaudit.images"     // "kind=phash canvas=stretch size=64 version=3", for an image fingerprint
+	MetaSources   = "leakaudit.sources"    // JSON object: corpus → SHA-256 of its input, for an image fingerprint
 )
 
 // Hash names the digest: canon.DigestOf.
@@ -73,6 +101,62 @@ type Row struct {
 	KeyTokens []byte  `parquet:"key_tokens,optional"`
 	KeyRender []byte  `parquet:"key_render,optional"`
 	Label     *string `parquet:"label,optional"` // only with Options.WithLabels
+
+	// The image columns, in an image fingerprint's rows (null otherwise,
+	// and null but image_blank for an image without ink). image_hash is
+	// the perceptual hash's 64 bits as a signed integer, image_fine0..3
+	// the 256-bit difference hash in four such words, image_digest the
+	// 16-byte digest of the normalized pixels.
+	ImageHash   *int64 `parquet:"image_hash,optional"`
+	ImageFine0  *int64 `parquet:"image_fine0,optional"`
+	ImageFine1  *int64 `parquet:"image_fine1,optional"`
+	ImageFine2  *int64 `parquet:"image_fine2,optional"`
+	ImageFine3  *int64 `parquet:"image_fine3,optional"`
+	ImageDigest []byte `parquet:"image_digest,optional"`
+	ImageBlank  *bool  `parquet:"image_blank,optional"`
+	ImageWidth  *int32 `parquet:"image_width,optional"`
+	ImageHeight *int32 `parquet:"image_height,optional"`
+}
+
+// Image returns the row's image fingerprint, and whether the row has one
+// (a blank image has one, with Blank set and no hashes).
+func (r *Row) Image() (imagehash.Fingerprint, bool) {
+	var fp imagehash.Fingerprint
+	if r.ImageWidth != nil && r.ImageHeight != nil {
+		fp.Width, fp.Height = int(*r.ImageWidth), int(*r.ImageHeight)
+	}
+	if r.ImageBlank != nil && *r.ImageBlank {
+		fp.Blank = true
+		return fp, true
+	}
+	fine := []*int64{r.ImageFine0, r.ImageFine1, r.ImageFine2, r.ImageFine3}
+	if r.ImageHash == nil || len(r.ImageDigest) != len(fp.Digest) {
+		return fp, false
+	}
+	for i, f := range fine {
+		if f == nil {
+			return fp, false
+		}
+		fp.Fine[i] = uint64(*f)
+	}
+	fp.Hash = uint64(*r.ImageHash)
+	copy(fp.Digest[:], r.ImageDigest)
+	return fp, true
+}
+
+func (r *Row) setImage(fp imagehash.Fingerprint) {
+	w, h := int32(fp.Width), int32(fp.Height)
+	r.ImageWidth, r.ImageHeight = &w, &h
+	blank := fp.Blank
+	r.ImageBlank = &blank
+	if blank {
+		return
+	}
+	word := func(x uint64) *int64 { v := int64(x); return &v }
+	r.ImageHash = word(fp.Hash)
+	r.ImageFine0, r.ImageFine1 = word(fp.Fine[0]), word(fp.Fine[1])
+	r.ImageFine2, r.ImageFine3 = word(fp.Fine[2]), word(fp.Fine[3])
+	r.ImageDigest = append([]byte(nil), fp.Digest[:]...)
 }
 
 // Key returns the row's digest at a level, and whether the row has one.
@@ -129,6 +213,90 @@ type Meta struct {
 	Tool      string
 	Levels    map[string]int // level name → rules version
 	SaltCheck string
+	// Images, for an image fingerprint: the hash settings.
+	Images *ImageSettings
+	// Sources, for an image fingerprint: each corpus's input's SHA-256
+	// (as index.FingerprintFile computes it), when it was known.
+	Sources map[string]string
+}
+
+// ImageSettings are the hash settings an image fingerprint was made with.
+type ImageSettings struct {
+	Kind    imagehash.Kind
+	Canvas  imagehash.Canvas
+	Size    int
+	Version int // imagehash.Version
+}
+
+// Settings returns the settings images hashed with o are recorded under:
+// phash on the stretch canvas of 64 pixels unless o says otherwise (the
+// near-duplicate search's defaults), and this imagehash.Version.
+func Settings(o imagehash.Options) ImageSettings {
+	s := ImageSettings{Kind: o.Kind, Canvas: o.Canvas, Size: o.Size, Version: imagehash.Version}
+	if s.Kind == "" {
+		s.Kind = imagehash.PHash
+	}
+	if s.Canvas == "" {
+		s.Canvas = imagehash.Stretch
+	}
+	if s.Size <= 0 {
+		s.Size = 64
+	}
+	return s
+}
+
+// Options returns the hash options of these settings.
+func (s ImageSettings) Options() imagehash.Options {
+	return imagehash.Options{Kind: s.Kind, Canvas: s.Canvas, Size: s.Size}
+}
+
+func (s ImageSettings) String() string {
+	return fmt.Sprintf("kind=%s canvas=%s size=%d version=%d", s.Kind, s.Canvas, s.Size, s.Version)
+}
+
+func sameImages(a, b *ImageSettings) bool {
+	return a == nil && b == nil || a != nil && b != nil && *a == *b
+}
+
+func parseImageSettings(v string) (ImageSettings, error) {
+	var s ImageSettings
+	for _, f := range strings.Fields(v) {
+		k, val, _ := strings.Cut(f, "=")
+		var err error
+		switch k {
+		case "kind":
+			s.Kind, err = imagehash.ParseKind(val)
+		case "canvas":
+			s.Canvas = imagehash.Canvas(val)
+		case "size":
+			s.Size, err = strconv.Atoi(val)
+		case "version":
+			s.Version, err = strconv.Atoi(val)
+		}
+		if err != nil {
+			return s, err
+		}
+	}
+	if s.Kind == "" || s.Canvas == "" || s.Size <= 0 || s.Version <= 0 {
+		return s, fmt.Errorf("incomplete image settings %q", v)
+	}
+	return s, nil
+}
+
+// CheckImages refuses an image fingerprint that cannot stand in for its
+// images under the settings of o (Settings(o)): no image columns, another
+// hash or canvas, or another imagehash.Version.
+func (m Meta) CheckImages(o imagehash.Options) error {
+	want := Settings(o)
+	switch {
+	case m.Images == nil:
+		return errors.New("it holds no image hashes; make it with fingerprint --images")
+	case m.Images.Version != want.Version:
+		return fmt.Errorf("its images were hashed by imagehash version %d, this leakaudit's is version %d (made by %s); make it again with this version", m.Images.Version, want.Version, m.Tool)
+	case *m.Images != want:
+		return fmt.Errorf("its images were hashed with %s, this search uses %s; search with its settings (--hash, --canvas) or make it again", m.Images, want)
+	}
+	return nil
 }
 
 // levelsString renders levels as the metadata records them.
@@ -230,6 +398,18 @@ func readMeta(path string) (m Meta, ok bool, err error) {
 		}
 		m.Levels[name] = n
 	}
+	if v, ok := pf.Lookup(MetaImages); ok {
+		set, err := parseImageSettings(v)
+		if err != nil {
+			return m, true, fmt.Errorf("%s: malformed %s metadata: %v", path, MetaImages, err)
+		}
+		m.Images = &set
+	}
+	if v, ok := pf.Lookup(MetaSources); ok && v != "" {
+		if err := json.Unmarshal([]byte(v), &m.Sources); err != nil {
+			return m, true, fmt.Errorf("%s: malformed %s metadata: %v", path, MetaSources, err)
+		}
+	}
 	return m, true, nil
 }
 
@@ -264,7 +444,8 @@ func Open(path string) (Meta, error) {
 		}
 		if i == 0 {
 			first = m
-		} else if m.SaltCheck != first.SaltCheck || fmt.Sprint(m.Levels) != fmt.Sprint(first.Levels) {
+		} else if m.SaltCheck != first.SaltCheck || fmt.Sprint(m.Levels) != fmt.Sprint(first.Levels) ||
+			!sameImages(m.Images, first.Images) || fmt.Sprint(m.Sources) != fmt.Sprint(first.Sources) {
 			return Meta{}, fmt.Errorf("%s: partition made under other settings than %s", p, fs[0])
 		}
 	}

@@ -2,6 +2,9 @@ package fingerprint
 
 import (
 	"bytes"
+	"context"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +12,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
 )
 
 func levels(t *testing.T, names string) []canon.Level {
@@ -125,5 +129,140 @@ func TestPartitions(t *testing.T) {
 	n := 0
 	if _, err := Scan(out, func(r Row) error { n++; return nil }); err != nil || n != 4 {
 		t.Errorf("%d rows (%v), want 4", n, err)
+	}
+}
+
+// imageFolder writes a caption folder with img/: three drawn images (one
+// without a caption, which the caption folder leaves out and its img/
+// folder holds), a blank one, and one that cannot be decoded.
+func imageFolder(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "split")
+	if err := os.MkdirAll(filepath.Join(p, "img"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	draw := func(name string, n int) {
+		g := image.NewGray(image.Rect(0, 0, 120, 40))
+		for i := range g.Pix {
+			g.Pix[i] = 255
+		}
+		for k := 0; k < n; k++ {
+			for y := 5 + 3*k; y < 35; y++ {
+				for x := 10 + 25*k; x < 18+25*k+n; x++ {
+					g.Pix[y*g.Stride+x] = 0
+				}
+			}
+		}
+		var b bytes.Buffer
+		if err := png.Encode(&b, g); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(p, "img", name+".png"), b.Bytes(), 0o644)
+	}
+	draw("a", 2)
+	draw("b", 3)
+	draw("c", 4)
+	draw("blank", 0)
+	os.WriteFile(filepath.Join(p, "img", "broken.png"), []byte("\x89PNG\r\n\x1a\nnot really"), 0o644)
+	os.WriteFile(filepath.Join(p, "caption.txt"), []byte("a\tx ^ { 2 }\nb\t\\frac { a } { b }\nblank\ty\nbroken\tz\n"), 0o644)
+	return p
+}
+
+// TestImages: an image fingerprint holds, per decodable image, the
+// fingerprint imagehash.Compute gives and its label's keys; a blank image
+// has a row without hashes, an undecodable one is counted with its reason;
+// the metadata records the hash settings and the sources; the same inputs
+// give the same bytes.
+func TestImages(t *testing.T) {
+	dir := t.TempDir()
+	src := imageFolder(t, dir)
+	lv := levels(t, "ws")
+	in := []Input{{Name: "train", Source: dataset.Source{Path: src}, SHA256: "abc"}, {Name: "plain", Source: dataset.Source{Path: filepath.Join(src, "img")}}}
+	out := filepath.Join(dir, "img.fp.parquet")
+	o := Options{Levels: lv, Tool: "test", Images: true}
+	res, err := Write(out, in, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rows := range []int64{3, 4} {
+		ir := res.Inputs[i]
+		if res.Complete || ir.Rows != rows || ir.Images != rows-1 || ir.Blank != 1 || ir.Stats.Skipped != 1 || len(ir.Stats.Reasons) != 1 {
+			t.Fatalf("%+v", res)
+		}
+		for reason := range ir.Stats.Reasons {
+			if !strings.Contains(reason, "cannot be decoded") {
+				t.Errorf("skip reason %q", reason)
+			}
+		}
+	}
+	want := map[string]imagehash.Fingerprint{}
+	if _, _, err := imagehash.Scan(context.Background(), dataset.ImageSource{Path: filepath.Join(src, "img")}, Settings(imagehash.Options{}).Options(), 1, nil,
+		func(it dataset.ImageItem, fp imagehash.Fingerprint) error { want[it.ID] = fp; return nil }); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if _, err := Scan(out, func(r Row) error {
+		n++
+		fp, ok := r.Image()
+		if !ok || fp != want[r.ID] {
+			t.Errorf("row %s: image %+v (%v), want %+v", r.ID, fp, ok, want[r.ID])
+		}
+		_, hasKey := r.Key(canon.WS)
+		if hasKey != (r.Corpus == "train") || r.Label != nil {
+			t.Errorf("row %s/%s: key %v, label %v", r.Corpus, r.ID, hasKey, r.Label)
+		}
+		if fp.Blank != (r.ID == "blank") || fp.Blank && r.ImageHash != nil {
+			t.Errorf("row %s: blank %v, hash %v", r.ID, fp.Blank, r.ImageHash)
+		}
+		return nil
+	}); err != nil || n != 7 {
+		t.Fatalf("%d rows, %v", n, err)
+	}
+	m, err := Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Images == nil || *m.Images != Settings(imagehash.Options{}) || m.Sources["train"] != "abc" {
+		t.Errorf("meta %+v %+v", m.Images, m.Sources)
+	}
+	if err := m.CheckImages(imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}); err != nil {
+		t.Error(err)
+	}
+	if err := m.CheckImages(imagehash.Options{Kind: imagehash.DHash}); err == nil || !strings.Contains(err.Error(), "kind=dhash") {
+		t.Errorf("another hash: %v", err)
+	}
+	a, _ := os.ReadFile(out)
+	if _, err := Write(out, in, o); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(out); !bytes.Equal(a, b) {
+		t.Error("the same images gave other bytes")
+	}
+	// A label fingerprint holds no images.
+	lab := filepath.Join(dir, "labels.parquet")
+	if _, err := Write(lab, corpus(t, dir), Options{Levels: lv, Tool: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	if m, _ := Open(lab); m.CheckImages(imagehash.Options{}) == nil {
+		t.Error("a label fingerprint passed as images")
+	}
+	// Partitioned: the same rows.
+	parts := filepath.Join(dir, "parts")
+	o.Partitions = 3
+	if _, err := Write(parts, in, o); err != nil {
+		t.Fatal(err)
+	}
+	n = 0
+	Scan(parts, func(r Row) error {
+		if fp, ok := r.Image(); ok && fp == want[r.ID] {
+			n++
+		}
+		return nil
+	})
+	if m, err := Open(parts); err != nil || m.Images == nil || n != 7 {
+		t.Errorf("partitions: %d rows, %v", n, err)
+	}
+	if _, err := Write(out, in, Options{Levels: lv, Images: true, Hash: imagehash.Options{Canvas: "round"}}); err == nil {
+		t.Error("an unknown canvas was accepted")
 	}
 }

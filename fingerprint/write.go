@@ -1,6 +1,8 @@
 package fingerprint
 
 import (
+	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,12 +12,17 @@ import (
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
 )
 
 // An Input is a corpus to fingerprint.
 type Input struct {
 	Name   string
 	Source dataset.Source
+	// SHA256 is the input's digest as index.FingerprintFile computes it;
+	// an image fingerprint records it, so that a test split that is this
+	// very input is recognized as the corpus itself. Optional.
+	SHA256 string
 }
 
 // Options configure Write.
@@ -32,6 +39,15 @@ type Options struct {
 	// digest.
 	Partitions int
 	Tool       string // recorded in the metadata
+
+	// Images fingerprints each input's images (one row per decodable
+	// image, see the package comment) instead of its label records.
+	Images bool
+	// Hash, with Images, says how images are hashed; the zero value is
+	// the near-duplicate search's default (pHash, stretch canvas, 64 px).
+	Hash        imagehash.Options
+	ImageLimits dataset.ImageLimits
+	Workers     int // hashing goroutines (default: all cores)
 }
 
 // InputResult says what was read of one input.
@@ -40,14 +56,21 @@ type InputResult struct {
 	Path  string        `json:"path"`
 	Rows  int64         `json:"rows"`
 	Stats dataset.Stats `json:"stats"`
+	// With Options.Images: the images hashed (rows with hashes) and the
+	// blank ones (rows without); images that could not be decoded are in
+	// Stats.Skipped with their reasons.
+	Images int64 `json:"images,omitempty"`
+	Blank  int64 `json:"blank,omitempty"`
 }
 
 // Result is what Write wrote.
 type Result struct {
-	Out    string        `json:"out"`
-	Levels []string      `json:"levels"`
-	Salted bool          `json:"salted"`
-	Inputs []InputResult `json:"inputs"`
+	Out    string   `json:"out"`
+	Levels []string `json:"levels"`
+	Salted bool     `json:"salted"`
+	// ImageHash, for an image fingerprint, names the hash settings.
+	ImageHash string        `json:"image_hash,omitempty"`
+	Inputs    []InputResult `json:"inputs"`
 	dataset.Completeness
 }
 
@@ -69,24 +92,47 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	if o.Images {
+		if c := o.Hash.Canvas; c != "" && c != imagehash.Stretch && c != imagehash.Aspect {
+			return nil, fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
+		}
+		set := Settings(o.Hash)
+		res.ImageHash = set.String()
+		o.Hash = set.Options()
+		w.sources = map[string]string{}
+		for _, in := range inputs {
+			if in.SHA256 != "" {
+				w.sources[in.Name] = in.SHA256
+			}
+		}
+		w.images = &set
+	}
 	for _, in := range inputs {
 		ir := InputResult{Name: in.Name, Path: in.Source.Path}
-		st, err := dataset.Scan(in.Source, func(it dataset.Item) error {
-			r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
-			if k, err := canon.CanonTokens(it.Label); err == nil {
-				r.Tokens = int32(len(strings.Fields(k)))
-			}
-			for _, l := range o.Levels {
-				k, _ := l.Canon(it.Label)
-				r.setKey(l.ID, canon.DigestOf(k, o.Salt))
-			}
-			if o.WithLabels {
-				label := it.Label
-				r.Label = &label
-			}
-			ir.Rows++
-			return w.write(r)
-		})
+		var st dataset.Stats
+		if o.Images {
+			src := dataset.ImageSource{Path: in.Source.Path, Field: in.Source.Field, Limits: o.ImageLimits}
+			st, ir.Images, err = imagehash.Scan(context.Background(), src, o.Hash, o.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
+				if it.HasLabel {
+					r.setLabel(it.Label, o)
+				}
+				r.setImage(fp)
+				if fp.Blank {
+					ir.Blank++
+				}
+				ir.Rows++
+				return w.write(r)
+			})
+			ir.Images -= ir.Blank
+		} else {
+			st, err = dataset.Scan(in.Source, func(it dataset.Item) error {
+				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
+				r.setLabel(it.Label, o)
+				ir.Rows++
+				return w.write(r)
+			})
+		}
 		if err != nil {
 			w.close()
 			return nil, fmt.Errorf("%s: %w", in.Source.Path, err)
@@ -106,12 +152,28 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 	return res, nil
 }
 
+// setLabel sets the row's token count and keys (and label, if asked for).
+func (r *Row) setLabel(label string, o Options) {
+	if k, err := canon.CanonTokens(label); err == nil {
+		r.Tokens = int32(len(strings.Fields(k)))
+	}
+	for _, l := range o.Levels {
+		k, _ := l.Canon(label)
+		r.setKey(l.ID, canon.DigestOf(k, o.Salt))
+	}
+	if o.WithLabels {
+		r.Label = &label
+	}
+}
+
 // partWriter writes rows to one file, or to partitions opened as rows
 // arrive.
 type partWriter struct {
-	out   string
-	o     Options
-	parts map[int]*fileWriter
+	out     string
+	o       Options
+	parts   map[int]*fileWriter
+	images  *ImageSettings    // recorded for an image fingerprint
+	sources map[string]string // likewise
 }
 
 type fileWriter struct {
@@ -133,8 +195,15 @@ func (pw *partWriter) write(r Row) error {
 	part := 0
 	path := pw.out
 	if n := pw.o.Partitions; n > 0 {
-		d, _ := r.Key(pw.o.Levels[0].ID)
-		part = int(d[0]) % n
+		// By the first level's digest; an image without a label by its
+		// hash's top byte.
+		d, ok := r.Key(pw.o.Levels[0].ID)
+		switch {
+		case ok:
+			part = int(d[0]) % n
+		case r.ImageHash != nil:
+			part = int(uint64(*r.ImageHash)>>56) % n
+		}
 		path = filepath.Join(pw.out, fmt.Sprintf("part=%03d", part), "data.parquet")
 	}
 	fw := pw.parts[part]
@@ -151,6 +220,14 @@ func (pw *partWriter) write(r Row) error {
 			parquet.KeyValueMetadata(MetaHash, Hash), parquet.KeyValueMetadata(MetaLevels, levelsString(pw.o.Levels))}
 		if c := SaltCheck(pw.o.Salt); c != "" {
 			meta = append(meta, parquet.KeyValueMetadata(MetaSaltCheck, c))
+		}
+		if pw.images != nil {
+			src, err := json.Marshal(pw.sources) // keys sorted: deterministic
+			if err != nil {
+				return err
+			}
+			meta = append(meta, parquet.KeyValueMetadata(MetaImages, pw.images.String()),
+				parquet.KeyValueMetadata(MetaSources, string(src)))
 		}
 		fw = &fileWriter{f: f, w: parquet.NewGenericWriter[Row](f, meta...)}
 		pw.parts[part] = fw

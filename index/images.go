@@ -5,12 +5,12 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"runtime"
-	"sync"
 
 	"github.com/dgraph-io/badger/v4"
 
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 )
 
@@ -34,7 +34,7 @@ type ImageSettings struct {
 }
 
 // ImageVersion is bumped whenever normalization or hashing changes.
-const ImageVersion = 3
+const ImageVersion = imagehash.Version
 
 // ImageCorpus is the manifest's record of a hashed image corpus.
 type ImageCorpus struct {
@@ -60,6 +60,73 @@ type ImageRecord struct {
 	Label    string
 	HasLabel bool
 	Print    imagehash.Fingerprint
+	// WSKey, read from a fingerprint (LoadImageFingerprint), is the
+	// digest of the label's ws key (canon.DigestOf with the fingerprint's
+	// salt), when HasWSKey: the label itself is not in the file unless
+	// it was made with labels.
+	WSKey    canon.Digest
+	HasWSKey bool
+}
+
+// FingerprintImages are the images of an image fingerprint
+// (fingerprint.Options.Images), read as training records for a
+// HammingIndex.
+type FingerprintImages struct {
+	// Records holds every row with an image, blank ones included (with
+	// Print.Blank set: skip them), in file order. Corpus and ID name the
+	// items as in their corpora.
+	Records []ImageRecord
+	Meta    fingerprint.Meta // hash settings, levels, salt check, sources
+	Stats   dataset.Stats    // the rows read; rows without an image are skipped with a reason
+	Input   Fingerprint      // of the fingerprint file or folder itself
+}
+
+// LoadImageFingerprint reads an image fingerprint file, or a folder of its
+// partitions, as the training ("against") side of a HammingIndex: build the
+// index over the non-blank records' Print.Hash and verify candidates with
+// imagehash.FineDistance and Print.Digest as for hashed images. It refuses
+// a file that is not a fingerprint, holds no image hashes, or whose images
+// were hashed with other settings than o or by another imagehash.Version.
+// A label's ws digest is carried as WSKey; compare it with a test label's
+// only after f.Meta.Check at the ws level with the reader's salt.
+func LoadImageFingerprint(path string, o imagehash.Options) (*FingerprintImages, error) {
+	meta, err := fingerprint.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := meta.CheckImages(o); err != nil {
+		return nil, fmt.Errorf("fingerprint %s: %w", path, err)
+	}
+	f := &FingerprintImages{Meta: meta}
+	if f.Input, err = FingerprintFile(path); err != nil {
+		return nil, err
+	}
+	var row int64
+	var noImage []dataset.Skip
+	f.Stats, err = fingerprint.Scan(path, func(r fingerprint.Row) error {
+		row++
+		fp, ok := r.Image()
+		if !ok {
+			noImage = append(noImage, dataset.Skip{Seq: row - 1, ID: r.ID, Where: fmt.Sprintf("row %d", row), Reason: "no image hashes in this row"})
+			return nil
+		}
+		rec := ImageRecord{Corpus: r.Corpus, Seq: r.Seq, ID: r.ID, Print: fp}
+		rec.WSKey, rec.HasWSKey = r.Key(canon.WS)
+		if r.Label != nil {
+			rec.Label, rec.HasLabel = *r.Label, true
+		}
+		rec.HasLabel = rec.HasLabel || rec.HasWSKey
+		f.Records = append(f.Records, rec)
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("fingerprint %s: %w", path, err)
+	}
+	for _, k := range noImage {
+		f.Stats.AddSkip(k)
+	}
+	f.Stats.Items -= int64(len(noImage))
+	return f, nil
 }
 
 func kindByte(k imagehash.Kind) byte {
@@ -73,86 +140,22 @@ func kindByte(k imagehash.Kind) byte {
 }
 
 // HashItems decodes and fingerprints items on all cores, returning results
-// in input order; failed[i] holds the reason item i could not be hashed.
+// in input order; failed[i] holds the reason item i could not be hashed
+// (imagehash.HashItems).
 func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o imagehash.Options, workers int) (prints []imagehash.Fingerprint, failed []string) {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	prints = make([]imagehash.Fingerprint, len(items))
-	failed = make([]string, len(items))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				img, err := items[i].Decode(lim)
-				if err == nil {
-					prints[i], err = imagehash.Compute(img, o)
-				}
-				if err != nil {
-					failed[i] = err.Error()
-				}
-			}
-		}()
-	}
-	for i := range items {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	return prints, failed
+	return imagehash.HashItems(items, lim, o, workers)
 }
 
 // ScanHashed scans an image source and fingerprints every image, calling fn
-// in source order with batches processed on all cores. Images that cannot
-// be decoded are counted in the returned stats and, like the images the
-// scan skips, passed to src.OnSkip when it is set.
+// in source order with batches processed on all cores (imagehash.Scan).
+// Images that cannot be decoded are counted in the returned stats and, like
+// the images the scan skips, passed to src.OnSkip when it is set.
 func ScanHashed(ctx context.Context, src dataset.ImageSource, o imagehash.Options, workers int, prog Progress, fn func(dataset.ImageItem, imagehash.Fingerprint) error) (dataset.Stats, int64, error) {
-	var batch []dataset.ImageItem
-	var hashed int64
-	var undecodable []dataset.Skip
-	flush := func() error {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		prints, failed := HashItems(batch, src.Limits, o, workers)
-		for i, it := range batch {
-			if failed[i] != "" {
-				k := dataset.Skip{Seq: it.Seq, ID: it.ID, Where: it.Where, Reason: failed[i]}
-				undecodable = append(undecodable, k)
-				if src.OnSkip != nil {
-					src.OnSkip(k)
-				}
-				continue
-			}
-			hashed++
-			if err := fn(it, prints[i]); err != nil {
-				return err
-			}
-		}
-		if prog != nil {
-			prog.Add(int64(len(batch)))
-		}
-		batch = batch[:0]
-		return nil
+	var add func(int64)
+	if prog != nil {
+		add = prog.Add
 	}
-	st, err := dataset.ScanImages(src, func(it dataset.ImageItem) error {
-		batch = append(batch, it)
-		if len(batch) >= 256 {
-			return flush()
-		}
-		return nil
-	})
-	if err == nil && len(batch) > 0 {
-		err = flush()
-	}
-	for _, k := range undecodable {
-		st.AddSkip(k)
-	}
-	st.Items -= int64(len(undecodable))
-	return st, hashed, err
+	return imagehash.Scan(ctx, src, o, workers, add, fn)
 }
 
 func encodeImage(it dataset.ImageItem, fp imagehash.Fingerprint) []byte {

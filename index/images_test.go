@@ -7,9 +7,12 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 )
 
@@ -121,5 +124,56 @@ func TestLabelsAndImagesShareADB(t *testing.T) {
 	}
 	if !db.Manifest().CoversImages(ifps, set) {
 		t.Error("image manifest lost")
+	}
+}
+
+// TestLoadImageFingerprint: the records of an image fingerprint are the
+// records the index stores for the same images (ids, positions, prints);
+// other hash settings and a label fingerprint are refused.
+func TestLoadImageFingerprint(t *testing.T) {
+	folder := imageFolder(t, 5)
+	dir := t.TempDir()
+	fpPath := filepath.Join(dir, "imgs.fp.parquet")
+	lv, _ := canon.ParseLevels("ws")
+	if _, err := fingerprint.Write(fpPath, []fingerprint.Input{{Name: "imgs", Source: dataset.Source{Path: folder}}},
+		fingerprint.Options{Levels: lv, Images: true, Tool: "test"}); err != nil {
+		t.Fatal(err)
+	}
+	o := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+	f, err := LoadImageFingerprint(fpPath, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp, _ := FingerprintFile(folder)
+	db, err := Open(filepath.Join(dir, "db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.BuildImages(context.Background(), []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}},
+		[]NamedFingerprint{{Name: "imgs", Fingerprint: fp}}, ImageSettings{Kind: o.Kind, Canvas: o.Canvas}, "test", 2, nil); err != nil {
+		t.Fatal(err)
+	}
+	var want []ImageRecord
+	db.Images(func(r ImageRecord) error { want = append(want, r); return nil })
+	if len(f.Records) != 5 || len(want) != 5 || f.Stats.Items != 5 {
+		t.Fatalf("%d records from the fingerprint (%+v), %d from the index", len(f.Records), f.Stats, len(want))
+	}
+	for i, r := range f.Records {
+		if w := want[i]; r.Corpus != w.Corpus || r.Seq != w.Seq || r.ID != w.ID || r.Print != w.Print || r.HasLabel || r.HasWSKey {
+			t.Errorf("record %d: %+v, want %+v", i, r, w)
+		}
+	}
+	if _, err := LoadImageFingerprint(fpPath, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Aspect}); err == nil || !strings.Contains(err.Error(), "canvas=aspect") {
+		t.Errorf("other canvas: %v", err)
+	}
+	labels := filepath.Join(dir, "labels.json")
+	os.WriteFile(labels, []byte(`["x"]`), 0o644)
+	lfp := filepath.Join(dir, "labels.fp.parquet")
+	if _, err := fingerprint.Write(lfp, []fingerprint.Input{{Name: "l", Source: dataset.Source{Path: labels}}}, fingerprint.Options{Levels: lv}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadImageFingerprint(lfp, o); err == nil || !strings.Contains(err.Error(), "no image hashes") {
+		t.Errorf("a label fingerprint: %v", err)
 	}
 }

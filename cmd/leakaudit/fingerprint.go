@@ -7,6 +7,8 @@ import (
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -19,6 +21,9 @@ func newFingerprintCmd() *cobra.Command {
 		partitions  int
 		withLabels  bool
 		asJSON      bool
+		images      bool
+		hash        string
+		canvas      string
 	)
 	cmd := &cobra.Command{
 		Use:   "fingerprint --input [NAME=]PATH... --out FILE.parquet [flags]",
@@ -37,11 +42,20 @@ with one reviewer only: the file then matches only where that salt is given
 
 The file's metadata records the leakaudit version, the hash and each level's
 rules version; a fingerprint made under other rules is refused.
+
+--images fingerprints the inputs' images instead (image folders, caption
+folders with img/, zip and tar archives, Parquet image structs, InkML):
+per image the hashes neardup searches and verifies with, and the keys of
+its label when it has one. neardup --train and the audit's train_images
+accept the file in place of the images, with the same pairs. The hashes
+are not salted: they reveal a coarse outline of each image.
 --partitions N writes a hive-style folder (part=NNN/data.parquet) by the
 first byte of the first level's digest, which query engines read in
 parallel.`,
 		Example: `  leakaudit fingerprint --input train=corpus.parquet --out train.fp.parquet --level audit,ws,tokens
-  leakaudit overlap --train train.fp.parquet --test crohme2014=crohme_2014_captions.json`,
+  leakaudit overlap --train train.fp.parquet --test crohme2014=crohme_2014_captions.json
+  leakaudit fingerprint --images --input train=crohme/train --out train.img.fp.parquet
+  leakaudit neardup --train train.img.fp.parquet --test 2014=crohme/2014`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(inputs) == 0 || out == "" {
@@ -55,24 +69,40 @@ parallel.`,
 			if err != nil {
 				return err
 			}
+			kind, err := imagehash.ParseKind(hash)
+			if err != nil {
+				return err
+			}
 			var fin []fingerprint.Input
 			for _, s := range srcs {
-				fin = append(fin, fingerprint.Input{Name: s.name, Source: s.Source})
+				in := fingerprint.Input{Name: s.name, Source: s.Source}
+				if images { // lets neardup know a test split that is this input
+					fp, err := index.FingerprintFile(s.Path)
+					if err != nil {
+						return err
+					}
+					in.SHA256 = fp.SHA256
+				}
+				fin = append(fin, in)
 			}
 			res, err := fingerprint.Write(out, fin, fingerprint.Options{Levels: lv, Salt: []byte(salt),
-				WithLabels: withLabels, Partitions: partitions, Tool: toolName()})
+				WithLabels: withLabels, Partitions: partitions, Tool: toolName(),
+				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)}})
 			if err != nil {
 				return err
 			}
 			if asJSON {
 				err = writeJSON(cmd.OutOrStdout(), res)
 			} else {
-				t := report.Table{Header: []string{"input", ">rows", ">skipped"}}
+				t := report.Table{Header: []string{"input", ">rows", ">skipped", ">blank images"}}
 				for _, r := range res.Inputs {
-					t.Add(r.Name, fmt.Sprint(r.Rows), fmt.Sprint(r.Stats.Skipped))
+					t.Add(r.Name, fmt.Sprint(r.Rows), fmt.Sprint(r.Stats.Skipped), fmt.Sprint(r.Blank))
 				}
 				err = t.Write(cmd.OutOrStdout())
 				fmt.Fprintf(cmd.OutOrStdout(), "\nwrote %s (levels %v, salted %v)\n", res.Out, res.Levels, res.Salted)
+				if res.ImageHash != "" {
+					fmt.Fprintf(cmd.OutOrStdout(), "images hashed with %s\n", res.ImageHash)
+				}
 			}
 			if err != nil {
 				return err
@@ -89,5 +119,8 @@ parallel.`,
 	f.IntVar(&partitions, "partitions", 0, "write a folder of N partitions instead of one file")
 	f.BoolVar(&withLabels, "with-labels", false, "keep the labels too (the file then reveals the corpus)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON on stdout")
+	f.BoolVar(&images, "images", false, "fingerprint the inputs' images (the hashes neardup uses) instead of their label records")
+	f.StringVar(&hash, "hash", string(imagehash.PHash), "with --images: perceptual hash, as neardup --hash")
+	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "with --images: stretch or aspect, as neardup --canvas")
 	return cmd
 }

@@ -31,6 +31,7 @@ func newNearDupCmd() *cobra.Command {
 		maxImageBytes int64
 		maxEntries    int64
 		reportDir     string
+		salt          string
 	)
 	cmd := &cobra.Command{
 		Use:   "neardup --train [NAME=]PATH... --test [NAME=]PATH... [flags]",
@@ -52,7 +53,11 @@ Image sources: a folder of PNG, BMP or JPEG files; a CROHME split folder
 (caption.txt and img/, labels attached by file stem); a zip or tar(.gz)
 archive; a Parquet file with an image struct {bytes, path}; InkML files or
 folders, whose strokes are rasterized. An image that cannot be read or whose
-header declares more than --max-pixels is counted and reported, never fatal.`,
+header declares more than --max-pixels is counted and reported, never fatal.
+A training source may be an image fingerprint (fingerprint --images) in
+place of the images: the same pairs, verified and marked identical from the
+hashes it holds (no gallery images for them); a salted one needs --salt,
+to compare labels.`,
 		Example: `  # CROHME tests against CROHME train, with side-by-side evidence
   leakaudit neardup --train crohme/train --test 2014=crohme/2014 --gallery pairs/
 
@@ -72,7 +77,7 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 			}
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
 			job := audit.NearDupJob{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
-				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(),
+				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			for _, t := range train {
 				name, path := splitNamed(t)
@@ -133,6 +138,7 @@ header declares more than --max-pixels is counted and reported, never fatal.`,
 	f.IntVar(&workers, "workers", 0, "hashing goroutines (default: number of CPUs)")
 	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images whose header declares more pixels (decompression bombs)")
 	f.Int64Var(&maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip image files larger than this")
+	f.StringVar(&salt, "salt", "", "the salt of salted image fingerprints given as --train (their labels are compared by digest)")
 	f.Int64Var(&maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, "refuse an archive with more entries (read from its directory record before anything else)")
 	return cmd
 }

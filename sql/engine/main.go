@@ -1,10 +1,13 @@
 //go:build duckdb
 
-// Command engine runs leakaudit's SQL (../label_overlap.sql and
-// ../label_matches.sql) in embedded DuckDB over fingerprints of the shared
-// benchmark data, and checks that the engine gives exactly leakaudit's own
-// counts and per-item matches. It is its own module, built with the duckdb
-// tag ("make engine"), so that leakaudit's build stays pure Go and CGO-free.
+// Command engine runs leakaudit's SQL in embedded DuckDB over fingerprints
+// of the shared benchmark data, and checks that the engine gives exactly
+// leakaudit's own answers: ../label_overlap.sql and ../label_matches.sql
+// against leakaudit's overlap counts and per-item matches, and
+// ../image_neardup.sql (over image fingerprints of the CROHME images)
+// against leakaudit's own neardup pairs on the images at the same radius.
+// It is its own module, built with the duckdb tag ("make engine"), so that
+// leakaudit's build stays pure Go and CGO-free.
 package main
 
 import (
@@ -31,6 +34,7 @@ var (
 	data   = flag.String("data", "../shared/data", "the shared data folder")
 	sqlDir = flag.String("sql", "sql", "the folder of leakaudit's SQL")
 	out    = flag.String("out", "", "working folder (default: a temporary one)")
+	radii  = flag.String("radius", "6,10", "Hamming radii of the image near-duplicate check, comma-separated")
 )
 
 // The corpora checked: CROHME, HME100K and MNE-style label lists.
@@ -171,5 +175,6 @@ func main() {
 		fmt.Println(strings.Join(bad[:min(len(bad), 20)], "\n"))
 		log.Fatalf("the engine and leakaudit differ in %d place(s)", len(bad))
 	}
-	fmt.Printf("\nDuckDB over fingerprints gives exactly leakaudit's counts: %d split×level rows and %d item matches identical.\n", len(rep.Splits), n)
+	fmt.Printf("\nDuckDB over fingerprints gives exactly leakaudit's counts: %d split×level rows and %d item matches identical.\n\n", len(rep.Splits), n)
+	checkImages(db, dir)
 }
