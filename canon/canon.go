@@ -137,14 +137,50 @@ func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <
 
 // squeezeSpace is the lexing step of CanonWS.
 func squeezeSpace(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
+	return string(appendSqueezed(make([]byte, 0, len(s)), s))
+}
+
+// plainASCII marks the bytes appendSqueezed copies without looking
+// further: ASCII other than the backslash and whitespace.
+var plainASCII = func() (t [256]bool) {
+	for c := range utf8.RuneSelf {
+		t[c] = c != '\\' && !IsSpace(rune(c))
+	}
+	return t
+}()
+
+// AppendCanonWS appends CanonWS(s) to dst.
+func AppendCanonWS(dst []byte, s string) []byte {
+	if !isASCII(s) {
+		return append(dst, CanonWS(s)...)
+	}
+	return appendSqueezed(dst, StripWrappers(s))
+}
+
+// appendSqueezed appends squeezeSpace(s) to dst.
+func appendSqueezed(dst []byte, s string) []byte {
 	afterWord := false // the last token emitted was a control word
 	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
+		if plainASCII[s[i]] {
+			// A run of ASCII that is neither a backslash nor a space is
+			// copied as it is.
+			j := i + 1
+			for j < len(s) && plainASCII[s[j]] {
+				j++
+			}
+			dst = append(dst, s[i:j]...)
+			i, afterWord = j, false
+			continue
+		}
+		r, n := rune(s[i]), 1
+		if r >= utf8.RuneSelf {
+			r, n = utf8.DecodeRuneInString(s[i:])
+		}
 		next, nn := rune(-1), 0
 		if i+n < len(s) {
-			next, nn = utf8.DecodeRuneInString(s[i+n:])
+			if next, nn = rune(s[i+n]), 1; next >= utf8.RuneSelf {
+				next, nn = utf8.DecodeRuneInString(s[i+n:])
+			}
 		}
 		switch {
 		case r == '\\' && isASCIILetter(next):
@@ -152,31 +188,38 @@ func squeezeSpace(s string) string {
 			for j < len(s) && isASCIILetter(rune(s[j])) {
 				j++
 			}
-			b.WriteString(s[i:j])
+			dst = append(dst, s[i:j]...)
 			i, afterWord = j, true
 		case r == '\\' && nn > 0 && IsSpace(next):
-			b.WriteString(`\ `)
+			dst = append(dst, `\ `...)
 			i = skipSpace(s, i+1+nn)
 			afterWord = false
 		case r == '\\' && nn > 0:
-			b.WriteString(s[i : i+1+nn])
+			dst = append(dst, s[i:i+1+nn]...)
 			i, afterWord = i+1+nn, false
 		case IsSpace(r):
 			i = skipSpace(s, i)
 			if afterWord && i < len(s) && isASCIILetter(rune(s[i])) {
-				b.WriteByte(' ')
+				dst = append(dst, ' ')
 			}
 		default:
-			b.WriteString(s[i : i+n])
+			dst = append(dst, s[i:i+n]...)
 			i, afterWord = i+n, false
 		}
 	}
-	return b.String()
+	return dst
 }
 
 // skipSpace returns the index of the first non-space rune at or after i.
 func skipSpace(s string, i int) int {
 	for i < len(s) {
+		if c := s[i]; c < utf8.RuneSelf {
+			if plainASCII[c] || c == '\\' {
+				break
+			}
+			i++ // an ASCII space
+			continue
+		}
 		r, n := utf8.DecodeRuneInString(s[i:])
 		if !IsSpace(r) {
 			break

@@ -264,7 +264,8 @@ func TestTokenLevelsConcurrent(t *testing.T) {
 
 func TestAppendKeyMatchesCanon(t *testing.T) {
 	for _, l := range Levels() {
-		for _, s := range []string{"", " ", `\[ x \]`, `\[x\]`, "a b  c", `\[ \]`, "\\alpha b", " x^{2} ", "\u00a0x y\t"} {
+		for _, s := range []string{"", " ", `\[ x \]`, `\[x\]`, "a b  c", `\[ \]`, "\\alpha b", " x^{2} ", "\u00a0x y\t",
+			"\\ \t x", "\\alpha\u3000b", "$ x \\in A $", "\\begin{equation} \\sin x \\end{equation}", "a\xffb \\c d", "\\\u00e9 x", "\\"} {
 			want, _ := l.Canon(s)
 			if got := string(l.Append([]byte("pre"), s)); got != "pre"+want {
 				t.Errorf("%s: Append(%q) = %q, want %q", l.Name, s, got, "pre"+want)

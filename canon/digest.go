@@ -11,10 +11,21 @@ type Digest [16]byte
 // is of the salt followed by the key, so that only someone who knows the
 // salt can test a guessed label against it.
 func DigestOf(key string, salt []byte) Digest {
+	return DigestOfBytes([]byte(key), salt)
+}
+
+// DigestOfBytes is DigestOf for a key held in bytes (Level.Append's
+// output); without a salt it does not allocate.
+func DigestOfBytes(key, salt []byte) Digest {
+	var d Digest
+	if len(salt) == 0 {
+		sum := sha256.Sum256(key)
+		copy(d[:], sum[:])
+		return d
+	}
 	h := sha256.New()
 	h.Write(salt)
-	h.Write([]byte(key))
-	var d Digest
+	h.Write(key)
 	copy(d[:], h.Sum(nil))
 	return d
 }

@@ -135,7 +135,8 @@ func init() {
 	})
 	Register(Level{
 		ID: WS, Name: "ws", Rung: "L2", Version: 2, // 2: invalid UTF-8 replaced before spaces are dropped
-		Doc:   "NFC, outer math wrappers stripped, whitespace dropped except after a control word before a letter",
-		Canon: func(s string) (string, error) { return CanonWS(s), nil },
+		Doc:       "NFC, outer math wrappers stripped, whitespace dropped except after a control word before a letter",
+		Canon:     func(s string) (string, error) { return CanonWS(s), nil },
+		AppendKey: AppendCanonWS,
 	})
 }

@@ -2,6 +2,7 @@ package canon
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"sync/atomic"
 
@@ -108,11 +109,11 @@ func computeTokens(ws string) ([]string, bool) {
 // TokenList returns a label's token sequence at the tokens level (the
 // fields of its CanonTokens key), or nil when the tokenizer rejects it.
 func TokenList(s string) []string {
-	k, err := CanonTokens(s)
-	if err != nil {
+	toks, ok := tokensOf(CanonWS(s))
+	if !ok {
 		return nil
 	}
-	return strings.Fields(k)
+	return slices.Clone(toks) // tokensOf's slice is shared
 }
 
 // CanonTokens is the tokens level (L3) of a label.

@@ -2,7 +2,6 @@ package index
 
 import (
 	"bufio"
-	"container/heap"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -35,6 +34,10 @@ import (
 // keyLen is the length of a posting key.
 const keyLen = postingPrefixLen + 2 + 4
 
+// itemDigests are one item's digests, one per level indexed, in the
+// order of the levels: at most one per registered level.
+type itemDigests [8]canon.Digest
+
 // runPostings is the number of postings sorted in memory at once (about
 // 32 MB of keys and offsets per run).
 const runPostings = 1 << 20
@@ -52,10 +55,11 @@ type run struct {
 
 func (r *run) reset() { r.ps, r.arena = r.ps[:0], r.arena[:0] }
 
+// comparePostings orders postings by key: three big-endian words
+// (keyLen is 24, checked below).
 func comparePostings(a, b *posting) int {
 	for i := 0; i < keyLen; i += 8 {
-		end := min(i+8, keyLen)
-		x, y := beUint(a.key[i:end]), beUint(b.key[i:end])
+		x, y := binary.BigEndian.Uint64(a.key[i:]), binary.BigEndian.Uint64(b.key[i:])
 		if x != y {
 			if x < y {
 				return -1
@@ -66,13 +70,9 @@ func comparePostings(a, b *posting) int {
 	return 0
 }
 
-func beUint(b []byte) uint64 {
-	var v uint64
-	for _, c := range b {
-		v = v<<8 | uint64(c)
-	}
-	return v
-}
+// A posting key is three words, as comparePostings reads it.
+var _ [keyLen - 24]struct{}
+var _ [24 - keyLen]struct{}
 
 // writeRun sorts r and writes it to path as records of key, value length
 // (uvarint) and value. Postings with equal keys keep one copy.
@@ -103,10 +103,11 @@ func writeRun(r *run, path string) error {
 
 // runReader reads one sorted run file.
 type runReader struct {
-	r   *bufio.Reader
-	f   *os.File
-	key [keyLen]byte
-	val []byte
+	r     *bufio.Reader
+	f     *os.File
+	key   [keyLen]byte
+	words [keyLen / 8]uint64 // key as big-endian words, for runHeap
+	val   []byte
 }
 
 func (rr *runReader) next() (bool, error) {
@@ -115,6 +116,9 @@ func (rr *runReader) next() (bool, error) {
 			return false, nil
 		}
 		return false, fmt.Errorf("read run: %w", err)
+	}
+	for i := range rr.words {
+		rr.words[i] = binary.BigEndian.Uint64(rr.key[8*i:])
 	}
 	n, err := binary.ReadUvarint(rr.r)
 	if err != nil {
@@ -130,20 +134,43 @@ func (rr *runReader) next() (bool, error) {
 	return true, nil
 }
 
+// runHeap is a min-heap of run readers by their current key, compared as
+// the key's three big-endian words (runReader.words).
 type runHeap []*runReader
 
-func (h runHeap) Len() int { return len(h) }
-func (h runHeap) Less(i, j int) bool {
-	a, b := h[i].key, h[j].key
-	return string(a[:]) < string(b[:])
+func (h runHeap) less(i, j int) bool {
+	a, b := &h[i].words, &h[j].words
+	if a[0] != b[0] {
+		return a[0] < b[0]
+	}
+	if a[1] != b[1] {
+		return a[1] < b[1]
+	}
+	return a[2] < b[2]
 }
-func (h runHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i] }
-func (h *runHeap) Push(x any)   { *h = append(*h, x.(*runReader)) }
-func (h *runHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+
+// down restores the heap order below i.
+func (h runHeap) down(i int) {
+	for {
+		m := 2*i + 1
+		if m >= len(h) {
+			return
+		}
+		if r := m + 1; r < len(h) && h.less(r, m) {
+			m = r
+		}
+		if !h.less(m, i) {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
+}
+
+func (h runHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
 }
 
 // ingest streams one corpus into postings at the given levels and writes
@@ -180,8 +207,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		return nil
 	}
 	var n int64
-	// add records one item's postings, with the digest of each level.
-	add := func(seq int64, id string, digest func(canon.Level) canon.Digest) error {
+	// add records one item's postings, with the digest of each level
+	// (digest(i, levels[i])).
+	add := func(seq int64, id string, digest func(i int, l canon.Level) canon.Digest) error {
 		// id is stored in the posting's value unless it is seq itself.
 		if seq > 1<<32-1 {
 			return fmt.Errorf("corpus has more than 2^32 records")
@@ -196,8 +224,8 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			cur.arena = append(cur.arena, id...)
 			vlen = uint32(len(id))
 		}
-		for _, l := range levels {
-			d := digest(l)
+		for i, l := range levels {
+			d := digest(i, l)
 			var p posting
 			p.key[0] = 'p'
 			p.key[1] = byte(l.ID)
@@ -233,18 +261,29 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		var row int64
 		st, err = fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
 			row++
-			return add(row-1, refValue(r.Corpus, r.ID), func(l canon.Level) canon.Digest { d, _ := r.Key(l.ID); return d })
+			return add(row-1, refValue(r.Corpus, r.ID), func(_ int, l canon.Level) canon.Digest { d, _ := r.Key(l.ID); return d })
 		})
 	} else {
-		st, err = dataset.Scan(in.Source, func(it dataset.Item) error {
+		// Labels are canonicalized and digested on every core
+		// (ScanMapped); the postings are added in file order.
+		if len(levels) > len(itemDigests{}) {
+			return st, 0, fmt.Errorf("at most %d levels can be indexed at once", len(itemDigests{}))
+		}
+		st, err = dataset.ScanMapped(ctx, in.Source, 0, func(it dataset.Item) itemDigests {
+			var ds itemDigests
+			bp := keyBufs.Get().(*[]byte)
+			for i, l := range levels {
+				*bp = l.Append((*bp)[:0], it.Label)
+				ds[i] = canon.DigestOfBytes(*bp, ix.salt)
+			}
+			keyBufs.Put(bp)
+			return ds
+		}, func(it dataset.Item, ds itemDigests) error {
 			id := it.ID
 			if strings.IndexByte(id, 0) >= 0 {
 				id = refValue(in.Name, id) // read back whole, not cut at its NUL
 			}
-			return add(it.Seq, id, func(l canon.Level) canon.Digest {
-				key, _ := l.Canon(it.Label)
-				return ix.digest(key)
-			})
+			return add(it.Seq, id, func(i int, _ canon.Level) canon.Digest { return ds[i] })
 		})
 	}
 	if err == nil && len(cur.ps) > 0 {
@@ -292,12 +331,12 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 			f.Close()
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	var last [keyLen]byte
 	var key, val []byte // reused: streamSorted copies them before the next call
 	first := true
 	return ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
-		for h.Len() > 0 {
+		for len(h) > 0 {
 			rr := h[0]
 			dup := !first && rr.key == last
 			last, first = rr.key, false
@@ -306,12 +345,12 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 			if err != nil {
 				return nil, nil, false, err
 			}
-			if ok {
-				heap.Fix(&h, 0)
-			} else {
+			if !ok {
 				rr.f.Close()
-				heap.Pop(&h)
+				h[0] = h[len(h)-1]
+				h = h[:len(h)-1]
 			}
+			h.down(0)
 			if !dup {
 				return key, val, true, nil
 			}

@@ -39,6 +39,27 @@ var (
 	operatorLetters = []string{`\ex`, `\ln`, `\lg`, `\cot`, `\mod`, `\bmod`, `\pmod`, `\min`, `\max`, `\ker`, `\hom`, `\sec`, `\scs`, `\csc`, `\deg`, `\arg`, `\log`, `\dim`, `\exp`, `\sin`, `\cos`, `\tan`, `\tanh`, `\cosh`, `\sinh`, `\coth`, `\arcsin`, `\arccos`, `\arctan`}
 )
 
+// tailClass classes the commands fillBraces completes, so that it looks
+// each token up once: oneTail (oneTailTokens, oneTailInvisb), abTail
+// (abTailTokens) and twoTail (twoTailTokens, twoTailInvisb).
+var tailClass = map[string]uint8{}
+
+const (
+	oneTail = 1 + iota
+	abTail
+	twoTail
+)
+
+func init() {
+	for class, sets := range map[uint8][]map[string]bool{oneTail: {oneTailTokens, oneTailInvisb}, abTail: {abTailTokens}, twoTail: {twoTailTokens, twoTailInvisb}} {
+		for _, m := range sets {
+			for k := range m {
+				tailClass[k] = class
+			}
+		}
+	}
+}
+
 func set(items ...string) map[string]bool {
 	m := make(map[string]bool, len(items))
 	for _, s := range items {
@@ -271,11 +292,10 @@ func tabularTokens(l string) string {
 func fillBraces(list []string) []string {
 	t := pyList(list)
 	for idx := 0; idx < len(t); idx++ {
-		tok := t[idx]
-		switch {
-		case oneTailTokens[tok] || oneTailInvisb[tok]:
+		switch tailClass[t[idx]] {
+		case oneTail:
 			sub := idx + 1
-			for sub < len(t) && (oneTailTokens[t[sub]] || oneTailInvisb[t[sub]]) {
+			for sub < len(t) && tailClass[t[sub]] == oneTail {
 				sub++
 			}
 			var head pyList
@@ -297,7 +317,7 @@ func fillBraces(list []string) []string {
 				head = append(head, closing...)
 				t = append(head, t.slice(end+1, len(t))...)
 			}
-		case abTailTokens[tok]:
+		case abTail:
 			next := t.at(idx + 1)
 			if next != "[" && next != "{" {
 				t = t.wrap(idx + 1)
@@ -310,7 +330,7 @@ func fillBraces(list []string) []string {
 					t = t.wrap(end1 + 1)
 				}
 			}
-		case twoTailTokens[tok] || twoTailInvisb[tok]:
+		case twoTail:
 			if t.at(idx+1) != "{" {
 				t = t.wrap(idx + 1)
 			}

@@ -37,21 +37,25 @@ type kfunc struct {
 
 // knode is a parse node; kind is KaTeX's group type.
 type knode struct {
-	kind   string
-	text   string   // symbol value, font name, accent, delimiter, command
-	body   []*knode // ordgroup, text, phantom, sizing, styling, leftright
-	a, b   *knode   // sup/sub base: a; genfrac numer/denom; sqrt index/body; accent base
-	sup    *knode
-	sub    *knode
-	flag   bool // genfrac: bar line; op: limits; op: symbol in sym
-	sym    bool
-	rows   [][]*knode // array cells
-	cols   []string   // array column alignments ("" for none)
+	kind  string
+	text  string   // symbol value, font name, accent, delimiter, command
+	body  []*knode // ordgroup, text, phantom, sizing, styling, leftright
+	a, b  *knode   // sup/sub base: a; genfrac numer/denom; sqrt index/body; accent base
+	sup   *knode
+	sub   *knode
+	flag  bool // genfrac: bar line; op: limits; op: symbol in sym
+	sym   bool
+	arr   *karray // array: its cells and column alignments
+	left  string  // leftright, delimsizing: delimiter; rule: width
+	right string  // leftright: delimiter; rule: height
+}
+
+// karray is an array node's grid, kept apart from knode so that the
+// symbols, most of the nodes a parse makes, stay small.
+type karray struct {
+	rows   [][]*knode // cells
+	cols   []string   // column alignments ("" for none)
 	hasCol bool
-	left   string
-	right  string
-	width  string // rule
-	height string
 }
 
 var katexFuncs = map[string]*kfunc{}
@@ -98,7 +102,7 @@ func init() {
 	defFunc([]string{`\overline`}, kfunc{args: 1, build: func(_ string, a []*knode) *knode { return &knode{kind: "overline", a: a[0]} }})
 	defFunc([]string{`\underline`}, kfunc{args: 1, build: func(_ string, a []*knode) *knode { return &knode{kind: "underline", a: a[0]} }})
 	defFunc([]string{`\rule`}, kfunc{args: 2, optArgs: 1, argTypes: []string{"size", "size", "size"}, build: func(_ string, a []*knode) *knode {
-		return &knode{kind: "rule", width: a[1].text, height: a[2].text}
+		return &knode{kind: "rule", left: a[1].text, right: a[2].text}
 	}})
 	defFunc([]string{`\KaTeX`}, kfunc{build: func(string, []*knode) *knode { return &knode{kind: "katex"} }})
 	defFunc([]string{`\phantom`}, kfunc{args: 1, build: func(_ string, a []*knode) *knode { return &knode{kind: "phantom", body: ordBody(a[0])} }})
@@ -178,6 +182,10 @@ type kparser struct {
 	// x^{\prime\prime 2}) instead of letting the superscript replace
 	// them, as the reference does. Used by the tokens level only.
 	keepPrimes bool
+	// stack collects the atoms of the expressions being parsed, nested
+	// ones above their parents', so that each expression's list is
+	// allocated once at its final size.
+	stack []*knode
 }
 
 func isLetterASCII(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -293,7 +301,7 @@ func (p *kparser) expect(text string, consume bool) {
 var endOfExpression = set("}", `\end`, `\right`, "&", `\\`, `\cr`)
 
 func (p *kparser) parseExpression(breakOnInfix bool, breakOn string) []*knode {
-	var body []*knode
+	mark := len(p.stack)
 	for {
 		lex := p.next
 		pos := p.pos
@@ -308,8 +316,11 @@ func (p *kparser) parseExpression(breakOnInfix bool, breakOn string) []*knode {
 			p.pos, p.next = pos, lex
 			break
 		}
-		body = append(body, atom)
+		p.stack = append(p.stack, atom)
 	}
+	body := append([]*knode(nil), p.stack[mark:]...)
+	clear(p.stack[mark:])
+	p.stack = p.stack[:mark]
 	return p.handleInfix(body)
 }
 
@@ -341,6 +352,17 @@ type funcOrArg struct {
 	node   *knode
 	fn     string
 	isFunc bool
+}
+
+// argNode returns a funcOrArg holding n, allocated with its node in one
+// block: a parse makes one for nearly every symbol.
+func argNode(n knode) *funcOrArg {
+	b := &struct {
+		f funcOrArg
+		n knode
+	}{n: n}
+	b.f.node = &b.n
+	return &b.f
 }
 
 func (p *kparser) handleSupSub(name string) *knode {
@@ -456,17 +478,17 @@ func (p *kparser) parseImplicitGroup() *knode {
 var katexEnvs = map[string]int{"array": 1, "tabular": 1, "matrix": 0, "pmatrix": 0, "bmatrix": 0, "Bmatrix": 0, "vmatrix": 0, "Vmatrix": 0, "picture": 0, "cases": 0, "aligned": 0}
 
 func (p *kparser) environment(env string, args []*knode) *knode {
-	res := &knode{kind: "array"}
+	res := &knode{kind: "array", arr: &karray{}}
 	switch env {
 	case "array", "tabular":
-		res.hasCol = true
+		res.arr.hasCol = true
 		for _, n := range ordBody(args[0]) {
 			// KaTeX keeps a column whose text "lcr".indexOf finds.
 			c := ""
 			if n != nil && n.kind != "ordgroup" && strings.Contains("lcr", n.text) {
 				c = n.text
 			}
-			res.cols = append(res.cols, c)
+			res.arr.cols = append(res.arr.cols, c)
 		}
 		p.parseArray(res)
 	case "matrix", "pmatrix", "bmatrix", "Bmatrix", "vmatrix", "Vmatrix":
@@ -476,25 +498,25 @@ func (p *kparser) environment(env string, args []*knode) *knode {
 			return &knode{kind: "leftright", body: []*knode{res}, left: d[0], right: d[1]}
 		}
 	case "picture", "cases":
-		res.hasCol = true
-		res.cols = []string{"l", "l"}
+		res.arr.hasCol = true
+		res.arr.cols = []string{"l", "l"}
 		p.parseArray(res)
 		return &knode{kind: "leftright", body: []*knode{res}, left: `\{`, right: "."}
 	case "aligned":
 		p.parseArray(res)
 		numCols := 0
-		for _, row := range res.rows {
+		for _, row := range res.arr.rows {
 			for i := 1; i < len(row); i += 2 {
 				row[i].body = append([]*knode{{kind: "ordgroup"}}, row[i].body...)
 			}
 			numCols = max(numCols, len(row))
 		}
-		res.hasCol = true
+		res.arr.hasCol = true
 		for i := 0; i < numCols; i++ {
 			if i%2 == 1 {
-				res.cols = append(res.cols, "l")
+				res.arr.cols = append(res.arr.cols, "l")
 			} else {
-				res.cols = append(res.cols, "r")
+				res.arr.cols = append(res.arr.cols, "r")
 			}
 		}
 	}
@@ -510,11 +532,11 @@ func (p *kparser) parseArray(res *knode) {
 		case "&":
 			p.consume()
 		case `\end`, "}":
-			res.rows = append(res.rows, row)
+			res.arr.rows = append(res.arr.rows, row)
 			return
 		case `\\`, `\cr`:
 			p.parseFunction(nil)
-			res.rows = append(res.rows, row)
+			res.arr.rows = append(res.arr.rows, row)
 			row = []*knode{}
 		default:
 			fail(`expected & or \\ or \end`)
@@ -606,9 +628,9 @@ func (p *kparser) parseSpecialGroup(mode string, optional bool) *funcOrArg {
 			p.expect("}", true)
 		}
 		if mode == "size" {
-			return &funcOrArg{node: &knode{kind: "size", text: inner.size}}
+			return argNode(knode{kind: "size", text: inner.size})
 		}
-		return &funcOrArg{node: &knode{kind: "color", text: inner.text}}
+		return argNode(knode{kind: "color", text: inner.text})
 	}
 	if mode == "text" {
 		for p.pos < len(p.in) && strings.ContainsRune(" \t\r\n\f\v", rune(p.in[p.pos])) {
@@ -633,7 +655,7 @@ func (p *kparser) parseGroup() *funcOrArg {
 		p.consume()
 		e := p.parseExpression(false, "")
 		p.expect("}", true)
-		return &funcOrArg{node: &knode{kind: "ordgroup", body: e}}
+		return argNode(knode{kind: "ordgroup", body: e})
 	}
 	return p.parseSymbol()
 }
@@ -645,7 +667,7 @@ func (p *kparser) parseOptionalGroup() *funcOrArg {
 	p.consume()
 	e := p.parseExpression(false, "]")
 	p.expect("]", true)
-	return &funcOrArg{node: &knode{kind: "ordgroup", body: e}}
+	return argNode(knode{kind: "ordgroup", body: e})
 }
 
 // parseSymbol returns the next token as a function name or a symbol. The
@@ -660,7 +682,7 @@ func (p *kparser) parseSymbol() *funcOrArg {
 		return nil
 	}
 	p.consume()
-	return &funcOrArg{node: &knode{kind: symbolGroup(p.mode, t), text: t}}
+	return argNode(knode{kind: symbolGroup(p.mode, t), text: t})
 }
 
 // symbolGroup is the group KaTeX gives a token in a mode: spacing,
@@ -755,19 +777,19 @@ func (r *renderer) group(n *knode, mathrm bool) {
 		r.group(n.b, mathrm)
 	case "array":
 		r.w("\\begin{array} { ")
-		if n.hasCol {
-			for _, c := range n.cols {
+		if n.arr.hasCol {
+			for _, c := range n.arr.cols {
 				if c != "" {
 					r.w(c + " ")
 				}
 			}
-		} else if len(n.rows) > 0 {
-			for range n.rows[0] {
+		} else if len(n.arr.rows) > 0 {
+			for range n.arr.rows[0] {
 				r.w("l ")
 			}
 		}
 		r.w("} ")
-		for _, row := range n.rows {
+		for _, row := range n.arr.rows {
 			nonEmpty := false
 			for _, cell := range row {
 				if len(cell.body) > 0 {
@@ -860,7 +882,7 @@ func (r *renderer) group(n *knode, mathrm bool) {
 		r.group(n.a, mathrm)
 		r.w("} ")
 	case "rule":
-		w, h := strings.SplitN(n.width+" ", " ", 2), strings.SplitN(n.height+" ", " ", 2)
+		w, h := strings.SplitN(n.left+" ", " ", 2), strings.SplitN(n.right+" ", " ", 2)
 		r.w("\\rule { " + w[0] + " " + strings.TrimSpace(w[1]) + "  } { " + h[0] + " " + strings.TrimSpace(h[1]) + " } ")
 	case "llap", "rlap":
 		r.w("\\" + n.kind + " ")
@@ -1060,11 +1082,12 @@ func katexRender(line string, keepPrimes bool) (out string, err error) {
 			panic(r)
 		}
 	}()
-	p := &kparser{in: line, mode: "math", keepPrimes: keepPrimes}
+	p := &kparser{in: line, mode: "math", keepPrimes: keepPrimes, stack: make([]*knode, 0, 64)}
 	p.next = p.lex(0, "math")
 	tree := p.parseExpression(false, "")
 	p.expect("EOF", false)
 	var r renderer
+	r.b.Grow(2*len(line) + 16)
 	r.expr(tree, false)
 	return r.b.String(), nil
 }
