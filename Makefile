@@ -39,8 +39,9 @@ DATA ?= $(if $(LEAKAUDIT_DATA),$(LEAKAUDIT_DATA),$(abspath ../shared/data))
 engine:
 	cd sql/engine && CGO_ENABLED=1 $(GO) run -tags duckdb . -data $(DATA) -sql $(abspath sql)
 
-## bench: label index build and query throughput at 1M and 10M synthetic
+## bench: label index build and query throughput at 1M, 10M and 80M synthetic
 ## labels (each size in its own process, so that peak memory is per size);
+## fingerprinting 1M of them (labels/s, token counts included);
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
 ## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
@@ -56,6 +57,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/80M$$' -benchtime 1x -timeout 120m ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkFingerprintLabels' -benchtime 1x -timeout 30m ./fingerprint/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM' -cpu 1 ./latex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./canon/

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // LevelID is the stable numeric identity of a canonical level. It is stored
@@ -38,6 +39,19 @@ type Level struct {
 	// for the hot loops that only compare keys. Use Level.Append.
 	AppendKey func(dst []byte, label string) []byte
 }
+
+// Digest returns the digest of the label's key at this level (DigestOf
+// the key Canon returns), built in a pooled buffer: the hot loops that
+// index or fingerprint a corpus call it once per label and level.
+func (l Level) Digest(label string, salt []byte) Digest {
+	bp := keyBufs.Get().(*[]byte)
+	*bp = l.Append((*bp)[:0], label)
+	d := DigestOfBytes(*bp, salt)
+	keyBufs.Put(bp)
+	return d
+}
+
+var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // Append appends the label's key at this level to dst: AppendKey when the
 // level has one, else Canon's key.

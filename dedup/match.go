@@ -44,8 +44,7 @@ func (kr *keyer) scan(ctx context.Context, src dataset.Source, fn func(dataset.I
 func (kr *keyer) keyOf(label string) keyedItem {
 	k := keyedItem{digests: make([]canon.Digest, len(kr.levels))}
 	for i, l := range kr.levels {
-		key, _ := l.Canon(label) // a failure's key matches only the same failure
-		k.digests[i] = canon.DigestOf(key, kr.salt)
+		k.digests[i] = l.Digest(label, kr.salt) // a failure's key matches only the same failure
 	}
 	if kr.tokens {
 		k.tokens = canon.TokenList(label)

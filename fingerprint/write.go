@@ -126,9 +126,13 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 			})
 			ir.Images -= ir.Blank
 		} else {
-			st, err = dataset.Scan(in.Source, func(it dataset.Item) error {
+			// Rows are computed on every core (the token count runs the
+			// CDM tokenizer) and written in input order.
+			st, err = dataset.ScanMapped(context.Background(), in.Source, o.Workers, func(it dataset.Item) Row {
 				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
 				r.setLabel(it.Label, o)
+				return r
+			}, func(_ dataset.Item, r Row) error {
 				ir.Rows++
 				return w.write(r)
 			})
@@ -158,8 +162,7 @@ func (r *Row) setLabel(label string, o Options) {
 		r.Tokens = int32(len(strings.Fields(k)))
 	}
 	for _, l := range o.Levels {
-		k, _ := l.Canon(label)
-		r.setKey(l.ID, canon.DigestOf(k, o.Salt))
+		r.setKey(l.ID, l.Digest(label, o.Salt))
 	}
 	if o.WithLabels {
 		r.Label = &label

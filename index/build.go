@@ -271,12 +271,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		}
 		st, err = dataset.ScanMapped(ctx, in.Source, 0, func(it dataset.Item) itemDigests {
 			var ds itemDigests
-			bp := keyBufs.Get().(*[]byte)
 			for i, l := range levels {
-				*bp = l.Append((*bp)[:0], it.Label)
-				ds[i] = canon.DigestOfBytes(*bp, ix.salt)
+				ds[i] = l.Digest(it.Label, ix.salt)
 			}
-			keyBufs.Put(bp)
 			return ds
 		}, func(it dataset.Item, ds itemDigests) error {
 			id := it.ID
