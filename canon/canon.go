@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -26,14 +27,19 @@ func AppendCanonAudit(dst []byte, s string) []byte {
 	if len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`) {
 		s = s[2 : len(s)-2]
 	}
-	for {
-		i := strings.IndexByte(s, ' ')
-		if i < 0 {
-			return append(dst, s...)
+	// Every byte is written and only the non-spaces advance: labels are
+	// often spaced token by token, where a search for each space costs
+	// more than this branch-free copy.
+	n := len(dst)
+	dst = slices.Grow(dst, len(s))[:n+len(s)]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		dst[n] = c
+		if c != ' ' {
+			n++
 		}
-		dst = append(dst, s[:i]...)
-		s = s[i+1:]
 	}
+	return dst[:n]
 }
 
 // IsSpace reports whether r counts as whitespace for the ws level: the
