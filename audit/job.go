@@ -137,13 +137,9 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	}
 	var ix Lookuper
 	var corpora []index.Corpus
-	dir := job.DB
-	if dir == "" {
-		d, err := index.DefaultDir(fps)
-		if err != nil {
-			return rep, err
-		}
-		dir = d
+	dir, err := indexDir(job.DB, fps)
+	if err != nil {
+		return rep, err
 	}
 	if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
 		// One-off: stream the corpora past the test keys, no index.
@@ -194,6 +190,15 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	}
 	rep.Done()
 	return rep, err
+}
+
+// indexDir is the index folder for these corpora: db, or when empty the
+// default folder named by their checksums (index.DefaultDir).
+func indexDir(db string, fps []index.NamedFingerprint) (string, error) {
+	if db != "" {
+		return db, nil
+	}
+	return index.DefaultDir(fps)
 }
 
 // indexCovers says whether dir holds a complete index of these inputs.

@@ -170,13 +170,9 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		}
 	}
 	if len(imgTrain) > 0 {
-		dir := job.DB
-		if dir == "" {
-			d, err := index.DefaultDir(fps)
-			if err != nil {
-				return rep, err
-			}
-			dir = d
+		dir, err := indexDir(job.DB, fps)
+		if err != nil {
+			return rep, err
 		}
 		set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
 		ijob := job
