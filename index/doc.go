@@ -21,10 +21,12 @@
 //
 // # Building
 //
-// A build streams each corpus once and never sorts it in memory: postings
-// are collected in runs of a fixed size, each run is sorted (on a second
-// goroutine while the next fills) and spilled to a temporary file, and the
-// sorted runs are merged into Badger's incremental StreamWriter, which
+// A build streams each corpus once and never sorts it in memory: labels
+// are canonicalized and digested on every core (dataset.ScanMapped),
+// postings are collected in file order in runs of a fixed size, each run is
+// sorted (on a second goroutine while the next fills) and spilled to a
+// temporary file, and the sorted runs are merged (a heap keyed by the
+// posting keys' three words) into Badger's incremental StreamWriter, which
 // writes tables directly without memtables or compactions. Memory is
 // bounded by two runs and Badger's caches (see [Options]), not by the
 // corpus.
