@@ -229,7 +229,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		for _, name := range sources[tfp.SHA256] {
 			self[name] = true
 		}
-		st, _, err := index.ScanHashed(ctx, sp.Source, job.Hash, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		st, _, err := imagehash.Scan(ctx, sp.Source, job.Hash, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 			sum.Items++
 			if fp.Blank {
 				sum.Blank++

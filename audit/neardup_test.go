@@ -92,7 +92,7 @@ func TestInkFindsItsScan(t *testing.T) {
 	}
 	load := func(p string) []rec {
 		var out []rec
-		st, _, err := index.ScanHashed(context.Background(), dataset.ImageSource{Path: p}, o, 0, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		st, _, err := imagehash.Scan(context.Background(), dataset.ImageSource{Path: p}, o, 0, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 			out = append(out, rec{it.ID, fp.Hash})
 			return nil
 		})

@@ -10,7 +10,6 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
-	"github.com/leakaudit/leakaudit/index"
 )
 
 // keyedItem is an item's digests, one per level, and, when near matching
@@ -209,7 +208,7 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		}
 		put(keyOf(k.Seq, k.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := index.ScanHashed(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
 		if fp.Blank {
 			return nil
@@ -284,7 +283,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	src.OnSkip = func(k dataset.Skip) {
 		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := index.ScanHashed(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
 		if !filepath.IsLocal(filepath.FromSlash(it.Name)) {
 			mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: "entry name leaves the archive's root (" + it.Where + ")"})

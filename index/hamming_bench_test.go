@@ -89,7 +89,7 @@ func BenchmarkHashImages(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for i := 0; i < b.N; i++ {
-		_, failed := index.HashItems(items, dataset.ImageLimits{}, o, 0)
+		_, failed := imagehash.HashItems(items, dataset.ImageLimits{}, o, 0)
 		for _, f := range failed {
 			if f != "" {
 				b.Fatal(f)

@@ -139,25 +139,6 @@ func kindByte(k imagehash.Kind) byte {
 	return 1
 }
 
-// HashItems decodes and fingerprints items on all cores, returning results
-// in input order; failed[i] holds the reason item i could not be hashed
-// (imagehash.HashItems).
-func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o imagehash.Options, workers int) (prints []imagehash.Fingerprint, failed []string) {
-	return imagehash.HashItems(items, lim, o, workers)
-}
-
-// ScanHashed scans an image source and fingerprints every image, calling fn
-// in source order with batches processed on all cores (imagehash.Scan).
-// Images that cannot be decoded are counted in the returned stats and, like
-// the images the scan skips, passed to src.OnSkip when it is set.
-func ScanHashed(ctx context.Context, src dataset.ImageSource, o imagehash.Options, workers int, prog Progress, fn func(dataset.ImageItem, imagehash.Fingerprint) error) (dataset.Stats, int64, error) {
-	var add func(int64)
-	if prog != nil {
-		add = prog.Add
-	}
-	return imagehash.Scan(ctx, src, o, workers, add, fn)
-}
-
 func encodeImage(it dataset.ImageItem, fp imagehash.Fingerprint) []byte {
 	v := make([]byte, 0, 8+32+16+1+8+len(it.ID)+len(it.Label)+4)
 	v = binary.BigEndian.AppendUint64(v, fp.Hash)
@@ -260,7 +241,11 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 			for range out { // drain if the writer stopped early
 			}
 		}()
-		st, n, err := ScanHashed(ctx, in.Source, o, workers, prog, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		var add func(int64)
+		if prog != nil {
+			add = prog.Add
+		}
+		st, n, err := imagehash.Scan(ctx, in.Source, o, workers, add, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 			key := []byte{'h', kindByte(set.Kind), 0, 0, 0, 0, 0, 0}
 			binary.BigEndian.PutUint16(key[2:], c.ID)
 			binary.BigEndian.PutUint32(key[4:], uint32(it.Seq))
