@@ -110,9 +110,12 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 		rep.Levels = append(rep.Levels, l.Name)
 	}
 	var inputs []index.CorpusInput
-	var fps []index.NamedFingerprint
+	var names []string
+	var sizes []int64
+	regular := true // every input a file, whose size a manifest records as is
 	for _, in := range job.Train {
-		if _, err := os.Stat(in.Source.Path); err != nil {
+		fi, err := os.Stat(in.Source.Path)
+		if err != nil {
 			if errors.Is(err, os.ErrNotExist) && job.AllowMissing {
 				logf("warning: training corpus %s (%s) does not exist; going on without it (--allow-missing)", in.Name, in.Source.Path)
 				continue
@@ -122,40 +125,68 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 			}
 			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
 		}
-		fp, ok := job.Fingerprints[in.Source.Path]
-		if !ok {
-			var err error
-			if fp, err = index.FingerprintFile(in.Source.Path); err != nil {
-				return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
-			}
-		}
 		inputs = append(inputs, in)
-		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
+		names, sizes = append(names, in.Name), append(sizes, fi.Size())
+		regular = regular && fi.Mode().IsRegular()
 	}
 	if len(inputs) == 0 {
 		return rep, errors.New("no training corpus to check against")
 	}
+	const streaming = "reading the training corpora once (no index kept; --db DIR builds one for repeated runs)"
 	var ix Lookuper
 	var corpora []index.Corpus
-	dir, err := indexDir(job.DB, fps)
-	if err != nil {
-		return rep, err
-	}
-	if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
-		// One-off: stream the corpora past the test keys, no index.
-		logf("reading the training corpora once (no index kept; --db DIR builds one for repeated runs)")
-		probe, err := probeTests(ctx, &job, inputs, fps)
+	if job.Stream && !job.Rebuild && job.DB == "" && regular && !index.DefaultMayCover(names, sizes) {
+		// No index can cover these corpora (none in the default folder
+		// has their names and sizes): read them now and compute their
+		// checksums meanwhile, for the report.
+		logf(streaming)
+		type checksums struct {
+			fps []index.NamedFingerprint
+			err error
+		}
+		sums := make(chan checksums, 1)
+		given := job.Fingerprints
+		go func() {
+			fps, err := fingerprintInputs(given, inputs)
+			sums <- checksums{fps, err}
+		}()
+		probe, err := probeTests(ctx, &job, inputs, make([]index.NamedFingerprint, len(inputs)))
+		cs := <-sums
 		if err != nil {
 			return rep, err
+		}
+		if cs.err != nil {
+			return rep, cs.err
+		}
+		for i := range probe.Corpora {
+			probe.Corpora[i].Input = cs.fps[i].Fingerprint
 		}
 		ix, corpora = probe, probe.Corpora
 	} else {
-		db, err := openIndex(ctx, dir, inputs, fps, job, logf)
+		fps, err := fingerprintInputs(job.Fingerprints, inputs)
 		if err != nil {
 			return rep, err
 		}
-		defer db.Close()
-		ix, corpora = db, db.Manifest().Corpora
+		dir, err := indexDir(job.DB, fps)
+		if err != nil {
+			return rep, err
+		}
+		if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
+			// One-off: stream the corpora past the test keys, no index.
+			logf(streaming)
+			probe, err := probeTests(ctx, &job, inputs, fps)
+			if err != nil {
+				return rep, err
+			}
+			ix, corpora = probe, probe.Corpora
+		} else {
+			db, err := openIndex(ctx, dir, inputs, fps, job, logf)
+			if err != nil {
+				return rep, err
+			}
+			defer db.Close()
+			ix, corpora = db, db.Manifest().Corpora
+		}
 	}
 	// Report the corpora in the order given, the missing ones included.
 	ti := 0
@@ -190,6 +221,23 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	}
 	rep.Done()
 	return rep, err
+}
+
+// fingerprintInputs returns the training inputs' checksums (given's,
+// by path, where present).
+func fingerprintInputs(given map[string]index.Fingerprint, inputs []index.CorpusInput) ([]index.NamedFingerprint, error) {
+	fps := make([]index.NamedFingerprint, len(inputs))
+	for i, in := range inputs {
+		fp, ok := given[in.Source.Path]
+		if !ok {
+			var err error
+			if fp, err = index.FingerprintFile(in.Source.Path); err != nil {
+				return nil, fmt.Errorf("training corpus %s: %w", in.Name, err)
+			}
+		}
+		fps[i] = index.NamedFingerprint{Name: in.Name, Fingerprint: fp}
+	}
+	return fps, nil
 }
 
 // indexDir is the index folder for these corpora: db, or when empty the

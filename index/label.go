@@ -211,6 +211,42 @@ func DefaultDir(fps []NamedFingerprint) (string, error) {
 	return filepath.Join(base, "leakaudit", "index", hex.EncodeToString(h.Sum(nil))[:16]), nil
 }
 
+// DefaultMayCover reports whether an index in the default folder (see
+// DefaultDir) might cover corpora with these names and sizes: one whose
+// manifest lists corpora with the same names and sizes, in order. When it
+// reports false none can, since covering takes the same names and
+// checksums, so a caller may read the corpora without waiting for their
+// checksums. It reads only the manifests' JSON, never a database.
+func DefaultMayCover(names []string, sizes []int64) bool {
+	base, err := os.UserCacheDir()
+	if err != nil {
+		return false // DefaultDir fails too: no default index
+	}
+	root := filepath.Join(base, "leakaudit", "index")
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return !errors.Is(err, os.ErrNotExist) // unreadable: assume it might
+	}
+	for _, e := range entries {
+		b, err := os.ReadFile(filepath.Join(root, e.Name(), manifestFile))
+		if err != nil {
+			continue // not an index, or one without a manifest: cannot cover
+		}
+		var m Manifest
+		if json.Unmarshal(b, &m) != nil || len(m.Corpora) != len(names) {
+			continue
+		}
+		same := true
+		for i, c := range m.Corpora {
+			same = same && c.Name == names[i] && c.Input.Size == sizes[i]
+		}
+		if same {
+			return true
+		}
+	}
+	return false
+}
+
 // Open opens (creating if needed) the index in dir for writing.
 func Open(dir string, o Options) (*DB, error) { return open(dir, o, false) }
 
