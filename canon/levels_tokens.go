@@ -1,6 +1,7 @@
 package canon
 
 import (
+	"hash/maphash"
 	"regexp"
 	"slices"
 	"strings"
@@ -47,11 +48,16 @@ var (
 	groupFonts = map[string]string{`\bf`: `\mathbf`, `\it`: `\mathit`, `\cal`: `\mathcal`, `\rm`: `\mathrm`}
 )
 
-// lastTokens remembers the most recent tokensOf result: callers compute the
-// tokens and render levels of one label in turn, and render needs the same
-// tokens, so the tokenizer runs once per label rather than twice. The
-// cached slice is shared; callers must not modify it.
-var lastTokens atomic.Pointer[tokensResult]
+// recentTokens remembers recent tokensOf results: callers compute the
+// tokens and render levels of one label in turn (a fingerprint also its
+// token count), and render needs the same tokens, so the tokenizer runs
+// once per label rather than twice. Slots are chosen by a hash of the ws
+// string, so that workers canonicalizing different labels at once rarely
+// evict each other's entry. The cached slices are shared; callers must
+// not modify them.
+var recentTokens [64]atomic.Pointer[tokensResult]
+
+var tokensSeed = maphash.MakeSeed()
 
 type tokensResult struct {
 	ws   string
@@ -62,11 +68,12 @@ type tokensResult struct {
 // tokensOf returns the L3 token list of a ws-level string, or reports
 // failure.
 func tokensOf(ws string) ([]string, bool) {
-	if r := lastTokens.Load(); r != nil && r.ws == ws {
+	slot := &recentTokens[maphash.String(tokensSeed, ws)%uint64(len(recentTokens))]
+	if r := slot.Load(); r != nil && r.ws == ws {
 		return r.toks, r.ok
 	}
 	toks, ok := computeTokens(ws)
-	lastTokens.Store(&tokensResult{ws, toks, ok})
+	slot.Store(&tokensResult{ws, toks, ok})
 	return toks, ok
 }
 

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -158,8 +157,8 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 
 // setLabel sets the row's token count and keys (and label, if asked for).
 func (r *Row) setLabel(label string, o Options) {
-	if k, err := canon.CanonTokens(label); err == nil {
-		r.Tokens = int32(len(strings.Fields(k)))
+	if toks := canon.TokenList(label); toks != nil {
+		r.Tokens = int32(len(toks))
 	}
 	for _, l := range o.Levels {
 		r.setKey(l.ID, l.Digest(label, o.Salt))
