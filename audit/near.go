@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"hash/maphash"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -188,11 +189,34 @@ func (t *nearItem) add(ref index.TrainRef, d, maxRefs int) {
 // within k token edits, streaming each training corpus once against an
 // index of those items, and writes the near rows when job.NearItem is set.
 // A fingerprint has no token sequences: it is an error.
+// warnControls logs the near controls that are also a test split or a
+// training corpus: a control must be a split that cannot be in the
+// training data, and one that is a test split counts that split's own
+// matches in its chance level.
+func warnControls(job OverlapJob, train []index.CorpusInput) {
+	for _, c := range job.NearControls {
+		cp := filepath.Clean(c.Source.Path)
+		for _, t := range job.Tests {
+			if filepath.Clean(t.Source.Path) == cp {
+				job.Log("warning: near control %s (%s) is also the test split %s: its chance level includes that split's own matches", c.Name, c.Source.Path, t.Name)
+			}
+		}
+		for _, in := range train {
+			if filepath.Clean(in.Source.Path) == cp {
+				job.Log("warning: near control %s (%s) is also the training corpus %s: it cannot serve as a control", c.Name, c.Source.Path, in.Name)
+			}
+		}
+	}
+}
+
 func nearOverlap(ctx context.Context, job OverlapJob, train []index.CorpusInput) (splits, controls []NearSplit, err error) {
 	for _, in := range train {
 		if fingerprint.Is(in.Source.Path) {
 			return nil, nil, fmt.Errorf("training corpus %s is a fingerprint: it has no token sequences, which --near needs", in.Name)
 		}
+	}
+	if job.Log != nil {
+		warnControls(job, train)
 	}
 	ix := index.NewNear(job.Near, job.NearMin)
 	k, minTok := ix.K(), ix.MinTokens()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"sync"
 	"testing"
 
@@ -195,5 +196,26 @@ func TestNearCache(t *testing.T) {
 	}
 	if n != 100 {
 		t.Errorf("%d labels remembered, want the size 100", n)
+	}
+}
+
+func TestWarnControls(t *testing.T) {
+	var logged []string
+	job := OverlapJob{
+		Tests: []Split{{Name: "test", Source: dataset.Source{Path: "d/test.json"}}},
+		NearControls: []Split{
+			{Name: "same-as-test", Source: dataset.Source{Path: "d/./test.json"}},
+			{Name: "same-as-train", Source: dataset.Source{Path: "d/train.json"}},
+			{Name: "fine", Source: dataset.Source{Path: "d/other.json"}},
+		},
+		Log: func(f string, a ...any) { logged = append(logged, fmt.Sprintf(f, a...)) },
+	}
+	warnControls(job, []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: "d/train.json"}}})
+	want := []string{
+		"warning: near control same-as-test (d/./test.json) is also the test split test: its chance level includes that split's own matches",
+		"warning: near control same-as-train (d/train.json) is also the training corpus train: it cannot serve as a control",
+	}
+	if !slices.Equal(logged, want) {
+		t.Errorf("warnings:\n%q\nwant\n%q", logged, want)
 	}
 }
