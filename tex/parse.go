@@ -563,7 +563,19 @@ func (p *parser) insertedGroup(t token) (field, error) {
 		p.e.recover("missing } inserted")
 		p.insert(token{kind: tkArgEnd})
 	case endRight:
-		return field{}, p.e.unsupported(`\right inside an inserted group`)
+		if t.kind != tkColorEnd {
+			// a group inserted before a command (a lone \mathcolor as a
+			// script): pdflatex's log shows other recoveries there, not
+			// modelled
+			return field{}, p.e.unsupported(`\right inside an inserted group`)
+		}
+		// a script whose field is the end of its colour's body
+		// (im2latex's coloured \sp and \sb: \mathcolor{…}{\sp} {x}):
+		// \right meets the inserted group, "Missing } inserted"
+		// (off_save), and \right is read again outside it, as after an
+		// explicit {
+		p.e.recover("missing } inserted")
+		p.insert(token{kind: tkCS, s: "right"})
 	case endAlign, endCR, endEnv:
 		return field{}, p.e.unsupported("an alignment inside an inserted group")
 	}

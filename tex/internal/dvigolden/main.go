@@ -200,6 +200,9 @@ var probes = []string{
 	`a \mathcolor[RGB]{0,0,15}{\hspace} { \mathcolor[RGB]{0,0,30}{1} } b \mathcolor[RGB]{0,0,45}{\kern} \mathcolor[RGB]{0,0,60}{2} c \mathcolor[RGB]{0,0,75}{\mkern} d \mathcolor[RGB]{0,0,90}{\raise} e \mathcolor[RGB]{0,0,105}{\vspace} f`,
 	`a \vspace{1mm} b \- c \sl d`,
 	`\frac{a}{b}^{2}`, `{\frac{a}{b}}^{2}`, `\sqrt{\frac{a}{b}}`, `\sqrt{\sqrt{\sqrt{x}}}`, `e^{-\frac{x^2}{2}}`,
+	// im2latex's \sp coloured by the reference inside \left…\right: the
+	// group inserted after the colour's end runs to \right
+	`\mathcolor[RGB]{0,0,15}{\left(} \mathcolor[RGB]{0,0,30}{a} \mathcolor[RGB]{0,0,45}{\sp} { \mathcolor[RGB]{0,0,60}{\prime} } \mathcolor[RGB]{0,0,75}{b} \mathcolor[RGB]{0,0,90}{\right)} \mathcolor[RGB]{0,0,105}{c}`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
