@@ -13,28 +13,8 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/metrics"
 )
-
-// levenshtein is the plain full-table token edit distance: the reference
-// the index is checked against.
-func levenshtein(a, b []string) int {
-	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
-}
 
 // bruteNear is every indexed sequence within k of q, the slow way: both
 // sequences at least minLen tokens, ordered by distance, then id.
@@ -50,7 +30,7 @@ func bruteNear(indexed [][]string, q []string, k, minLen int) []NearMatch {
 		if d := len(s) - len(q); d > k || -d > k {
 			continue // the distance is at least the length difference
 		}
-		if d := levenshtein(q, s); d <= k {
+		if d := metrics.Levenshtein(q, s); d <= k {
 			out = append(out, NearMatch{ID: id, Distance: d})
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/metrics"
 )
 
 // nearJSON is the near part of "overlap --json".
@@ -158,7 +159,7 @@ func TestRealOverlapNearControls(t *testing.T) {
 				t.Errorf("item %s: near distance %v, found at tokens %v", r.ID, r.Distance, tokensFound[r.ID])
 			}
 			for i, ref := range r.TrainIDs {
-				if d := editDistance(strings.Fields(r.Key), train[ref.ID]); d != r.TrainDistances[i] {
+				if d := metrics.Levenshtein(strings.Fields(r.Key), train[ref.ID]); d != r.TrainDistances[i] {
 					t.Fatalf("item %s: training %s at distance %d, reported %d", r.ID, ref.ID, d, r.TrainDistances[i])
 				}
 				checked++
@@ -169,25 +170,4 @@ func TestRealOverlapNearControls(t *testing.T) {
 		t.Errorf("%d near rows, %d considered", nearRows, s.Considered)
 	}
 	t.Logf("%d near rows; %d reported training labels recomputed at their distance", nearRows, checked)
-}
-
-// editDistance is the plain token Levenshtein distance.
-func editDistance(a, b []string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
