@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/latex"
@@ -17,8 +18,9 @@ import (
 func init() {
 	Register(Level{
 		ID: Tokens, Name: "tokens", Rung: "L3", Version: 1,
-		Doc:   "the CDM tokenizer's normalized tokens, with primes kept and synonyms, delimiter sizes and operator forms unified",
-		Canon: CanonTokens,
+		Doc:       "the CDM tokenizer's normalized tokens, with primes kept and synonyms, delimiter sizes and operator forms unified",
+		Canon:     CanonTokens,
+		AppendKey: appendTokensKey,
 	})
 	Register(Level{
 		ID: Render, Name: "render", Rung: "L4", Version: 1,
@@ -48,13 +50,14 @@ var (
 	groupFonts = map[string]string{`\bf`: `\mathbf`, `\it`: `\mathit`, `\cal`: `\mathcal`, `\rm`: `\mathrm`}
 )
 
-// recentTokens remembers recent tokensOf results: callers compute the
-// tokens and render levels of one label in turn (a fingerprint also its
-// token count), and render needs the same tokens, so the tokenizer runs
-// once per label rather than twice. Slots are chosen by a hash of the ws
-// string, so that workers canonicalizing different labels at once rarely
-// evict each other's entry. The cached slices are shared; callers must
-// not modify them.
+// recentTokens remembers recent results of the preprocessing chain:
+// callers compute the tokens and render levels of one label in turn (a
+// fingerprint also its token count), and render needs the same tokens, so
+// the chain runs once per label rather than twice. Slots are chosen by a
+// hash of the ws string, so that workers canonicalizing different labels
+// at once rarely evict each other's entry. The cached slices are shared;
+// callers must not modify them. Labels the fast path takes are not cached:
+// computing them again costs less than the cache.
 var recentTokens [64]atomic.Pointer[tokensResult]
 
 var tokensSeed = maphash.MakeSeed()
@@ -65,19 +68,44 @@ type tokensResult struct {
 	ok   bool
 }
 
-// tokensOf returns the L3 token list of a ws-level string, or reports
-// failure.
-func tokensOf(ws string) ([]string, bool) {
+// chainTokensOf returns the chain's L3 token list of a ws-level string,
+// or reports failure.
+func chainTokensOf(ws string) ([]string, bool) {
 	slot := &recentTokens[maphash.String(tokensSeed, ws)%uint64(len(recentTokens))]
 	if r := slot.Load(); r != nil && r.ws == ws {
 		return r.toks, r.ok
 	}
-	toks, ok := computeTokens(ws)
+	toks, ok := chainComputeTokens(ws)
 	slot.Store(&tokensResult{ws, toks, ok})
 	return toks, ok
 }
 
-func computeTokens(ws string) ([]string, bool) {
+// appendTokens appends the L3 tokens of a ws-level string to dst: by the
+// fast path when the string is in its subset (tokens_fast.go), else by the
+// chain.
+func appendTokens(dst []string, ws string) ([]string, bool) {
+	if out, ok := fastTokens(ws, dst); ok {
+		return out, true
+	}
+	toks, ok := chainTokensOf(ws)
+	return append(dst, toks...), ok
+}
+
+// withTokens calls f with the L3 tokens of a ws-level string in a pooled
+// buffer, which f must not keep.
+func withTokens(ws string, f func(toks []string, ok bool)) {
+	bp := tokenBufs.Get().(*[]string)
+	toks, ok := appendTokens((*bp)[:0], ws)
+	f(toks, ok)
+	clear(toks) // chain tokens may be substrings of large inputs
+	*bp = toks[:0]
+	tokenBufs.Put(bp)
+}
+
+var tokenBufs = sync.Pool{New: func() any { b := make([]string, 0, 256); return &b }}
+
+// chainComputeTokens is the tokens level by the whole preprocessing chain.
+func chainComputeTokens(ws string) ([]string, bool) {
 	n, ok := latex.NormalizeKeepingPrimes(ws)
 	if !ok {
 		return nil, false
@@ -116,21 +144,71 @@ func computeTokens(ws string) ([]string, bool) {
 // TokenList returns a label's token sequence at the tokens level (the
 // fields of its CanonTokens key), or nil when the tokenizer rejects it.
 func TokenList(s string) []string {
-	toks, ok := tokensOf(CanonWS(s))
+	var out []string
+	withTokens(CanonWS(s), func(toks []string, ok bool) {
+		if ok {
+			out = slices.Clone(toks)
+		}
+	})
+	return out
+}
+
+// TokenCount returns the length of a label's token sequence, and false
+// when the tokenizer rejects it.
+func TokenCount(s string) (n int, ok bool) {
+	withTokens(CanonWS(s), func(toks []string, tokOK bool) { n, ok = len(toks), tokOK })
+	return n, ok
+}
+
+// AppendTokenList appends a label's token sequence at the tokens level to
+// dst, and reports false when the tokenizer rejects it: TokenList for
+// loops that reuse one buffer.
+func AppendTokenList(dst []string, s string) ([]string, bool) {
+	return AppendWSTokens(dst, CanonWS(s))
+}
+
+// AppendWSTokens is AppendTokenList for a label whose ws-level key
+// (CanonWS) the caller already has: the tokens level starts from it.
+func AppendWSTokens(dst []string, ws string) ([]string, bool) {
+	out, ok := appendTokens(dst, ws)
 	if !ok {
-		return nil
+		return dst, false
 	}
-	return slices.Clone(toks) // tokensOf's slice is shared
+	return out, true
 }
 
 // CanonTokens is the tokens level (L3) of a label.
 func CanonTokens(s string) (string, error) {
 	ws := CanonWS(s)
-	toks, ok := tokensOf(ws)
-	if !ok {
-		return failed(ws), latex.ErrCDMPass
-	}
-	return strings.Join(toks, " "), nil
+	var key string
+	var err error
+	withTokens(ws, func(toks []string, ok bool) {
+		if !ok {
+			key, err = failed(ws), latex.ErrCDMPass
+			return
+		}
+		key = strings.Join(toks, " ")
+	})
+	return key, err
+}
+
+// appendTokensKey is the tokens level's AppendKey: CanonTokens' key
+// appended to dst.
+func appendTokensKey(dst []byte, s string) []byte {
+	ws := CanonWS(s)
+	withTokens(ws, func(toks []string, ok bool) {
+		if !ok {
+			dst = append(dst, failed(ws)...)
+			return
+		}
+		for i, t := range toks {
+			if i > 0 {
+				dst = append(dst, ' ')
+			}
+			dst = append(dst, t...)
+		}
+	})
+	return dst
 }
 
 // l4Classes maps tokens to render-identical classes: the reference's
@@ -161,10 +239,20 @@ func init() {
 // CanonRender is the render level (L4) of a label.
 func CanonRender(s string) (string, error) {
 	ws := CanonWS(s)
-	toks, ok := tokensOf(ws)
-	if !ok {
-		return failed(ws), latex.ErrCDMPass
-	}
+	var key string
+	var err error
+	withTokens(ws, func(toks []string, ok bool) {
+		if !ok {
+			key, err = failed(ws), latex.ErrCDMPass
+			return
+		}
+		key = renderKey(toks)
+	})
+	return key, err
+}
+
+// renderKey maps L3 tokens to the render level's key.
+func renderKey(toks []string) string {
 	var mapped []string
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]
@@ -183,7 +271,7 @@ func CanonRender(s string) (string, error) {
 		}
 		mapped = append(mapped, t)
 	}
-	return strings.Join(dropBraces(mapped), " "), nil
+	return strings.Join(dropBraces(mapped), " ")
 }
 
 // matchClose returns the index of the "}" closing the "{" at i, or the last

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
@@ -42,18 +44,40 @@ func (kr *keyer) scan(ctx context.Context, src dataset.Source, fn func(dataset.I
 // keyOf computes one label's keys.
 func (kr *keyer) keyOf(label string) keyedItem {
 	k := keyedItem{digests: make([]canon.Digest, len(kr.levels))}
+	ws, haveWS := "", false
 	for i, l := range kr.levels {
+		if l.ID == canon.WS && kr.tokens {
+			// The tokens start from the ws key: compute it once.
+			ws, haveWS = canon.CanonWS(label), true
+			k.digests[i] = canon.DigestOf(ws, kr.salt)
+			continue
+		}
 		k.digests[i] = l.Digest(label, kr.salt) // a failure's key matches only the same failure
 	}
-	if kr.tokens {
-		k.tokens = canon.TokenList(label)
-		if kr.query != nil && k.tokens != nil {
-			k.near, k.nearDist = kr.query(k.tokens)
-			k.tokens = nil
+	if kr.tokens && !haveWS {
+		ws = canon.CanonWS(label)
+	}
+	switch {
+	case kr.tokens && kr.query != nil:
+		// The release side keeps only the query's result: the tokens go
+		// in a pooled buffer.
+		bp := queryBufs.Get().(*[]string)
+		toks, ok := canon.AppendWSTokens((*bp)[:0], ws)
+		if ok {
+			k.near, k.nearDist = kr.query(toks)
+		}
+		clear(toks)
+		*bp = toks[:0]
+		queryBufs.Put(bp)
+	case kr.tokens:
+		if toks, ok := canon.AppendWSTokens(nil, ws); ok {
+			k.tokens = slices.Clip(toks)
 		}
 	}
 	return k
 }
+
+var queryBufs = sync.Pool{New: func() any { b := make([]string, 0, 256); return &b }}
 
 // withinSet remembers the first release item with each key.
 type withinSet struct {

@@ -157,8 +157,8 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 
 // setLabel sets the row's token count and keys (and label, if asked for).
 func (r *Row) setLabel(label string, o Options) {
-	if toks := canon.TokenList(label); toks != nil {
-		r.Tokens = int32(len(toks))
+	if n, ok := canon.TokenCount(label); ok {
+		r.Tokens = int32(n)
 	}
 	for _, l := range o.Levels {
 		r.setKey(l.ID, l.Digest(label, o.Salt))
