@@ -179,8 +179,22 @@ type partWriter struct {
 }
 
 type fileWriter struct {
-	f *os.File
-	w *parquet.GenericWriter[Row]
+	f   *os.File
+	w   *parquet.GenericWriter[Row]
+	buf []Row // rows not yet handed to w: the writer costs less per row in batches
+}
+
+// rowBatch is how many rows a file writer collects before writing them.
+const rowBatch = 4096
+
+func (fw *fileWriter) flush() error {
+	if len(fw.buf) == 0 {
+		return nil
+	}
+	_, err := fw.w.Write(fw.buf)
+	clear(fw.buf)
+	fw.buf = fw.buf[:0]
+	return err
 }
 
 func newPartWriter(out string, o Options) (*partWriter, error) {
@@ -234,13 +248,19 @@ func (pw *partWriter) write(r Row) error {
 		fw = &fileWriter{f: f, w: parquet.NewGenericWriter[Row](f, meta...)}
 		pw.parts[part] = fw
 	}
-	_, err := fw.w.Write([]Row{r})
-	return err
+	fw.buf = append(fw.buf, r)
+	if len(fw.buf) < rowBatch {
+		return nil
+	}
+	return fw.flush()
 }
 
 func (pw *partWriter) close() error {
 	var first error
 	for _, fw := range pw.parts {
+		if err := fw.flush(); err != nil && first == nil {
+			first = err
+		}
 		if err := fw.w.Close(); err != nil && first == nil {
 			first = err
 		}
