@@ -555,9 +555,22 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 				*hint = [2]int{x - ip, y - jp}
 				return 0, keep
 			}
-			if (x != x1 || y != y1) && (!hinted || x != hx || y != hy) {
-				pr.cand = append(pr.cand, int32(x), int32(y))
+			if (x == x1 && y == y1) || (hinted && x == hx && y == hy) {
+				continue
 			}
+			if en[k] == 0 { // without ink: the distance is the test window's energy
+				if whole <= lim {
+					keep = append(keep, candidate{x, y, whole})
+					if whole < best {
+						best, bestAt = whole, [2]int{x, y}
+						lim = cut(best)
+						flim = m.flim(lim)
+						f = float32(flim)
+					}
+				}
+				continue
+			}
+			pr.cand = append(pr.cand, int32(x), int32(y))
 		}
 	}
 	for k := 0; k < len(pr.cand); k += 2 {
