@@ -348,11 +348,19 @@ func (m *matcher) blankDist(tb int) float32 {
 // probe is one test window's statistics at every level, and the scratch
 // space of its search.
 type probe struct {
-	stats [][]float32 // per level, nstat per block
-	lb    []float32   // the current candidate's bound per block of the finest level
-	bands []int       // the finest level's block rows, by decreasing test energy
-	tb    int         // the test window's offset in test.v
-	cand  []int32     // candidates left by the first level: x, y pairs
+	blocks [][]tblock // per level
+	lb     []float32  // the current candidate's bound per block of the finest level
+	bands  []int      // the finest level's block rows, by decreasing test energy
+	tb     int        // the test window's offset in test.v
+	cand   []int32    // candidates left by the first level: x, y pairs
+}
+
+// tblock is one block of a test window at some level: its statistics, and
+// the offset of the matching block's statistics in ref.stats from the
+// candidate window's corner position's.
+type tblock struct {
+	off            int
+	t0, t1, t2, t3 float32
 }
 
 func (m *matcher) prepare(i, j int, pr *probe) {
@@ -360,16 +368,18 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	t := &m.test
 	pr.tb = t.at(i, j, hc)
 	x0, y0 := i+t.pad-hc, j+t.pad-hc
-	if pr.stats == nil {
-		pr.stats = make([][]float32, len(m.lay.levels))
+	if pr.blocks == nil {
+		pr.blocks = make([][]tblock, len(m.lay.levels))
 	}
+	var st [nstat]float32
 	for li, lv := range m.lay.levels {
-		st := slices.Grow(pr.stats[li][:0], nstat*len(lv.x))[:nstat*len(lv.x)]
+		bs := pr.blocks[li][:0]
 		for b := range lv.x {
 			sz := m.lay.sizes[lv.size[b]]
-			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), sz[0]*sz[1], st[nstat*b:][:nstat])
+			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), sz[0]*sz[1], st[:])
+			bs = append(bs, tblock{lv.off[b], st[0], st[1], st[2], st[3]})
 		}
-		pr.stats[li] = st
+		pr.blocks[li] = bs
 	}
 	fine := m.lay.levels[len(m.lay.levels)-1]
 	pr.lb = slices.Grow(pr.lb[:0], len(fine.x))[:len(fine.x)]
@@ -382,35 +392,51 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	slices.SortStableFunc(pr.bands, func(p, q int) int { return cmp.Compare(energy(q), energy(p)) })
 }
 
-// levelBound is the bound of level li for the reference window whose
-// corner position is rc, or any value above flim once it exceeds it
-// (checked after each row of blocks). On the finest level it also leaves
-// each block's part in pr.lb.
-func (m *matcher) levelBound(pr *probe, li, rc int, flim float64) float64 {
-	lv := &m.lay.levels[li]
-	ts := pr.stats[li]
-	st := m.ref.stats
-	fine := li == len(m.lay.levels)-1
-	base := nstat * rc
-	f := float32(flim)
-	var lb float32
-	for b0 := 0; b0 < len(lv.off); b0 += lv.k {
-		for b := b0; b < b0+lv.k; b++ {
-			o := base + lv.off[b]
-			r := st[o : o+nstat : o+nstat]
-			t := ts[nstat*b : nstat*b+nstat : nstat*b+nstat]
-			d0, d1, d2, d3 := t[0]-r[0], t[1]-r[1], t[2]-r[2], t[3]-r[3]
-			v := d0*d0 + d1*d1 + d2*d2 + d3*d3
-			lb += v
-			if fine {
-				pr.lb[b] = v
-			}
-		}
-		if lb > f {
-			return float64(lb)
+// bound is a level's bound (blocks bs) for the reference window whose
+// statistics are at st[base:], or any value above f once it exceeds it.
+func bound(bs []tblock, st []float32, base int, f float32) float32 {
+	var lb0, lb1 float32
+	k := 0
+	for ; k+1 < len(bs); k += 2 {
+		a, b := &bs[k], &bs[k+1]
+		oa, ob := base+a.off, base+b.off
+		r := st[oa : oa+nstat : oa+nstat]
+		q := st[ob : ob+nstat : ob+nstat]
+		d0, d1, d2, d3 := a.t0-r[0], a.t1-r[1], a.t2-r[2], a.t3-r[3]
+		e0, e1, e2, e3 := b.t0-q[0], b.t1-q[1], b.t2-q[2], b.t3-q[3]
+		lb0 += (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
+		lb1 += (e0*e0 + e1*e1) + (e2*e2 + e3*e3)
+		if lb0+lb1 > f {
+			return lb0 + lb1
 		}
 	}
-	return float64(lb)
+	if k < len(bs) {
+		a := &bs[k]
+		oa := base + a.off
+		r := st[oa : oa+nstat : oa+nstat]
+		d0, d1, d2, d3 := a.t0-r[0], a.t1-r[1], a.t2-r[2], a.t3-r[3]
+		lb0 += (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
+	}
+	return lb0 + lb1
+}
+
+// boundParts is bound, leaving each block's part in out.
+func boundParts(bs []tblock, st []float32, base int, f float32, out []float32) float32 {
+	out = out[:len(bs)]
+	var lb float32
+	for k := range bs {
+		b := &bs[k]
+		o := base + b.off
+		r := st[o : o+nstat : o+nstat]
+		d0, d1, d2, d3 := b.t0-r[0], b.t1-r[1], b.t2-r[2], b.t3-r[3]
+		v := (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
+		out[k] = v
+		lb += v
+		if lb > f {
+			break
+		}
+	}
+	return lb
 }
 
 // within returns the exact distance between the probe's test window and
@@ -420,15 +446,18 @@ func (m *matcher) levelBound(pr *probe, li, rc int, flim float64) float64 {
 // summed band by band, largest test bands first, until the sum plus the
 // bound on the bands left exceeds lim.
 func (m *matcher) within(pr *probe, rc, rb int, lim int64, flim float64) (int64, bool) {
-	nl := len(m.lay.levels)
-	var lb float64
-	for li := 1; li < nl; li++ {
-		if lb = m.levelBound(pr, li, rc, flim); lb > flim {
+	nl := len(pr.blocks)
+	f := float32(flim)
+	base := nstat * rc
+	st := m.ref.stats
+	for li := 1; li < nl-1; li++ {
+		if bound(pr.blocks[li], st, base, f) > f {
 			return 0, false
 		}
 	}
-	if nl == 1 {
-		lb = m.levelBound(pr, 0, rc, flim)
+	lb := float64(boundParts(pr.blocks[nl-1], st, base, f, pr.lb))
+	if lb > flim {
+		return 0, false
 	}
 	k := m.lay.levels[nl-1].k
 	e := m.lay.edges
@@ -535,8 +564,8 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	// pass over. A candidate at distance 0, which ends the search, is among
 	// them; its window's energy equals the test window's, exactly, which
 	// few others' do.
-	ts := pr.stats[0]
-	t0, t1, t2, t3 := ts[0], ts[1], ts[2], ts[3]
+	b0 := pr.blocks[0][0]
+	t0, t1, t2, t3 := b0.t0, b0.t1, b0.t2, b0.t3
 	st := m.ref.stats[m.lay.levels[0].off[0]:]
 	pr.cand = pr.cand[:0]
 	for y := y0; y <= y1; y++ {
