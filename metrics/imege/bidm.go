@@ -207,10 +207,12 @@ type level struct {
 	off        []int // the offset of each block's statistics in the reference plane's stats from the window's corner position's
 }
 
+var gridKs = []int{1, 3, 6}
+
 func newLayout(c int) layout {
 	l := layout{c: c}
 	idx := map[[2]int]int{}
-	for _, k := range []int{1, 2, 4, 8} {
+	for _, k := range gridKs {
 		if k > c {
 			break
 		}
@@ -807,18 +809,30 @@ func otsuZero(warp []float32, mx float32) []bool {
 // has an exact match, and NaN when the test image has no ink but some
 // pixel has none (the original prints nan).
 func BIDM(test, ref *Image, p Params, l Limits) (float64, error) {
-	if err := p.validate(); err != nil {
+	if err := checkAll(test, ref, p, l); err != nil {
 		return 0, err
+	}
+	return bidm(test, derive(test, p.Size), derive(ref, p.Size), p), nil
+}
+
+// checkAll validates the parameters and both images.
+func checkAll(test, ref *Image, p Params, l Limits) error {
+	if err := p.validate(); err != nil {
+		return err
 	}
 	for _, g := range []*Image{test, ref} {
 		if err := g.check(l); err != nil {
-			return 0, err
+			return err
 		}
 	}
-	tf, rf := derive(test, p.Size), derive(ref, p.Size)
+	return nil
+}
+
+// bidm is BIDM from the images' derivative features.
+func bidm(test *Image, tf, rf *features, p Params) float64 {
 	warp, mx := warpMap(tf, rf, p)
 	if !(mx > 0) {
-		return 1, nil
+		return 1
 	}
 	interpolate(warp, test.W, test.H, p.Interp)
 	ok := otsuZero(warp, mx)
@@ -831,5 +845,5 @@ func BIDM(test, ref *Image, p Params, l Limits) (float64, error) {
 			}
 		}
 	}
-	return float64(float32(cp) / float32(fg)), nil
+	return float64(float32(cp) / float32(fg))
 }

@@ -39,6 +39,7 @@ package imege
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 )
 
@@ -54,20 +55,44 @@ type Result struct {
 	IMEGE float64
 }
 
-// Compare scores a recognition image against its reference.
+// Compare scores a recognition image against its reference. Each image's
+// features are derived once; with more than one core (and images of
+// formula size) the two directions run at the same time.
 func Compare(rec, ref *Image, p Params, l Limits) (Result, error) {
-	pr, err := BIDM(rec, ref, p, l)
-	if err != nil {
+	if err := checkAll(rec, ref, p, l); err != nil {
 		return Result{}, fmt.Errorf("precision: %w", err)
 	}
-	rc, err := BIDM(ref, rec, p, l)
-	if err != nil {
-		return Result{}, fmt.Errorf("recall: %w", err)
+	var recF, refF *features
+	var pr, rc float64
+	if runtime.GOMAXPROCS(0) > 1 && rec.W*rec.H+ref.W*ref.H <= concurrentPixels {
+		done := make(chan struct{})
+		go func() {
+			refF = derive(ref, p.Size)
+			close(done)
+		}()
+		recF = derive(rec, p.Size)
+		<-done
+		done = make(chan struct{})
+		go func() {
+			rc = bidm(ref, refF, recF, p)
+			close(done)
+		}()
+		pr = bidm(rec, recF, refF, p)
+		<-done
+	} else {
+		recF, refF = derive(rec, p.Size), derive(ref, p.Size)
+		pr = bidm(rec, recF, refF, p)
+		rc = bidm(ref, refF, recF, p)
 	}
 	r := Result{Precision: Round6(pr), Recall: Round6(rc)}
 	r.IMEGE = Score(r.Precision, r.Recall)
 	return r, nil
 }
+
+// concurrentPixels bounds the images (both together) whose two directions
+// Compare runs at the same time, each direction's tables then being held
+// at once.
+const concurrentPixels = 1 << 20
 
 // Round6 rounds a BIDM value as the original prints it (%8.6f); NaN stays
 // NaN.
