@@ -137,48 +137,61 @@ func (p *plane) corner(x, y, hc int) int {
 // precision; slack (see matcher.flim) covers the rounding.
 const nstat = 4
 
-// stat computes the statistics of a block from its sums (see box).
-func stat(s [4]int64, n int, out []float32) {
-	fn := float64(n)
-	rn := 1 / math.Sqrt(fn)
-	h, v := float64(s[0]), float64(s[1])
-	out[0] = float32(h * rn)
-	out[1] = float32(v * rn)
-	out[2] = float32(math.Sqrt(max(0, float64(s[2])-h*h/fn)))
-	out[3] = float32(math.Sqrt(max(0, float64(s[3])-v*v/fn)))
+// stat computes the statistics of a block of n values from its sums (see
+// box), rn being 1/√n. The centred norm is √(n·Σa² − (Σa)²)/√n, from an
+// exact integer.
+func stat(s [4]int64, n int64, rn float64, out []float32) {
+	out = out[:nstat]
+	out[0] = float32(float64(s[0]) * rn)
+	out[1] = float32(float64(s[1]) * rn)
+	out[2] = float32(math.Sqrt(float64(n*s[2]-s[0]*s[0])) * rn)
+	out[3] = float32(math.Sqrt(float64(n*s[3]-s[1]*s[1])) * rn)
 }
 
 // index fills the energy and statistics tables of a reference plane.
 func (p *plane) index(l *layout) {
 	pw, ph := p.pw, p.ph
+	iw := pw + 1
 	c := l.c
 	p.energy = make([]int64, pw*ph)
-	for y := 0; y+c <= ph; y++ {
-		for x := 0; x+c <= pw; x++ {
-			p.energy[y*pw+x] = p.boxEnergy(x, y, c, c)
-		}
-	}
 	p.blank = make([]int32, (pw+1)*(ph+1))
 	for y := range ph {
 		var run int32
 		for x := range pw {
-			if p.energy[y*pw+x] == 0 && x+c <= pw && y+c <= ph {
-				run++
+			if x+c <= pw && y+c <= ph {
+				e := p.boxEnergy(x, y, c, c)
+				p.energy[y*pw+x] = e
+				if e == 0 {
+					run++
+				}
 			}
-			p.blank[(y+1)*(pw+1)+x+1] = p.blank[y*(pw+1)+x+1] + run
+			p.blank[(y+1)*iw+x+1] = p.blank[y*iw+x+1] + run
 		}
 	}
 	p.tab = nstat * pw * ph
 	p.stats = make([]float32, len(l.sizes)*p.tab)
 	for t, sz := range l.sizes {
 		bw, bh := sz[0], sz[1]
+		n := int64(bw * bh)
+		rn := 1 / math.Sqrt(float64(n))
 		st := p.stats[t*p.tab : (t+1)*p.tab]
 		for y := 0; y+bh <= ph; y++ {
+			top := p.sums[y*iw : (y+1)*iw]
+			bot := p.sums[(y+bh)*iw : (y+bh+1)*iw]
+			out := st[nstat*y*pw : nstat*(y+1)*pw]
 			for x := 0; x+bw <= pw; x++ {
-				stat(p.box(x, y, bw, bh), bw*bh, st[nstat*(y*pw+x):][:nstat])
+				a, b, c, d := &top[x], &top[x+bw], &bot[x], &bot[x+bw]
+				sh, sv := d[0]-b[0]-c[0]+a[0], d[1]-b[1]-c[1]+a[1]
+				qh, qv := d[2]-b[2]-c[2]+a[2], d[3]-b[3]-c[3]+a[3]
+				o := out[nstat*x : nstat*x+nstat : nstat*x+nstat]
+				o[0] = float32(float64(sh) * rn)
+				o[1] = float32(float64(sv) * rn)
+				o[2] = float32(math.Sqrt(float64(n*qh-sh*sh)) * rn)
+				o[3] = float32(math.Sqrt(float64(n*qv-sv*sv)) * rn)
 			}
 		}
 	}
+	p.sums = nil // no longer needed: a reference plane's blocks are in the tables
 }
 
 // blanks counts the windows without ink whose corner positions lie in the
@@ -378,7 +391,8 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 		bs := pr.blocks[li][:0]
 		for b := range lv.x {
 			sz := m.lay.sizes[lv.size[b]]
-			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), sz[0]*sz[1], st[:])
+			n := sz[0] * sz[1]
+			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), int64(n), 1/math.Sqrt(float64(n)), st[:])
 			bs = append(bs, tblock{lv.off[b], st[0], st[1], st[2], st[3]})
 		}
 		pr.blocks[li] = bs
@@ -530,6 +544,19 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	if x0 > x1 || y0 > y1 { // no candidate in the image: the direct mapping's distance stays
 		return m.dist(tb, m.ref.at(ip, jp, hc), 0, false), keep
 	}
+	// A test window without ink matches any reference window without ink
+	// exactly.
+	whole := m.test.boxEnergy(i+m.test.pad-hc, j+m.test.pad-hc, m.c, m.c)
+	if whole == 0 && m.ref.blanks(m.ref.corner(x0, y0, hc), x1-x0+1, y1-y0+1) > 0 {
+		return 0, keep
+	}
+	// The candidate that was best for the previous pixel is often an exact
+	// match again.
+	hx, hy := ip+hint[0], jp+hint[1]
+	inRange := hx >= x0 && hx <= x1 && hy >= y0 && hy <= y1
+	if inRange && m.ssd(tb, m.ref.at(hx, hy, hc), 0) == 0 {
+		return 0, keep
+	}
 	cut := func(s int64) int64 { return s + int64(float64(s)*m.rel) + 1 }
 	bestAt := [2]int{ip, jp}
 	m.prepare(i, j, pr)
@@ -546,21 +573,10 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 			}
 		}
 	}
-	// The candidate that was best for the previous pixel first, for a low
-	// limit early.
-	hx, hy := ip+hint[0], jp+hint[1]
-	hinted := hx >= x0 && hx <= x1 && hy >= y0 && hy <= y1 && (hx != x1 || hy != y1)
+	// Otherwise it is tried first, for a low limit early.
+	hinted := inRange && (hx != x1 || hy != y1)
 	if hinted {
 		try(hx, hy)
-		if best == 0 {
-			return 0, keep
-		}
-	}
-	// A test window without ink matches any reference window without ink
-	// exactly.
-	whole := m.test.boxEnergy(i+m.test.pad-hc, j+m.test.pad-hc, m.c, m.c)
-	if whole == 0 && m.ref.blanks(m.ref.corner(x0, y0, hc), x1-x0+1, y1-y0+1) > 0 {
-		return 0, keep
 	}
 	// The first level over every candidate, keeping those it does not
 	// pass over. A candidate at distance 0, which ends the search, is among
