@@ -203,7 +203,7 @@ func (p *plane) blanks(rc, w, h int) int32 {
 }
 
 // layout partitions the context window into blocks at a few levels,
-// coarse to fine: 1×1, 2×2, 4×4 and 8×8 blocks (as the context allows).
+// coarse to fine: k×k blocks for each k of blocksPerSide not above c.
 // A candidate is checked against each level's bound in turn, and then
 // summed exactly band by band, a band being a row of the finest level's
 // blocks.
@@ -220,12 +220,14 @@ type level struct {
 	off        []int // the offset of each block's statistics in the reference plane's stats from the window's corner position's
 }
 
-var gridKs = []int{1, 3, 6}
+// blocksPerSide are the levels' partitions. Others (1, 2, 4, 8; 1, 2, 4,
+// 6; 1, 3, 6, 10; …) measured within 10%, none faster on the example pair.
+var blocksPerSide = []int{1, 3, 6}
 
 func newLayout(c int) layout {
 	l := layout{c: c}
 	idx := map[[2]int]int{}
-	for _, k := range gridKs {
+	for _, k := range blocksPerSide {
 		if k > c {
 			break
 		}
@@ -284,14 +286,15 @@ func newMatcher(tf, rf *features, p Params) *matcher {
 			lv.off = append(lv.off, lv.size[b]*m.ref.tab+nstat*(lv.y[b]*m.ref.pw+lv.x[b]))
 		}
 	}
-	// A level's bound sums K ≤ nstat·64 squared differences of stored
-	// statistics of magnitude at most M = 128·c (a channel's values lie
-	// in −127 … 128). Each stored value is within u·M of its own (u =
-	// 2⁻²⁴), each difference within about 4u·M, so the computed bound is
-	// at most (1 + (K+1)u)(B + 8u·M·√(K·B) + 16K·u²M²) for a true bound
-	// B: flim(lim) is at least that for every B ≤ lim.
+	// A level's bound sums K (at most nstat times the finest level's
+	// blocks) squared differences of stored statistics of magnitude at
+	// most M = 128·c (a channel's values lie in −127 … 128). Each stored
+	// value is within u·M of its own (u = 2⁻²⁴), each difference within
+	// about 4u·M, so the computed bound is at most
+	// (1 + (K+1)u)(B + 8u·M·√(K·B) + 16K·u²M²) for a true bound B:
+	// flim(lim) is at least that for every B ≤ lim.
 	const u = 0x1p-24
-	k := float64(nstat * 64)
+	k := float64(nstat * len(m.lay.levels[len(m.lay.levels)-1].x))
 	mm := 128 * float64(p.Context)
 	m.slackRel = (k+2)*u + 1e-9
 	m.slackSqrt = 8 * u * mm * math.Sqrt(k) * (1 + 1e-3)
@@ -478,7 +481,10 @@ func (m *matcher) within(pr *probe, rc, rb int, lim int64, flim float64) (int64,
 	k := m.lay.levels[nl-1].k
 	e := m.lay.edges
 	n := 2 * m.c
-	rest := lb
+	var rest float64 // the bound on the bands not summed yet, from the parts
+	for _, v := range pr.lb {
+		rest += float64(v)
+	}
 	var s int64
 	for _, by := range pr.bands {
 		for _, v := range pr.lb[by*k : (by+1)*k] {

@@ -22,18 +22,25 @@
 //
 // The original tries every candidate of the (2w+1)² window, each over its
 // c×c context, in single precision, stopping a sum once it exceeds the
-// best so far. This package gets the same numbers about 30 times faster
-// on one core: it first looks for an exact match among the candidates
-// whose window energy equals the test window's; failing that, it finds
-// the earlier candidates' minimum with exact integer distances, passing
-// over most candidates by lower bounds (the triangle inequality on the
-// norms of the whole window and of bands, and per row and column the
-// channel sums and centred norms, all from precomputed tables) and
-// summing the rest row by row, largest rows first, until they exceed the
-// best so far. Only the few candidates within single-precision rounding
-// of that minimum are then summed the original's way, and the last
-// candidate is cut short where the original cuts it. Rows are matched in
-// parallel; the output does not depend on the number of cores.
+// best so far: 15 s of CPU for its example pair. This package gets the
+// same numbers in about 0.18 s of CPU (about 80 times faster on one core;
+// the two directions and the rows run in parallel on more cores). It
+// finds the earlier candidates' minimum with exact integer distances,
+// passing over most candidates by lower bounds: the window cut into
+// blocks at three levels (whole, 3×3, 6×6), each block summarised by its
+// sums and centred norms per channel, from tables built once per
+// reference, the distance between two windows' summaries never exceeding
+// theirs. The few candidates left are summed band by band, largest test
+// bands first, until the sum and the bound on the rest exceed the best
+// so far. Windows without ink need no sum (their distance is the test
+// window's energy), and exact matches are found first, by energy and
+// from the previous pixel's best offset. Only the candidates within
+// single-precision rounding of the minimum are then summed the
+// original's way, and the last candidate is cut short where the original
+// cuts it. The output does not depend on the number of cores; a test
+// checks it, bit for bit, against a plain implementation of the search as
+// the behavioural description gives it (every candidate, every term) on
+// random planes.
 package imege
 
 import (
