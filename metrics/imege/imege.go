@@ -22,23 +22,31 @@
 //
 // The original tries every candidate of the (2w+1)² window, each over its
 // c×c context, in single precision, stopping a sum once it exceeds the
-// best so far. This package gets the same numbers about 30 times faster
-// on one core: it first looks for an exact match among the candidates
-// whose window energy equals the test window's; failing that, it finds
-// the earlier candidates' minimum with exact integer distances, passing
-// over most candidates by lower bounds (the triangle inequality on the
-// norms of the whole window and of bands, and per row and column the
-// channel sums and centred norms, all from precomputed tables) and
-// summing the rest row by row, largest rows first, until they exceed the
-// best so far. Only the few candidates within single-precision rounding
-// of that minimum are then summed the original's way, and the last
-// candidate is cut short where the original cuts it. Rows are matched in
-// parallel; the output does not depend on the number of cores.
+// best so far: 15 s of CPU for its example pair. This package gets the
+// same numbers in about 0.18 s of CPU (about 80 times faster on one core;
+// the two directions and the rows run in parallel on more cores). It
+// finds the earlier candidates' minimum with exact integer distances,
+// passing over most candidates by lower bounds: the window cut into
+// blocks at three levels (whole, 3×3, 6×6), each block summarised by its
+// sums and centred norms per channel, from tables built once per
+// reference, the distance between two windows' summaries never exceeding
+// theirs. The few candidates left are summed band by band, largest test
+// bands first, until the sum and the bound on the rest exceed the best
+// so far. Windows without ink need no sum (their distance is the test
+// window's energy), and exact matches are found first, by energy and
+// from the previous pixel's best offset. Only the candidates within
+// single-precision rounding of the minimum are then summed the
+// original's way, and the last candidate is cut short where the original
+// cuts it. The output does not depend on the number of cores; a test
+// checks it, bit for bit, against a plain implementation of the search as
+// the behavioural description gives it (every candidate, every term) on
+// random planes.
 package imege
 
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 )
 
@@ -54,20 +62,44 @@ type Result struct {
 	IMEGE float64
 }
 
-// Compare scores a recognition image against its reference.
+// Compare scores a recognition image against its reference. Each image's
+// features are derived once; with more than one core (and images of
+// formula size) the two directions run at the same time.
 func Compare(rec, ref *Image, p Params, l Limits) (Result, error) {
-	pr, err := BIDM(rec, ref, p, l)
-	if err != nil {
+	if err := checkAll(rec, ref, p, l); err != nil {
 		return Result{}, fmt.Errorf("precision: %w", err)
 	}
-	rc, err := BIDM(ref, rec, p, l)
-	if err != nil {
-		return Result{}, fmt.Errorf("recall: %w", err)
+	var recF, refF *features
+	var pr, rc float64
+	if runtime.GOMAXPROCS(0) > 1 && rec.W*rec.H+ref.W*ref.H <= concurrentPixels {
+		done := make(chan struct{})
+		go func() {
+			refF = derive(ref, p.Size)
+			close(done)
+		}()
+		recF = derive(rec, p.Size)
+		<-done
+		done = make(chan struct{})
+		go func() {
+			rc = bidm(ref, refF, recF, p)
+			close(done)
+		}()
+		pr = bidm(rec, recF, refF, p)
+		<-done
+	} else {
+		recF, refF = derive(rec, p.Size), derive(ref, p.Size)
+		pr = bidm(rec, recF, refF, p)
+		rc = bidm(ref, refF, recF, p)
 	}
 	r := Result{Precision: Round6(pr), Recall: Round6(rc)}
 	r.IMEGE = Score(r.Precision, r.Recall)
 	return r, nil
 }
+
+// concurrentPixels bounds the images (both together) whose two directions
+// Compare runs at the same time, each direction's tables then being held
+// at once.
+const concurrentPixels = 1 << 20
 
 // Round6 rounds a BIDM value as the original prints it (%8.6f); NaN stays
 // NaN.
