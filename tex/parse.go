@@ -32,10 +32,16 @@ type parser struct {
 	// envs are the alignment environments being read, innermost last:
 	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
-	// sizedAt is the depth of the group in which a size command (\tiny
-	// …) changed the text font, which control space measures (not
-	// modelled); 0: none
-	sizedAt int
+	// sizes are the size commands (\tiny …) in force, innermost last,
+	// with the depth of the group each is local to: they change the
+	// current text font, which control space and em units measure.
+	sizes []sizeChange
+}
+
+// sizeChange is a size command in force until its group ends.
+type sizeChange struct {
+	depth int
+	name  string
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -246,8 +252,8 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		}
 		p.colors = kept
-		if p.sizedAt == depth {
-			p.sizedAt = 0 // the font change is local to the group
+		for len(p.sizes) > 0 && p.sizes[len(p.sizes)-1].depth == depth {
+			p.sizes = p.sizes[:len(p.sizes)-1] // the font change is local to the group
 		}
 		p.depth--
 		p.fam = savedFam
@@ -758,9 +764,9 @@ func tokString(ts []token) string {
 }
 
 // spaceGlue is a control space: the interword glue of the current text
-// font (cmr12).
+// font (cmr12, or a size command's font; tex.web §1041).
 func (p *parser) spaceGlue() *noad {
-	f := p.e.fonts[famOperators][textSize]
+	f, _ := p.textFont()
 	return &noad{kind: glueItem, glue: newGlue(f.Param(2), f.Param(3), f.Param(4))}
 }
 
