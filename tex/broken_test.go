@@ -39,6 +39,9 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`a \mathcolor[RGB]{0,0,15}{\mkern} b`, nil, "Illegal unit of measure (mu inserted)", 2},
 		{`a \mathcolor[RGB]{0,0,15}{\vspace} b`, nil, "Illegal unit of measure (pt inserted)", 2},
 		{`a \mathcolor[RGB]{0,0,15}{\put} b`, nil, `Use of \put doesn't match its definition`, 2},
+		// a colour's script that is another colour (\left[ ^ a): mathcolor.ltx
+		// hijacks its own end-group token; = and \char"0 are set
+		{`\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a} \mathcolor[RGB]{0,0,45}{\right]}`, nil, "missing } inserted", 5},
 		{`\mathcolor[RGB]{0,0,15}{\label} x`, ErrFatal, "", 0},
 		{`\mathcolor[RGB]{0,0,15}{\special} x`, ErrFatal, "", 0},
 		{`\frac{a}{b`, ErrFatal, "", 0},

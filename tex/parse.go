@@ -36,6 +36,9 @@ type parser struct {
 	// with the depth of the group each is local to: they change the
 	// current text font, which control space and em units measure.
 	sizes []sizeChange
+	// hijacked counts the open groups in which mathcolor.ltx's
+	// \c_group_end_token is the constant 0 (hijack.go)
+	hijacked int
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -609,6 +612,18 @@ func (p *parser) colorEnd(l *list) error {
 		}
 		if t.kind == tkSup || t.kind == tkSub {
 			p.next()
+			p.skipSpaces()
+			if nt, ok := p.peek(); ok && nt.kind == tkCS && nt.s == "mathcolor" {
+				// the script's field is another colour: hijack.go
+				if err := p.attachScript(l, t.kind == tkSup, p.hijackScript); err != nil {
+					return err
+				}
+				continue
+			}
+			if p.hijacked > 0 {
+				// the colour is popped inside the script (hijack.go)
+				return p.attachScript(l, t.kind == tkSup, p.hijackedGroupScript)
+			}
 			outer := p.outerColor()
 			err := p.attachScript(l, t.kind == tkSup, func() (field, error) {
 				p.pushColor(outer) // \set@color of the outer colour
