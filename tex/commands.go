@@ -200,6 +200,8 @@ func (p *parser) command(l *list, name string) error {
 		return p.mathColor(l)
 	case "frac":
 		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
+	case "buildrel":
+		return p.buildrel()
 	case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
 		return p.primFrac(l, name)
 	case "text", "textrm", "textnormal", "textup", "textmd", "mbox", "hbox", "textbf", "textit", "textsf", "texttt":
@@ -440,6 +442,7 @@ var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal
 // off_save closes it.
 func (p *parser) parseTokens(ts []token) ([]*noad, error) {
 	if p.budget < 0 {
+		p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
 		return nil, p.e.unsupported("expansion too long")
 	}
 	p.insert(token{kind: tkArgEnd})

@@ -39,6 +39,14 @@ type parser struct {
 	// hijacked counts the open groups in which mathcolor.ltx's
 	// \c_group_end_token is the constant 0 (hijack.go)
 	hijacked int
+	// frames are the open parseList calls, outermost first, and
+	// nextFrame the kind of group the next one reads (paragraph.go)
+	frames     []frame
+	nextFrame  frameKind
+	nextParent *list
+	nextDen    []token
+	// leave is set when TeX has left math mode (paragraph.go)
+	leave *leaveState
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -265,6 +273,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
 	l := &list{}
+	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen})
+	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
+	defer func() { p.frames = p.frames[:len(p.frames)-1] }()
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -285,6 +296,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 			return l, endGroup, nil
 		case tkBegin:
+			p.nextFrame, p.nextParent = frameGroup, l
 			inner, end, err := p.parseList()
 			if err != nil {
 				return nil, endEOF, err
