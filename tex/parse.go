@@ -662,6 +662,10 @@ func (p *parser) colorEnd(l *list) error {
 			}
 			continue
 		}
+		if p.hijacked > 0 && t.kind == tkChar && t.c == '\'' {
+			// mathcolor.ltx sends a prime to its script handling too
+			return p.e.unsupported("a prime after a colour while mathcolor's group end is hijacked")
+		}
 		if t.kind == tkCS && (t.s == "limits" || t.s == "nolimits" || t.s == "displaylimits") {
 			p.next()
 			if err := p.command(l, t.s); err != nil {
