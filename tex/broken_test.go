@@ -39,6 +39,9 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`a \mathcolor[RGB]{0,0,15}{\mkern} b`, nil, "Illegal unit of measure (mu inserted)", 2},
 		{`a \mathcolor[RGB]{0,0,15}{\vspace} b`, nil, "Illegal unit of measure (pt inserted)", 2},
 		{`a \mathcolor[RGB]{0,0,15}{\put} b`, nil, `Use of \put doesn't match its definition`, 2},
+		// a colour's script that is another colour (\left[ ^ a): mathcolor.ltx
+		// hijacks its own end-group token; = and \char"0 are set
+		{`\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a} \mathcolor[RGB]{0,0,45}{\right]}`, nil, "missing } inserted", 5},
 		{`\mathcolor[RGB]{0,0,15}{\label} x`, ErrFatal, "", 0},
 		{`\mathcolor[RGB]{0,0,15}{\special} x`, ErrFatal, "", 0},
 		{`\frac{a}{b`, ErrFatal, "", 0},
@@ -46,7 +49,12 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`\mathcolor[RGB]{0,0,15}{x`, ErrFatal, "", 0},
 		{`\hline x`, ErrUnsupported, "", 0},
 		{`\begin{array}{c} a \\ { \hline { b } } \end{array}`, ErrUnsupported, "", 0},
+		// \buildrel's argument meets the } first: TeX leaves math mode, the
+		// display holds what came before (the paragraph after it needs a
+		// page, TestParagraphAfterDisplay)
+		{`\frac{a \mathcolor[RGB]{0,0,15}{\buildrel} b}{c}`, nil, `Argument of \buildrel has an extra }`, 1},
 		{`\mathcolor[RGB]{0,0,15}{\buildrel} { a } } { = }`, ErrUnsupported, "", 0},
+		{`a \mathcolor[RGB]{0,0,15}{\buildrel} b`, ErrFatal, "", 0},
 		{`\end{array} x`, ErrUnsupported, "", 0},
 		{`\begin{array}{c} a & b \end{array}`, ErrUnsupported, "", 0},
 		{`\begin{foo} a \end{foo}`, ErrUnsupported, "", 0},
@@ -70,6 +78,29 @@ func TestBrokenLaTeX(t *testing.T) {
 		if len(l.Glyphs) != c.glyphs {
 			t.Errorf("%q: %d glyphs, want %d", c.in, len(l.Glyphs), c.glyphs)
 		}
+	}
+}
+
+// TestParagraphAfterDisplay: after a display that TeX ended early, the
+// rest of the formula is set in a paragraph on the page's first line
+// below it, indented by \parindent (checked against the DVI in the
+// layout golden).
+func TestParagraphAfterDisplay(t *testing.T) {
+	in := `{ \mathcolor[RGB]{0,0,15}{\buildrel} \mathcolor[RGB]{0,0,30}{a} } \mathcolor[RGB]{0,0,45}{\alpha}`
+	if _, err := Typeset(in); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("without a page: %v, want ErrUnsupported", err)
+	}
+	l, err := TypesetOn(in, PageA5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Glyphs) != 1 || l.Width != 0 {
+		t.Fatalf("%d glyphs, display width %d; want the α alone after an empty display", len(l.Glyphs), l.Width)
+	}
+	g := l.Glyphs[0]
+	wantX := scaleDecimal(textFontCMR.Param(6), "1.5") - half(PageA5.TextWidth)
+	if g.X != wantX || g.Y != baselineSkip+belowDisplayShortSkip || g.Token != 2 {
+		t.Errorf("α at (%d, %d) token %d, want (%d, %d) token 2", g.X, g.Y, g.Token, wantX, baselineSkip+belowDisplayShortSkip)
 	}
 }
 

@@ -116,6 +116,13 @@ var muSpaces = map[string]muGlue{
 // command runs a control sequence in math mode.
 func (p *parser) command(l *list, name string) error {
 	e := p.e
+	if textFontDependent[name] {
+		if _, normal := p.textFont(); !normal {
+			// the size command's text font, strut and (in an array's
+			// cells, new formulas) math fonts are not modelled here
+			return e.unsupported(`\` + name + ` after a size command`)
+		}
+	}
 	if ok, err := p.printedCommand(l, name); ok {
 		return err
 	}
@@ -193,6 +200,8 @@ func (p *parser) command(l *list, name string) error {
 		return p.mathColor(l)
 	case "frac":
 		return p.fraction(l, defaultCode, delimiter{}, delimiter{}, nil)
+	case "buildrel":
+		return p.buildrel()
 	case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
 		return p.primFrac(l, name)
 	case "text", "textrm", "textnormal", "textup", "textmd", "mbox", "hbox", "textbf", "textit", "textsf", "texttt":
@@ -246,11 +255,13 @@ func (p *parser) command(l *list, name string) error {
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(inner, p.tok())}})
 		return nil
 	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
-		// size commands are invalid in math: LaTeX warns and does nothing
-		e.recover(`command \` + name + ` invalid in math mode (ignored)`)
-		if p.sizedAt == 0 {
-			p.sizedAt = p.depth
-		}
+		// size commands are invalid in math: LaTeX warns (a font
+		// warning, not an error: the golden's runs log none), and the
+		// math fonts stay as they are, but \selectfont still changes the
+		// current text font (\@setfontsize), which control space and em
+		// units measure, to the end of the group
+		e.warn("Command \\%s invalid in math mode", name)
+		p.sizes = append(p.sizes, sizeChange{depth: p.depth, name: name})
 		return nil
 	case "%", "&", "#":
 		return p.char(l, rune(name[0])) // \chardef'd: the character's mathcode
@@ -388,6 +399,16 @@ func (p *parser) command(l *list, name string) error {
 	return e.unsupported(`\` + name)
 }
 
+// textFontDependent are the commands whose layout depends on the current
+// text font, its size or its strut, which a size command changes.
+var textFontDependent = map[string]bool{
+	"text": true, "textrm": true, "textnormal": true, "textup": true, "textmd": true, "mbox": true,
+	"hbox": true, "textbf": true, "textit": true, "textsf": true, "texttt": true, "L": true, "AA": true,
+	"raisebox": true, "symbol": true, "_": true, "makebox": true, "fbox": true, "boxed": true,
+	"above": true, "abovewithdelims": true, "cfrac": true, "strut": true, "begin": true,
+	"textcircled": true, "d": true, "b": true, "c": true,
+}
+
 // definedSymbols are the control symbols LaTeX defines (most are text
 // accents or spacing); the others are undefined.
 const definedSymbols = ",;:!><{}|%&#$_\\/-'`^~\"=.@ ()[]+"
@@ -422,6 +443,7 @@ var oldFonts = map[string]int{"rm": famOperators, "bf": famBF, "it": famIT, "cal
 // off_save closes it.
 func (p *parser) parseTokens(ts []token) ([]*noad, error) {
 	if p.budget < 0 {
+		p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
 		return nil, p.e.unsupported("expansion too long")
 	}
 	p.insert(token{kind: tkArgEnd})

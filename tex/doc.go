@@ -30,7 +30,9 @@
 //     (\o \O \ae \AE \oe \OE \i \j \ss, in math and in \text), \l and
 //     \L, \surd, \pounds, \colon, control space (a final \ is \^^M),
 //     \-, \sl and \scshape (a warning, an error), \vspace and
-//     \smallskip (a \vadjust: nothing in the formula), \Tilde-like
+//     \smallskip (a \vadjust: nothing in the formula), size commands (a
+//     warning; the math fonts stay, but the text font they select sets
+//     control space, ~ and em units to the group's end), \Tilde-like
 //     aliases (a macro whose \meaning is another command), and the
 //     commands the reference's colouring leaves alone in a \mathcolor
 //     body (next table).
@@ -80,11 +82,25 @@
 //	                                      frame or box, an empty nucleus)
 //	\label, \renewcommand (coloured)      "File ended", "TeX capacity         ErrFatal
 //	                                      exceeded": no PDF
-//	\hline or \end{array} outside an      a page, after many errors           ErrUnsupported
-//	array or in a cell (the colouring
-//	moves \hline into the next cell);
-//	\buildrel; more cells than columns;
-//	unknown environment; \tag; \middle
+//	a colour's script that is another     mathcolor.ltx's peek lets its own   the same (hijack.go)
+//	colour (\left[ ^ a, left unbraced     end-group token to the constant 0:
+//	by the colouring)                     = and \char0 set, the script's
+//	                                      groups run to the next } or \right
+//	                                      ("Missing } inserted")
+//	\buildrel alone in a colour body      its argument meets a } first:       the same (paragraph.go) where the
+//	                                      "Paragraph ended", "Missing $       open groups are brace groups or
+//	                                      inserted": the display ends with    \frac's numerator and the rest is
+//	                                      what came before, the rest is set   one line of characters or an
+//	                                      in a paragraph below it             in-line formula (needs a Page);
+//	                                                                          otherwise ErrUnsupported
+//	\buildrel whose argument runs to the  "File ended": no PDF                ErrFatal
+//	end of the formula
+//	\hline or \end{array} outside an      a page, after many errors (\hline   ErrUnsupported
+//	array or in a cell (the colouring     in a cell: "Misplaced \noalign",
+//	moves \hline into the next cell);     its rule's keywords set as text in
+//	\noalign in a cell; \verb; more       the cell, the alignment and the
+//	cells than columns; unknown           display ended early; \verb: the
+//	environment; \tag; \middle            rest of the line verbatim)
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The
 // recoveries are checked against real LaTeX's DVI in the layout golden,
@@ -92,6 +108,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,491 formulas (make goldens), and the reference CDM's
+// the DVI of 8,519 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

@@ -136,8 +136,19 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}
-	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096}
+	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop}
 	l, _, err := p.parseList()
+	var line []*node // the paragraph after a display TeX ended early
+	if errors.Is(err, errLeaveMath) && e.unsup != nil {
+		err = e.unsup
+	} else if errors.Is(err, errLeaveMath) {
+		// paragraph.go
+		l = p.leave.display
+		e.recover("display math should end with $$")
+		if line, err = p.afterDisplay(); err == nil && line != nil && pg.TextWidth == 0 {
+			err = e.unsupported("the paragraph after the display without a page")
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -155,6 +166,15 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
 	s := shipper{out: out}
 	s.hlistOut(box, 0, 0)
+	if line != nil {
+		// one line, set at its natural width (\parfillskip takes the rest)
+		lb := hpack(line, 0, false)
+		if lb.width > pg.TextWidth {
+			return nil, e.unsupported("the paragraph after the display is longer than its line")
+		}
+		x, y := placeParagraph(box, lb, pg)
+		s.hlistOut(lb, x, y)
+	}
 	return out, nil
 }
 

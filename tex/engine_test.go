@@ -15,10 +15,16 @@ func FuzzTypeset(f *testing.F) {
 		`\mathcolor[RGB]{0,0,15}{x} ^ { \mathcolor[RGB]{0,0,30}{2} }`, `\text{if } x \overset{a}{=} \widehat{abc}`, `{a \over b} \big( x \bigr)`,
 		`\mathcolor[RGB]{0,0,15}{\left(} x \mathcolor[RGB]{0,0,30}{\right)}`, `\overrightarrow{AB} \cong \notin \vdots \substack{a \\ b}`,
 		`\begin{pmatrix} a & b \\ c & d \end{pmatrix} \begin{cases} x & y \\ z \end{cases}`, `\begin{aligned} a &= b \\[2pt] &= c \end{aligned}`,
-		`\begin{array}{|c||*{2}{l}|} \hline a & b \\* c \end{array}`, `\frac{m \mathcolor[RGB]{0,0,15}{\sp} {2}}{x} a}+b \right)`} {
+		`\begin{array}{|c||*{2}{l}|} \hline a & b \\* c \end{array}`, `\frac{m \mathcolor[RGB]{0,0,15}{\sp} {2}}{x} a}+b \right)`,
+		`\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a} _ { \mathcolor[RGB]{0,0,45}{b} } \mathcolor[RGB]{0,0,60}{\right]}`,
+		`{ \frac{ x \mathcolor[RGB]{0,0,15}{\buildrel} y }{z} } \mathcolor[RGB]{0,0,30}{1} \mathcolor[RGB]{0,0,45}{\alpha} ^ {2}`,
+		`\mathrm{ \footnotesize \ a ~ b \quad c }`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
+		if _, err := TypesetOn(s, PageA5); errors.Is(err, ErrInternal) {
+			t.Fatalf("%q on a page: %v", s, err)
+		}
 		l, err := Typeset(s)
 		if errors.Is(err, ErrInternal) {
 			t.Fatalf("%q: %v", s, err)
@@ -50,6 +56,8 @@ func TestHostileFormulas(t *testing.T) {
 		"many sqrt indexes":  strings.Repeat(`\sqrt[`, 1_000),
 		"huge array":         `\begin{array}{` + strings.Repeat("c", 1000) + `}` + strings.Repeat("x&", 999) + `x\end{array}`,
 		"macro loop guard":   strings.Repeat(`\neq`, 20_000),
+		"hijacked scripts":   `\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a}` + strings.Repeat(` _ { \mathcolor[RGB]{0,0,45}{b} }`, 1_500),
+		"buildrel groups":    strings.Repeat("{", 300) + `\mathcolor[RGB]{0,0,15}{\buildrel}` + strings.Repeat("}", 300) + strings.Repeat(`\mathcolor[RGB]{0,0,30}{\alpha}`, 1_000),
 	} {
 		start := time.Now()
 		l, err := Typeset(s)

@@ -36,7 +36,23 @@ func (p *parser) twoArgs() (a []token, la []*noad, b []token, lb []*noad, err er
 // holding a generalized fraction, in style st when st ≥ 0.
 func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *style) error {
 	tok := p.tok()
-	_, n, _, d, err := p.twoArgs()
+	a, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	b, err := p.readArg()
+	if err != nil {
+		return err
+	}
+	if thickness == defaultCode && st == nil && left == (delimiter{}) && right == (delimiter{}) {
+		// amsmath's \frac: {\begingroup#1\endgroup\@@over#2}
+		p.nextFrame, p.nextParent, p.nextDen = frameFracNum, l, b
+	}
+	n, err := p.parseTokens(a)
+	if err != nil {
+		return err
+	}
+	d, err := p.parseTokens(b)
 	if err != nil {
 		return err
 	}

@@ -32,10 +32,27 @@ type parser struct {
 	// envs are the alignment environments being read, innermost last:
 	// inside one, & and \\ end cells and \end{…} must name it.
 	envs []string
-	// sizedAt is the depth of the group in which a size command (\tiny
-	// …) changed the text font, which control space measures (not
-	// modelled); 0: none
-	sizedAt int
+	// sizes are the size commands (\tiny …) in force, innermost last,
+	// with the depth of the group each is local to: they change the
+	// current text font, which control space and em units measure.
+	sizes []sizeChange
+	// hijacked counts the open groups in which mathcolor.ltx's
+	// \c_group_end_token is the constant 0 (hijack.go)
+	hijacked int
+	// frames are the open parseList calls, outermost first, and
+	// nextFrame the kind of group the next one reads (paragraph.go)
+	frames     []frame
+	nextFrame  frameKind
+	nextParent *list
+	nextDen    []token
+	// leave is set when TeX has left math mode (paragraph.go)
+	leave *leaveState
+}
+
+// sizeChange is a size command in force until its group ends.
+type sizeChange struct {
+	depth int
+	name  string
 }
 
 // colorEntry is a colour in force: a \mathcolor's (group 0, popped at
@@ -246,8 +263,8 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		}
 		p.colors = kept
-		if p.sizedAt == depth {
-			p.sizedAt = 0 // the font change is local to the group
+		for len(p.sizes) > 0 && p.sizes[len(p.sizes)-1].depth == depth {
+			p.sizes = p.sizes[:len(p.sizes)-1] // the font change is local to the group
 		}
 		p.depth--
 		p.fam = savedFam
@@ -256,6 +273,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
 	l := &list{}
+	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen})
+	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
+	defer func() { p.frames = p.frames[:len(p.frames)-1] }()
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -276,6 +296,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 			return l, endGroup, nil
 		case tkBegin:
+			p.nextFrame, p.nextParent = frameGroup, l
 			inner, end, err := p.parseList()
 			if err != nil {
 				return nil, endEOF, err
@@ -603,6 +624,18 @@ func (p *parser) colorEnd(l *list) error {
 		}
 		if t.kind == tkSup || t.kind == tkSub {
 			p.next()
+			p.skipSpaces()
+			if nt, ok := p.peek(); ok && nt.kind == tkCS && nt.s == "mathcolor" {
+				// the script's field is another colour: hijack.go
+				if err := p.attachScript(l, t.kind == tkSup, p.hijackScript); err != nil {
+					return err
+				}
+				continue
+			}
+			if p.hijacked > 0 {
+				// the colour is popped inside the script (hijack.go)
+				return p.attachScript(l, t.kind == tkSup, p.hijackedGroupScript)
+			}
 			outer := p.outerColor()
 			err := p.attachScript(l, t.kind == tkSup, func() (field, error) {
 				p.pushColor(outer) // \set@color of the outer colour
@@ -628,6 +661,10 @@ func (p *parser) colorEnd(l *list) error {
 				return err
 			}
 			continue
+		}
+		if p.hijacked > 0 && t.kind == tkChar && t.c == '\'' {
+			// mathcolor.ltx sends a prime to its script handling too
+			return p.e.unsupported("a prime after a colour while mathcolor's group end is hijacked")
 		}
 		if t.kind == tkCS && (t.s == "limits" || t.s == "nolimits" || t.s == "displaylimits") {
 			p.next()
@@ -758,9 +795,9 @@ func tokString(ts []token) string {
 }
 
 // spaceGlue is a control space: the interword glue of the current text
-// font (cmr12).
+// font (cmr12, or a size command's font; tex.web §1041).
 func (p *parser) spaceGlue() *noad {
-	f := p.e.fonts[famOperators][textSize]
+	f, _ := p.textFont()
 	return &noad{kind: glueItem, glue: newGlue(f.Param(2), f.Param(3), f.Param(4))}
 }
 

@@ -3,6 +3,9 @@ package tex
 import (
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/leakaudit/leakaudit/tex/font"
 )
 
 // The commands of this file: spacing: \quad and its kin, dimensions,
@@ -25,14 +28,69 @@ func (p *parser) smash(l *list, arg []token) error {
 	return nil
 }
 
+// sizeFonts are the text fonts LaTeX's size commands select in the
+// reference's 12pt article (size12.clo's sizes, ot1cmr.fd's fonts).
+var sizeFonts = map[string]struct{ name, at string }{
+	"tiny": {"cmr6", "6pt"}, "scriptsize": {"cmr8", "8pt"}, "footnotesize": {"cmr10", "10pt"},
+	"small": {"cmr10", "10.95pt"}, "normalsize": {"cmr12", "12pt"}, "large": {"cmr12", "14.4pt"},
+	"Large": {"cmr17", "17.28pt"}, "LARGE": {"cmr17", "20.74pt"}, "huge": {"cmr17", "24.88pt"},
+	"Huge": {"cmr17", "24.88pt"},
+}
+
+// spaceParams are the parameters 1–7 (fix_words) of the text fonts of
+// the size commands that leakaudit does not embed, read from TeX Live's
+// cmr10.tfm and cmr17.tfm: control space and em units need only these.
+var spaceParams = map[string]struct {
+	design Scaled
+	params []int32
+}{
+	"cmr10": {10 << 16, []int32{0, 349526, 174763, 116509, 451470, 1048579, 116509}},
+	"cmr17": {1132462, []int32{0, 316552, 164344, 109563, 451403, 961793, 109563}},
+}
+
+var (
+	sizeFontsMu  sync.Mutex
+	sizeFontMemo = map[string]*font.Font{}
+)
+
+// textFont returns the current text font (its parameters only) and
+// whether it is the document's own (cmr12 at 12 pt): a size command in
+// force changes it for the rest of its group.
+func (p *parser) textFont() (*font.Font, bool) {
+	if len(p.sizes) == 0 {
+		return p.e.fonts[famOperators][textSize].Font, true
+	}
+	name := p.sizes[len(p.sizes)-1].name
+	if name == "normalsize" {
+		return p.e.fonts[famOperators][textSize].Font, true
+	}
+	sizeFontsMu.Lock()
+	defer sizeFontsMu.Unlock()
+	if f, ok := sizeFontMemo[name]; ok {
+		return f, false
+	}
+	sf := sizeFonts[name]
+	at, _, _ := parseDimen(sf.at, 0)
+	var t *font.TFM
+	if sp, ok := spaceParams[sf.name]; ok {
+		t = &font.TFM{Name: sf.name, DesignSize: sp.design, Params: sp.params}
+	} else {
+		var err error
+		if t, err = font.LoadTFM(sf.name); err != nil {
+			panic(err) // embedded
+		}
+	}
+	f := t.Scale(at)
+	sizeFontMemo[name] = f
+	return f, false
+}
+
 // space handles explicit spacing commands.
 func (p *parser) space(l *list, name string) error {
-	em := p.e.fonts[famOperators][textSize].Param(6)
+	tf, _ := p.textFont()
+	em := tf.Param(6)
 	switch name {
 	case " ":
-		if p.sizedAt != 0 {
-			return p.e.unsupported(`control space after a size command`)
-		}
 		l.add(p.spaceGlue())
 	case "quad":
 		l.add(&noad{kind: glueItem, glue: newGlue(em, 0, 0)})

@@ -115,6 +115,15 @@ func main() {
 	for _, pr := range probes {
 		recs = append(recs, &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"})
 	}
+	have := map[string]bool{}
+	for _, in := range inputs {
+		have[in.text] = true
+	}
+	for _, pr := range colouredProbes {
+		if !have[pr] {
+			inputs = append(inputs, input{"probe/coloured", pr})
+		}
+	}
 	for _, in := range inputs {
 		res, err := latex.TokenizeCDM(in.text)
 		if err != nil || len(res.Tokens) == 0 || len(res.Tokens) > 5800 {
@@ -203,6 +212,37 @@ var probes = []string{
 	// im2latex's \sp coloured by the reference inside \left…\right: the
 	// group inserted after the colour's end runs to \right
 	`\mathcolor[RGB]{0,0,15}{\left(} \mathcolor[RGB]{0,0,30}{a} \mathcolor[RGB]{0,0,45}{\sp} { \mathcolor[RGB]{0,0,60}{\prime} } \mathcolor[RGB]{0,0,75}{b} \mathcolor[RGB]{0,0,90}{\right)} \mathcolor[RGB]{0,0,105}{c}`,
+	// \buildrel's argument meets the group's }: the display ends empty,
+	// and the α is set in the paragraph after it
+	`{ \mathcolor[RGB]{0,0,15}{\buildrel} \mathcolor[RGB]{0,0,30}{a} } \mathcolor[RGB]{0,0,45}{\alpha}`,
+}
+
+// colouredProbes are typeset as the sample is, coloured by the reference's
+// tokenizer: im2latex test formulas whose pdflatex recovery the engine
+// models (issue 20) and variants of them. Where the colouring leaves a
+// script after \left unbraced, mathcolor.ltx hijacks its own end-group
+// token (tex/hijack.go); \buildrel alone in a colour body makes TeX leave
+// math mode and set the rest in a paragraph (tex/paragraph.go); a size
+// command changes the text font that control space and em measure.
+var colouredProbes = []string{
+	// im2latex test lines 2023, 1482, 2011, 3698, 7571, 8034
+	`\Theta \left[ ^ a _ { b } \right] \left( z + n + \Omega \cdot m | \Omega \right) = e ^ { - \pi i m \cdot \Omega \cdot m - 2 \pi i m \cdot z + 2 \pi i ( a \cdot n - b \cdot m ) } \Theta \left[ ^ a _ { b } \right] \left( z | \Omega \right) .`,
+	`\phi ( t , x ) { \frac { \buildrel t = T / 2 \to \infty } { \mathrm { t } o 6 0 p t { \rightarrowfill } } } \phi _ { 2 } ( x ) ,`,
+	`\frac { R ( T ) \buildrel { T \to \infty } } { \simeq \left[ { \frac { ( D - 2 ) u _ { \infty } } { 2 ( D - 1 ) } } \right] ^ { \frac { 1 } { D - 2 } } T ^ { \frac { 2 } { D - 2 } } }`,
+	`\{ i \gamma ^ { A } [ \partial _ { A } - i e \tilde { A } _ { A } ( \tau , \vec { \sigma } ) ] - m \} \check { \stackrel { o } \psi } ( \tau , \vec { \sigma } ) { \frac { \buildrel \circ } { = } } 0 ,`,
+	`\frac { R ( X ^ { 0 } ) \buildrel { X ^ { 0 } \to 0 } } { \simeq { \frac { D } { 2 } } \left[ { \frac { 2 d } { ( D - 1 ) ( D - 2 ) } } \right] ^ { \frac { 1 } { D } } ( X ^ { 0 } ) ^ { \frac { 2 } { D } } }`,
+	`g _ { \mathrm { \footnotesize \boldmath a } } ^ { ( n ) } ( z , v ) = \sum _ { \mathrm { \footnotesize \boldmath \alpha } \in G _ { m } } \omega ^ { 2 \langle \mathrm { \footnotesize \boldmath \alpha } , \mathrm { \footnotesize \boldmath a } \rangle } u _ { 2 \mathrm { \footnotesize \boldmath \alpha } } ^ { ( n ) } ( z , v ) u _ { 2 ( \mathrm { \footnotesize \boldmath a } + \mathrm { \footnotesize \boldmath \alpha } ) } ^ { ( n ) } ( - z , v ) .`,
+	// the hijacked end-group token
+	`\left[ ^ a _ { b } ^ { c } \right] z`, `\left[ ^ a _ { b _ { c } } \right]`, `\left[ ^ a`,
+	`\left[ ^ a ^ { b } _ { c } d \right] e`, `\left[ ^ a _ { b } c ^ { d } e \right] f`, `\frac { \left[ ^ a _ { b } \right] } { 2 }`,
+	// leaving math mode
+	`{ a \buildrel b } c`, `\frac { a \buildrel b } { c } d`, `x = { \buildrel a } \alpha + \beta`, `{ \buildrel a } 1 \alpha`,
+	`{ \buildrel a } , .`, `{ \buildrel a } \int _ { 0 } ^ { 1 } f`, `\frac { 1 } { \frac { 1 } { y } } { \buildrel a } \alpha`,
+	`a + b + c + d + e + f + g + h + i + j + k + l + m + n + o + p + q + r + s + t + u + v + w + x + y + z + a + b + c + d + e + f + g + h + i + j + k + l + m + n { \buildrel a } x`,
+	`a \buildrel b c d`,
+	// size commands
+	`{ \small a \ b } \ c`, `{ \tiny a ~ b } c`, `{ \Large a \quad b } c`, `{ \scriptsize a \hspace { 1 em } b } c`,
+	`{ \huge a \ b \normalsize \ c } \ d`, `\mathrm { \LARGE \ a }`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
