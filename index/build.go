@@ -30,6 +30,12 @@ import (
 // into Badger's StreamWriter, which writes tables directly without a
 // memtable or compactions. Memory is bounded by two runs plus the merge's
 // read buffers, whatever the corpus size.
+//
+// In runs, a posting key's first byte (always 'p' in the database) holds
+// the posting's shard instead, so that runs sort, and the merge yields
+// postings, shard by shard: each shard is opened, written and closed in
+// turn, and Badger's memory-mapped tables of at most one shard are mapped
+// at a time.
 
 // keyLen is the length of a posting key.
 const keyLen = postingPrefixLen + 2 + 4
@@ -227,7 +233,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		for i, l := range levels {
 			d := digest(i, l)
 			var p posting
-			p.key[0] = 'p'
+			p.key[0] = byte(shardOf(d)) // 'p' once merged (streamRuns)
 			p.key[1] = byte(l.ID)
 			copy(p.key[2:], d[:])
 			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
@@ -300,11 +306,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	return st, n, nil
 }
 
-// streamRuns merges sorted run files into the database.
+// streamRuns merges sorted run files into the shards, one shard at a time.
+// Every shard exists afterwards, with postings or empty.
 func (ix *DB) streamRuns(ctx context.Context, files []string) error {
-	if len(files) == 0 {
-		return nil
-	}
 	h := runHeap{}
 	defer func() {
 		for _, rr := range h {
@@ -330,14 +334,15 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	}
 	h.init()
 	var last [keyLen]byte
-	var key, val []byte // reused: streamSorted copies them before the next call
+	var key, val []byte // reused: the stream write copies them before the next call
 	first := true
-	return ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
-		for len(h) > 0 {
+	next := func(s int) ([]byte, []byte, bool, error) {
+		for len(h) > 0 && int(h[0].key[0]) == s {
 			rr := h[0]
 			dup := !first && rr.key == last
 			last, first = rr.key, false
 			key, val = append(key[:0], rr.key[:]...), append(val[:0], rr.val...)
+			key[0] = 'p'
 			ok, err := rr.next()
 			if err != nil {
 				return nil, nil, false, err
@@ -353,27 +358,100 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 			}
 		}
 		return nil, nil, false, nil
-	})
-}
-
-// streamSorted writes the key-value pairs that next yields, in strictly
-// increasing key order, with an incremental stream write: tables are
-// written directly, below whatever the database already holds. The slices
-// next returns are copied before it is called again.
-func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok bool, err error)) error {
-	sw := ix.db.NewStreamWriter()
-	if err := sw.PrepareIncremental(); err != nil {
-		sw.Cancel()
-		return fmt.Errorf("prepare stream write: %w", err)
 	}
 	buf := z.NewBuffer(32<<20, "leakaudit.index")
 	defer buf.Release()
+	// A shard's last tables are written, and the shard closed, on another
+	// goroutine while the next shard is merged: at most two shards are
+	// open at once.
+	var pending chan error
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		err := <-pending
+		pending = nil
+		return err
+	}
+	defer wait()
+	for s := range numShards {
+		has := len(h) > 0 && int(h[0].key[0]) == s
+		if !has && ix.shardExists(s) {
+			continue // nothing to add to this shard
+		}
+		db, err := ix.openShardWriter(s) // created if it is new
+		if err != nil {
+			return err
+		}
+		var sw *badger.StreamWriter
+		if has {
+			sw, err = streamWrite(ctx, db, buf, func() ([]byte, []byte, bool, error) { return next(s) })
+		}
+		if werr := wait(); err == nil {
+			err = werr
+		}
+		if err != nil {
+			if sw != nil {
+				sw.Cancel()
+			}
+			closeShard(db)
+			return fmt.Errorf("shard %d: %w", s, err)
+		}
+		pending = make(chan error, 1)
+		go func() {
+			var err error
+			if sw != nil {
+				err = sw.Flush()
+			}
+			if cerr := closeShard(db); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				err = fmt.Errorf("shard %d: %w", s, err)
+			}
+			pending <- err
+		}()
+	}
+	if err := wait(); err != nil {
+		return err
+	}
+	if len(h) > 0 {
+		return fmt.Errorf("corrupt run: posting of shard %d", h[0].key[0])
+	}
+	return nil
+}
+
+// streamSorted writes the key-value pairs that next yields, in strictly
+// increasing key order, into db with an incremental stream write: tables are
+// written directly, below whatever the database already holds. The slices
+// next returns are copied before it is called again.
+func streamSorted(ctx context.Context, db *badger.DB, next func() (key, val []byte, ok bool, err error)) error {
+	buf := z.NewBuffer(32<<20, "leakaudit.index")
+	defer buf.Release()
+	sw, err := streamWrite(ctx, db, buf, next)
+	if err != nil {
+		return err
+	}
+	return sw.Flush()
+}
+
+// streamWrite is streamSorted up to the stream writer's Flush, which writes
+// its last tables and which the caller must call (or Cancel). buf is a
+// scratch buffer, reset before and after.
+func streamWrite(ctx context.Context, db *badger.DB, buf *z.Buffer, next func() (key, val []byte, ok bool, err error)) (*badger.StreamWriter, error) {
+	sw := db.NewStreamWriter()
+	if err := sw.PrepareIncremental(); err != nil {
+		sw.Cancel()
+		return nil, fmt.Errorf("prepare stream write: %w", err)
+	}
+	buf.Reset()
+	defer buf.Reset()
 	kv := &pb.KV{Version: 1}
 	for {
 		key, val, ok, err := next()
 		if err != nil {
 			sw.Cancel()
-			return err
+			return nil, err
 		}
 		if !ok {
 			break
@@ -383,11 +461,11 @@ func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok
 		if buf.LenNoPadding() >= 16<<20 {
 			if err := ctx.Err(); err != nil {
 				sw.Cancel()
-				return err
+				return nil, err
 			}
 			if err := sw.Write(buf); err != nil {
 				sw.Cancel()
-				return err
+				return nil, err
 			}
 			buf.Reset()
 		}
@@ -395,10 +473,10 @@ func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok
 	if buf.LenNoPadding() > 0 {
 		if err := sw.Write(buf); err != nil {
 			sw.Cancel()
-			return err
+			return nil, err
 		}
 	}
-	return sw.Flush()
+	return sw, nil
 }
 
 // refValue is the posting value of an item of a fingerprint: its corpus

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/dataset"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 func levels(t testing.TB, names string) []canon.Level {
@@ -296,5 +299,158 @@ func TestManyRuns(t *testing.T) {
 		if m.Count != want {
 			t.Errorf("x_{%d}: %d, want %d", k, m.Count, want)
 		}
+	}
+}
+
+// TestOldLayoutRebuilt: an index in the format-1 layout (one Badger
+// database in the index folder) is refused by readers with ErrOldFormat,
+// and rebuilt in the sharded layout by the next build.
+func TestOldLayoutRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y"})
+	ixdir := filepath.Join(dir, "ix")
+	ls := levels(t, "audit")
+
+	// A format-1 index: postings in a Badger database in the folder itself.
+	old, err := badger.Open(badger.DefaultOptions(ixdir).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := ls[0].Canon("x")
+	err = old.Update(func(txn *badger.Txn) error {
+		return txn.Set(append(postingPrefix(ls[0].ID, canon.DigestOf(key, nil)), 0, 0, 0, 0, 0, 0), nil)
+	})
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Manifest{Format: 1, Tool: "old", Levels: []LevelInfo{{Name: "audit", ID: uint8(ls[0].ID), Version: ls[0].Version}},
+		Corpora: []Corpus{{Name: "a", Input: fa.Fingerprint, Levels: []string{"audit"}}}, Complete: true}
+	data, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(ixdir, manifestFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := OpenReadOnly(ixdir, Options{}); !errors.Is(err, ErrOldFormat) || !strings.Contains(err.Error(), "build it again") {
+		t.Errorf("reader of a format-1 index: %v, want ErrOldFormat telling to rebuild", err)
+	}
+	ix, err := Open(ixdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.Manifest().Covers([]NamedFingerprint{fa}, ls, nil) {
+		t.Error("a format-1 manifest covers its inputs")
+	}
+	if _, err := ix.Lookup(ls[0], key, 1); !errors.Is(err, ErrOldFormat) {
+		t.Errorf("lookup in a format-1 index: %v, want ErrOldFormat", err)
+	}
+	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	if rep.Rebuilt != "the index had another layout" || len(rep.Indexed) != 1 {
+		t.Errorf("build over a format-1 index: %+v", rep)
+	}
+	if m := lookup(t, ix, "audit", "x"); m.Count != 1 || m.Refs[0].ID != "a_0" {
+		t.Errorf("after the rebuild: %+v", m)
+	}
+	for _, f := range []string{"MANIFEST", "KEYREGISTRY", "000001.vlog"} {
+		if _, err := os.Stat(filepath.Join(ixdir, f)); err == nil {
+			t.Errorf("%s of the old layout left behind", f)
+		}
+	}
+	if m := ix.Manifest(); m.Format != FormatVersion || m.Shards != numShards {
+		t.Errorf("manifest format %d, %d shards", m.Format, m.Shards)
+	}
+}
+
+// TestShards: postings are spread over the shards by digest, every shard
+// exists after a build, and a missing shard is reported, not read as empty.
+func TestShards(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, fmt.Sprintf("x_{%d}", i))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	ls := levels(t, "audit,ws")
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	ix.Close()
+	var total int
+	for s := range numShards {
+		db, err := badger.Open(badger.DefaultOptions(shardDir(ixdir, s)).WithLogger(nil).WithReadOnly(true))
+		if err != nil {
+			t.Fatalf("shard %d: %v", s, err)
+		}
+		n := 0
+		db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := it.Item().Key()
+				var d [16]byte
+				copy(d[:], k[2:])
+				if k[0] != 'p' || shardOf(d) != s {
+					t.Errorf("shard %d holds key %x", s, k)
+				}
+				n++
+			}
+			return nil
+		})
+		db.Close()
+		if n < 2*2000/numShards/2 {
+			t.Errorf("shard %d holds %d postings of 4000", s, n)
+		}
+		total += n
+	}
+	if total != 4000 {
+		t.Errorf("%d postings in the shards, want 4000", total)
+	}
+
+	r, err := OpenReadOnly(ixdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i += 97 {
+		if m := lookup(t, r, "ws", fmt.Sprintf("x_{%d}", i)); m.Count != 1 || m.Refs[0].ID != fmt.Sprintf("a_%d", i) {
+			t.Errorf("x_{%d}: %+v", i, m)
+		}
+	}
+	r.Close()
+
+	// A missing shard is an error, whichever key is looked up in it.
+	os.RemoveAll(shardDir(ixdir, 3))
+	r, _ = OpenReadOnly(ixdir, Options{})
+	defer r.Close()
+	var failed int
+	for i := 0; i < 2000; i++ {
+		l, _ := canon.LookupLevel("ws")
+		key, _ := l.Canon(fmt.Sprintf("x_{%d}", i))
+		if shardOf(canon.DigestOf(key, nil)) != 3 {
+			continue
+		}
+		if _, err := r.Lookup(l, key, 1); err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Fatalf("lookup in a missing shard: %v", err)
+		}
+		failed++
+	}
+	if failed == 0 {
+		t.Error("no key of shard 3")
+	}
+}
+
+// TestBuildLeftoversRemoved: the run files of a killed build are removed
+// by the next build.
+func TestBuildLeftoversRemoved(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x"})
+	ixdir := filepath.Join(dir, "ix")
+	os.MkdirAll(filepath.Join(ixdir, "build-123"), 0o755)
+	os.WriteFile(filepath.Join(ixdir, "build-123", "run-00000"), []byte("junk"), 0o644)
+	ix, _ := Open(ixdir, Options{})
+	defer ix.Close()
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	if _, err := os.Stat(filepath.Join(ixdir, "build-123")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("leftover runs: %v", err)
 	}
 }
