@@ -213,6 +213,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		return nil
 	}
 	var n int64
+	var counts shardCounts
 	// add records one item's postings, with the digest of each level
 	// (digest(i, levels[i])).
 	add := func(seq int64, id string, digest func(i int, l canon.Level) canon.Digest) error {
@@ -233,7 +234,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		for i, l := range levels {
 			d := digest(i, l)
 			var p posting
-			p.key[0] = byte(shardOf(d)) // 'p' once merged (streamRuns)
+			sh := shardOf(d)
+			counts[sh][l.ID]++
+			p.key[0] = byte(sh) // 'p' once merged (streamRuns)
 			p.key[1] = byte(l.ID)
 			copy(p.key[2:], d[:])
 			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
@@ -300,15 +303,19 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	if err != nil {
 		return st, 0, err
 	}
-	if err := ix.streamRuns(ctx, files); err != nil {
+	if err := ix.streamRuns(ctx, files, cid, levels, &counts); err != nil {
 		return st, 0, err
 	}
 	return st, n, nil
 }
 
-// streamRuns merges sorted run files into the shards, one shard at a time.
-// Every shard exists afterwards, with postings or empty.
-func (ix *DB) streamRuns(ctx context.Context, files []string) error {
+// shardCounts counts postings by shard and level id.
+type shardCounts [numShards][256]int64
+
+// streamRuns merges the sorted run files of corpus cid at levels into the
+// shards, one shard at a time, and writes the key filters of each shard
+// and level. Every shard exists afterwards, with postings or empty.
+func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels []canon.Level, counts *shardCounts) error {
 	h := runHeap{}
 	defer func() {
 		for _, rr := range h {
@@ -336,6 +343,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	var last [keyLen]byte
 	var key, val []byte // reused: the stream write copies them before the next call
 	first := true
+	var filters map[canon.LevelID]*filterBuilder // the current shard's
 	next := func(s int) ([]byte, []byte, bool, error) {
 		for len(h) > 0 && int(h[0].key[0]) == s {
 			rr := h[0]
@@ -354,6 +362,11 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 			}
 			h.down(0)
 			if !dup {
+				f := filters[canon.LevelID(key[1])]
+				if f == nil {
+					return nil, nil, false, fmt.Errorf("corrupt run: posting of level %d", key[1])
+				}
+				f.add([16]byte(key[2:postingPrefixLen]))
 				return key, val, true, nil
 			}
 		}
@@ -375,9 +388,17 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	}
 	defer wait()
 	for s := range numShards {
+		filters = map[canon.LevelID]*filterBuilder{}
+		for _, l := range levels {
+			filters[l.ID] = newFilter(counts[s][l.ID])
+		}
 		has := len(h) > 0 && int(h[0].key[0]) == s
 		if !has && ix.shardExists(s) {
-			continue // nothing to add to this shard
+			// Nothing to add to this shard but empty filters.
+			if err := writeFilters(ix.dir, s, cid, filters); err != nil {
+				return err
+			}
+			continue
 		}
 		db, err := ix.openShardWriter(s) // created if it is new
 		if err != nil {
@@ -386,6 +407,9 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 		var sw *badger.StreamWriter
 		if has {
 			sw, err = streamWrite(ctx, db, buf, func() ([]byte, []byte, bool, error) { return next(s) })
+		}
+		if err == nil {
+			err = writeFilters(ix.dir, s, cid, filters)
 		}
 		if werr := wait(); err == nil {
 			err = werr
@@ -406,6 +430,9 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 			if cerr := closeShard(db); err == nil {
 				err = cerr
 			}
+			if err == nil {
+				err = syncDir(shardDir(ix.dir, s)) // the filters' renames
+			}
 			if err != nil {
 				err = fmt.Errorf("shard %d: %w", s, err)
 			}
@@ -417,6 +444,19 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	}
 	if len(h) > 0 {
 		return fmt.Errorf("corrupt run: posting of shard %d", h[0].key[0])
+	}
+	return nil
+}
+
+// writeFilters writes the key filters of a shard, one per level.
+func writeFilters(dir string, s int, cid uint16, filters map[canon.LevelID]*filterBuilder) error {
+	for id, f := range filters {
+		if err := f.write(filterPath(dir, s, cid, id)); err != nil {
+			return fmt.Errorf("write index filter: %w", err)
+		}
+	}
+	if len(filters) > 0 {
+		return syncDir(shardDir(dir, s))
 	}
 	return nil
 }

@@ -604,12 +604,15 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 	}
 	var m Match
 	d := ix.digest(key)
-	db, err := ix.queryShard(shardOf(d))
+	q, err := ix.queryShard(shardOf(d))
 	if err != nil {
 		return m, err
 	}
+	if ok, err := q.mayHave(level.ID, d); !ok || err != nil {
+		return m, err // no training label has the key
+	}
 	prefix := postingPrefix(level.ID, d)
-	err = db.View(func(txn *badger.Txn) error {
+	err = q.db.View(func(txn *badger.Txn) error {
 		opts := badger.IteratorOptions{PrefetchValues: false, Prefix: prefix}
 		it := txn.NewIterator(opts)
 		defer it.Close()

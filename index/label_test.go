@@ -454,3 +454,76 @@ func TestBuildLeftoversRemoved(t *testing.T) {
 		t.Errorf("leftover runs: %v", err)
 	}
 }
+
+// TestKeyFilters: the shards' key filters pass every indexed key and few
+// absent ones, and lookups give the same answers without them.
+func TestKeyFilters(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 20000; i++ {
+		lines = append(lines, fmt.Sprintf("x_{%d}", i%15000))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	b, fb := corpus(t, dir, "b", []string{"y", "x_{7}"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	ls := levels(t, "audit,ws")
+	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, ls)
+	ix.Close()
+
+	snapshot := func() string {
+		r, err := OpenReadOnly(ixdir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out strings.Builder
+		for i := 0; i < 30000; i += 7 {
+			m := lookup(t, r, "ws", fmt.Sprintf("x_{%d}", i))
+			fmt.Fprintln(&out, i, m.Count, m.Refs)
+		}
+		fmt.Fprintln(&out, lookup(t, r, "audit", "y"))
+		return out.String()
+	}
+	r, _ := OpenReadOnly(ixdir, Options{})
+	ws, _ := canon.LookupLevel("ws")
+	var passed, absent int
+	for i := 0; i < 30000; i++ {
+		key, _ := ws.Canon(fmt.Sprintf("x_{%d}", i))
+		d := canon.DigestOf(key, nil)
+		q, err := r.queryShard(shardOf(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok, err := q.mayHave(ws.ID, d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if i < 15000 && !ok {
+			t.Fatalf("filter rejects indexed key %s", key)
+		}
+		if i >= 15000 {
+			absent++
+			if ok {
+				passed++
+			}
+		}
+	}
+	r.Close()
+	t.Logf("filters pass %d of %d absent keys", passed, absent)
+	if passed > absent/50 {
+		t.Errorf("filters pass %d of %d absent keys", passed, absent)
+	}
+	want := snapshot()
+	// Without filters, lookups search every shard, with the same answers.
+	paths, _ := filepath.Glob(filepath.Join(ixdir, "shard-*", "filter-*"))
+	if len(paths) != numShards*2*2 {
+		t.Errorf("%d filters, want %d", len(paths), numShards*2*2)
+	}
+	for _, p := range paths {
+		os.Remove(p)
+	}
+	if got := snapshot(); got != want {
+		t.Errorf("lookups differ without filters:\n%s\nwant\n%s", got, want)
+	}
+}

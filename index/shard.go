@@ -101,11 +101,40 @@ func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, erro
 // mapped and resident.
 type shardSet struct {
 	mu sync.Mutex
-	db [numShards]atomic.Pointer[badger.DB]
+	db [numShards]atomic.Pointer[queryDB]
+}
+
+// queryDB is a shard opened for lookups, with its key filters.
+type queryDB struct {
+	db *badger.DB
+	// filters holds, per level, the filters of the corpora done at that
+	// level; a level in unfiltered has a done corpus without one, whose
+	// postings only a search finds.
+	filters    map[canon.LevelID][]*keyFilter
+	unfiltered map[canon.LevelID]bool
+}
+
+// mayHave reports whether the shard may hold postings of digest d at
+// level (false: certainly not).
+func (q *queryDB) mayHave(level canon.LevelID, d [16]byte) (bool, error) {
+	if q.unfiltered[level] {
+		return true, nil
+	}
+	for _, f := range q.filters[level] {
+		if ok, err := f.mayHave(d); ok || err != nil {
+			return true, err
+		}
+	}
+	return false, nil
+}
+
+func (q *queryDB) close() error {
+	q.closeFilters()
+	return q.db.Close()
 }
 
 // queryShard returns shard s opened for lookups.
-func (ix *DB) queryShard(s int) (*badger.DB, error) {
+func (ix *DB) queryShard(s int) (*queryDB, error) {
 	if db := ix.shards.db[s].Load(); db != nil {
 		return db, nil
 	}
@@ -118,12 +147,41 @@ func (ix *DB) queryShard(s int) (*badger.DB, error) {
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
 		return nil, fmt.Errorf("index %s is damaged (%s has no database: %v); delete the folder and build it again", ix.dir, filepath.Base(dir), err)
 	}
+	q := &queryDB{filters: map[canon.LevelID][]*keyFilter{}, unfiltered: map[canon.LevelID]bool{}}
+	for _, l := range ix.m.Levels {
+		id := canon.LevelID(l.ID)
+		for _, c := range ix.m.Corpora {
+			if !c.done(l.Name) {
+				continue
+			}
+			f, err := openFilter(filterPath(ix.dir, s, c.ID, id))
+			if err != nil {
+				q.closeFilters()
+				return nil, err
+			}
+			if f == nil {
+				q.unfiltered[id] = true
+			} else {
+				q.filters[id] = append(q.filters[id], f)
+			}
+		}
+	}
 	db, err := ix.openBadger(dir, true, numShards)
 	if err != nil {
+		q.closeFilters()
 		return nil, err
 	}
-	ix.shards.db[s].Store(db)
-	return db, nil
+	q.db = db
+	ix.shards.db[s].Store(q)
+	return q, nil
+}
+
+func (q *queryDB) closeFilters() {
+	for _, fs := range q.filters {
+		for _, f := range fs {
+			f.f.Close()
+		}
+	}
 }
 
 // closeQueryShards closes the shards opened for lookups.
@@ -132,8 +190,8 @@ func (ix *DB) closeQueryShards() error {
 	defer ix.shards.mu.Unlock()
 	var first error
 	for i := range ix.shards.db {
-		if db := ix.shards.db[i].Swap(nil); db != nil {
-			if err := db.Close(); err != nil && first == nil {
+		if q := ix.shards.db[i].Swap(nil); q != nil {
+			if err := q.close(); err != nil && first == nil {
 				first = err
 			}
 		}
@@ -249,6 +307,12 @@ func (ix *DB) dropLevel(level canon.LevelID) error {
 		}
 		if err != nil {
 			return err
+		}
+		old, _ := filepath.Glob(filepath.Join(shardDir(ix.dir, s), fmt.Sprintf("filter-*-%d", level)))
+		for _, p := range old {
+			if err := os.Remove(p); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
