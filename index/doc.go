@@ -35,6 +35,17 @@
 // only the shards and pages that queries touch are mapped. Image hashes
 // are in a seventeenth database, images/.
 //
+// A search of Badger's tables leaves about 50 KB resident (the block it
+// reads and the pages the kernel maps around it), so 50k lookups would
+// map most of a large index again. Each shard therefore has a key filter
+// per corpus and level (shard-XX/filter-<corpus>-<level>): a blocked Bloom
+// filter of the digests indexed, 12 bits a key, written by the build with
+// the postings. A lookup reads one 64-byte block of each with pread, which
+// maps nothing, and searches Badger only when one may hold the key: keys
+// no training label has (most of most test sets) cost one small read, and
+// about 0.1–1% of them pass. A pair without its filter is always
+// searched, so the filters change speed and memory, never answers.
+//
 // # Building
 //
 // A build streams each corpus once and never sorts it in memory: labels
@@ -55,17 +66,18 @@
 // and each corpus with its path, size, sha256, read statistics and the
 // levels already indexed for it. It is replaced atomically (write, fsync,
 // rename). A (corpus, level) pair is recorded as done only after its
-// postings are flushed to every shard, and the manifest is marked Complete
-// only when every requested pair is done; before anything is dropped (other
-// corpora, a level whose rules changed) it is saved marked incomplete. An index whose
-// build was killed therefore opens as incomplete, lookups refuse it with
-// [ErrIncomplete], and the next build resumes: pairs already done are
-// skipped, and a pair that was written but not yet recorded is written
-// again, yielding the same keys, so counts stay exact. Inputs whose
-// checksum changed, or a level whose rules changed, are dropped and
-// rebuilt. An index written in format 1 (one Badger database in the index
-// folder, before the shards) is refused by readers with [ErrOldFormat],
-// whose message says to build it again, and is replaced by the next build.
+// postings and filters are flushed to every shard, and the manifest is
+// marked Complete only when every requested pair is done; before anything
+// is dropped (other corpora, a level whose rules changed) it is saved
+// marked incomplete. An index whose build was killed therefore opens as
+// incomplete, lookups refuse it with [ErrIncomplete], and the next build
+// resumes: pairs already done are skipped, and a pair that was written but
+// not yet recorded is written again, yielding the same keys, so counts
+// stay exact. Inputs whose checksum changed, or a level whose rules
+// changed, are dropped and rebuilt. An index written in format 1 (one
+// Badger database in the index folder, before the shards) is refused by
+// readers with [ErrOldFormat], whose message says to build it again, and
+// is replaced by the next build.
 //
 // A writer holds an exclusive flock on the index folder while it is open
 // (as Badger itself locks a database folder, so a format-1 index open in
