@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -218,8 +219,8 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	// (digest(i, levels[i])).
 	add := func(seq int64, id string, digest func(i int, l canon.Level) canon.Digest) error {
 		// id is stored in the posting's value unless it is seq itself.
-		if seq > 1<<32-1 {
-			return fmt.Errorf("corpus has more than 2^32 records")
+		if seq >= countSeq {
+			return fmt.Errorf("corpus has more than %d records", uint64(countSeq))
 		}
 		if n&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -344,7 +345,30 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 	var key, val []byte // reused: the stream write copies them before the next call
 	first := true
 	var filters map[canon.LevelID]*filterBuilder // the current shard's
+	// The postings of one key (a group) come together. A group of more
+	// than countAfter postings is followed by its count record; the
+	// posting that ends such a group waits in pend while the record is
+	// written.
+	var (
+		grp        [postingPrefixLen]byte
+		grpN       uint64
+		pend       bool
+		pkey, pval []byte
+		ckey, cval []byte
+	)
+	countRecord := func() ([]byte, []byte, bool, error) {
+		ckey = appendCountKey(ckey[:0], grp[:], cid)
+		cval = binary.AppendUvarint(cval[:0], grpN)
+		grpN = 0
+		return ckey, cval, true, nil
+	}
 	next := func(s int) ([]byte, []byte, bool, error) {
+		if pend {
+			pend = false
+			copy(grp[:], pkey)
+			grpN = 1
+			return pkey, pval, true, nil
+		}
 		for len(h) > 0 && int(h[0].key[0]) == s {
 			rr := h[0]
 			dup := !first && rr.key == last
@@ -361,15 +385,32 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 				h = h[:len(h)-1]
 			}
 			h.down(0)
-			if !dup {
-				f := filters[canon.LevelID(key[1])]
-				if f == nil {
-					return nil, nil, false, fmt.Errorf("corrupt run: posting of level %d", key[1])
-				}
-				f.add([16]byte(key[2:postingPrefixLen]))
-				return key, val, true, nil
+			if dup {
+				continue
 			}
+			f := filters[canon.LevelID(key[1])]
+			if f == nil {
+				return nil, nil, false, fmt.Errorf("corrupt run: posting of level %d", key[1])
+			}
+			f.add([16]byte(key[2:postingPrefixLen]))
+			if grpN > 0 && !bytes.Equal(grp[:], key[:postingPrefixLen]) {
+				if grpN > countAfter {
+					pkey, pval = append(pkey[:0], key...), append(pval[:0], val...)
+					pend = true
+					return countRecord()
+				}
+				grpN = 0
+			}
+			if grpN == 0 {
+				copy(grp[:], key)
+			}
+			grpN++
+			return key, val, true, nil
 		}
+		if grpN > countAfter { // the shard's last group
+			return countRecord()
+		}
+		grpN = 0
 		return nil, nil, false, nil
 	}
 	buf := z.NewBuffer(32<<20, "leakaudit.index")

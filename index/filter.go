@@ -8,16 +8,20 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/leakaudit/leakaudit/canon"
 )
 
 // A key filter says which digests a shard may hold postings for, so that a
 // lookup of a key no training label has (most keys of most test sets)
-// reads 64 bytes from a file instead of searching Badger's tables. Badger
-// serves reads from its memory-mapped tables, and every page a search
-// touches stays resident, with the pages around it; the filters are read
-// with pread, which leaves nothing resident in the process.
+// reads 64 bytes of a filter instead of searching Badger's tables, whose
+// index and data pages a search reads at random. The filters are mapped
+// read-only: a probe is a memory read once the page is in memory, and the
+// kernel reads pages of the file ahead when a batch of lookups probes much
+// of it. They count in the resident set: 12 bits a key, about 230 MB for
+// 80M labels at two levels. (Read with pread, block by block, 50k cold
+// probes of an 80M index took 4.5 s; mapped, 2.3–2.6 s.)
 //
 // There is one filter per shard, corpus and level, written by the build
 // that writes the postings (shard-XX/filter-<corpus>-<level>), before the
@@ -107,13 +111,13 @@ func (f *filterBuilder) write(path string) error {
 	return os.Rename(tmp, path)
 }
 
-// keyFilter is a filter file opened for probes.
+// keyFilter is a filter file mapped for probes.
 type keyFilter struct {
-	f      *os.File
+	data   []byte // the mapped file
 	blocks uint64
 }
 
-// openFilter opens a filter; a missing one is (nil, nil).
+// openFilter maps a filter; a missing one is (nil, nil).
 func openFilter(path string) (*keyFilter, error) {
 	f, err := os.Open(path)
 	if errors.Is(err, os.ErrNotExist) {
@@ -122,30 +126,43 @@ func openFilter(path string) (*keyFilter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var hdr [filterHeader]byte
-	if _, err := f.ReadAt(hdr[:], 0); err != nil || !bytes.Equal(hdr[:8], []byte(filterMagic)) {
-		f.Close()
-		return nil, fmt.Errorf("index filter %s is corrupt; delete the index folder and build it again", path)
+	defer f.Close() // the mapping outlives the descriptor
+	corrupt := fmt.Errorf("index filter %s is corrupt; delete the index folder and build it again", path)
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
 	}
-	kf := &keyFilter{f: f, blocks: binary.BigEndian.Uint64(hdr[8:])}
-	if fi, err := f.Stat(); err != nil || kf.blocks == 0 || fi.Size() != filterHeader+int64(kf.blocks)*filterBlockBytes {
-		f.Close()
-		return nil, fmt.Errorf("index filter %s is corrupt; delete the index folder and build it again", path)
+	if fi.Size() < filterHeader+filterBlockBytes || fi.Size() > 1<<40 {
+		return nil, corrupt
+	}
+	data, err := syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, fmt.Errorf("map index filter %s: %w", path, err)
+	}
+	kf := &keyFilter{data: data, blocks: binary.BigEndian.Uint64(data[8:])}
+	if !bytes.Equal(data[:8], []byte(filterMagic)) || kf.blocks == 0 || uint64(fi.Size()-filterHeader)/filterBlockBytes != kf.blocks || (fi.Size()-filterHeader)%filterBlockBytes != 0 {
+		kf.close()
+		return nil, corrupt
 	}
 	return kf, nil
 }
 
-// mayHave reports whether the filter may hold d (false: certainly not).
-func (kf *keyFilter) mayHave(d [16]byte) (bool, error) {
-	b, pos := filterBits(d, kf.blocks)
-	var blk [filterBlockBytes]byte
-	if _, err := kf.f.ReadAt(blk[:], filterHeader+int64(b)*filterBlockBytes); err != nil {
-		return true, fmt.Errorf("read index filter: %w", err)
+// close unmaps the filter.
+func (kf *keyFilter) close() {
+	if kf.data != nil {
+		syscall.Munmap(kf.data)
+		kf.data = nil
 	}
+}
+
+// mayHave reports whether the filter may hold d (false: certainly not).
+func (kf *keyFilter) mayHave(d [16]byte) bool {
+	b, pos := filterBits(d, kf.blocks)
+	blk := kf.data[filterHeader+b*filterBlockBytes:][:filterBlockBytes]
 	for _, p := range pos {
 		if binary.LittleEndian.Uint64(blk[(p>>6)*8:])&(1<<(p&63)) == 0 {
-			return false, nil
+			return false
 		}
 	}
-	return true, nil
+	return true
 }

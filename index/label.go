@@ -85,6 +85,11 @@ func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 		// in memory, up to 16 at a time: 512 KiB gives 16 MiB tables and
 		// caps that at about 256 MiB whatever the corpus size.
 		WithBaseTableSize(512 << 10).
+		// Lookups are prefix scans, which Badger's per-table Bloom
+		// filters never serve (the key filters do that job); without
+		// them the tables' indexes, which opening a database reads
+		// whole, are a third of the size.
+		WithBloomFalsePositive(0).
 		WithNumCompactors(2)
 }
 
@@ -418,6 +423,26 @@ func FingerprintFile(path string) (Fingerprint, error) {
 
 const postingPrefixLen = 1 + 1 + 16
 
+// A key that many training items share (x, 1, \alpha: thousands of
+// postings in a large corpus) would make every lookup of it read all its
+// postings to count them. A group of more than countAfter postings of one
+// corpus is therefore followed by a count record, the posting key with seq
+// countSeq (no item has that seq) and the group's size as a uvarint value;
+// a lookup that has its refs reads countAfter postings, seeks to the
+// record and reads the count.
+const (
+	countAfter = 64
+	countSeq   = 1<<32 - 1
+)
+
+// appendCountKey appends the key of the count record of corpus cid's
+// postings under prefix (a posting prefix, 'p' level digest).
+func appendCountKey(dst, prefix []byte, cid uint16) []byte {
+	dst = append(dst, prefix[:postingPrefixLen]...)
+	dst = binary.BigEndian.AppendUint16(dst, cid)
+	return binary.BigEndian.AppendUint32(dst, countSeq)
+}
+
 func postingPrefix(level canon.LevelID, d [16]byte) []byte {
 	k := make([]byte, postingPrefixLen, postingPrefixLen+6)
 	k[0] = 'p'
@@ -596,11 +621,8 @@ type Match struct {
 // Lookup returns the training items whose label has canonical key at level,
 // with at most maxRefs of them named.
 func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) {
-	if !ix.m.current() {
-		return Match{}, ix.oldFormat()
-	}
-	if !ix.m.Complete {
-		return Match{}, ErrIncomplete
+	if err := ix.readable(); err != nil {
+		return Match{}, err
 	}
 	var m Match
 	d := ix.digest(key)
@@ -608,26 +630,57 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 	if err != nil {
 		return m, err
 	}
-	if ok, err := q.mayHave(level.ID, d); !ok || err != nil {
-		return m, err // no training label has the key
+	if !q.mayHave(level.ID, d) {
+		return m, nil // no training label has the key
 	}
 	prefix := postingPrefix(level.ID, d)
 	err = q.db.View(func(txn *badger.Txn) error {
-		opts := badger.IteratorOptions{PrefetchValues: false, Prefix: prefix}
-		it := txn.NewIterator(opts)
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
 		defer it.Close()
-		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
-			m.Count++
-			if len(m.Refs) >= maxRefs {
-				continue
-			}
-			item := it.Item()
-			k := item.Key()
-			if len(k) != postingPrefixLen+6 || !bytes.HasPrefix(k, prefix) {
-				return fmt.Errorf("corrupt posting key %x", k)
-			}
-			cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
-			seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
+		m, err = ix.scan(it, prefix, maxRefs)
+		return err
+	})
+	return m, err
+}
+
+// readable reports why lookups cannot run, if they cannot.
+func (ix *DB) readable() error {
+	if !ix.m.current() {
+		return ix.oldFormat()
+	}
+	if !ix.m.Complete {
+		return ErrIncomplete
+	}
+	return nil
+}
+
+// scan reads the postings under prefix from it: their count, and the
+// first maxRefs of them named.
+func (ix *DB) scan(it *badger.Iterator, prefix []byte, maxRefs int) (Match, error) {
+	var m Match
+	var (
+		cur  uint16 // the corpus of the postings being read
+		seen uint64 // its postings read so far
+		ck   []byte
+	)
+	for it.Seek(prefix); it.ValidForPrefix(prefix); {
+		item := it.Item()
+		k := item.Key()
+		if len(k) != postingPrefixLen+6 {
+			return m, fmt.Errorf("corrupt posting key %x", k)
+		}
+		cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
+		seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
+		if seq == countSeq { // every posting it counts was read
+			it.Next()
+			continue
+		}
+		if m.Count == 0 || cid != cur {
+			cur, seen = cid, 0
+		}
+		seen++
+		m.Count++
+		if len(m.Refs) < maxRefs {
 			c, _ := ix.m.corpus(cid)
 			ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(seq), 10)}
 			if err := item.Value(func(v []byte) error {
@@ -638,11 +691,32 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 				}
 				return nil
 			}); err != nil {
-				return err
+				return m, err
 			}
 			m.Refs = append(m.Refs, ref)
 		}
-		return nil
-	})
-	return m, err
+		if seen < countAfter || len(m.Refs) < maxRefs {
+			it.Next()
+			continue
+		}
+		// The refs are taken: the count record, if the group has one,
+		// says how many postings remain.
+		ck = appendCountKey(ck[:0], prefix, cid)
+		it.Seek(ck)
+		if !it.ValidForPrefix(ck) {
+			continue // exactly countAfter postings: no record
+		}
+		if err := it.Item().Value(func(v []byte) error {
+			n, w := binary.Uvarint(v)
+			if w <= 0 || w != len(v) || n < seen {
+				return fmt.Errorf("corrupt posting count %x", v)
+			}
+			m.Count += int64(n - seen)
+			return nil
+		}); err != nil {
+			return m, err
+		}
+		it.Next()
+	}
+	return m, nil
 }

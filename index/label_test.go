@@ -495,10 +495,7 @@ func TestKeyFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok, err := q.mayHave(ws.ID, d)
-		if err != nil {
-			t.Fatal(err)
-		}
+		ok := q.mayHave(ws.ID, d)
 		if i < 15000 && !ok {
 			t.Fatalf("filter rejects indexed key %s", key)
 		}
@@ -525,5 +522,105 @@ func TestKeyFilters(t *testing.T) {
 	}
 	if got := snapshot(); got != want {
 		t.Errorf("lookups differ without filters:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCountRecords: a key with more postings than countAfter in a corpus
+// gets a count record, and lookups skip to it once they have their refs;
+// counts and refs must equal a full scan's whatever maxRefs is, for groups
+// just below, at and above the threshold, in one corpus or several.
+func TestCountRecords(t *testing.T) {
+	sizes := map[string][2]int{ // label → postings in corpus a, b
+		"k_{1}": {1, 0},
+		"k_{2}": {countAfter - 1, 1},
+		"k_{3}": {countAfter, 0},
+		"k_{4}": {countAfter + 1, countAfter},
+		"k_{5}": {3*countAfter + 7, countAfter + 2},
+		"k_{6}": {0, 2 * countAfter},
+	}
+	names := []string{"k_{1}", "k_{2}", "k_{3}", "k_{4}", "k_{5}", "k_{6}"}
+	var lines [2][]string
+	for c := range 2 {
+		left := map[string]int{}
+		for _, n := range names {
+			left[n] = sizes[n][c]
+		}
+		for more := true; more; { // interleaved, so that groups span runs of input
+			more = false
+			for _, n := range names {
+				if left[n] > 0 {
+					lines[c] = append(lines[c], n)
+					left[n]--
+					more = true
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", lines[0])
+	b, fb := corpus(t, dir, "b", lines[1])
+	ix, err := Open(filepath.Join(dir, "ix"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "raw"))
+	l, _ := canon.LookupLevel("raw")
+	for _, n := range names {
+		var all []string // every posting, in corpus then input order
+		for c, name := range []string{"a", "b"} {
+			for i, line := range lines[c] {
+				if line == n {
+					all = append(all, fmt.Sprintf("%s:%s_%d", name, name, i))
+				}
+			}
+		}
+		for _, maxRefs := range []int{0, 1, 10, countAfter - 1, countAfter, countAfter + 1, 1000} {
+			m, err := ix.Lookup(l, n, maxRefs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []string
+			for _, r := range m.Refs {
+				refs = append(refs, r.Corpus+":"+r.ID)
+			}
+			want := all[:min(maxRefs, len(all))]
+			if m.Count != int64(len(all)) || strings.Join(refs, " ") != strings.Join(want, " ") {
+				t.Errorf("%s maxRefs %d: count %d, %d refs; want %d, %d", n, maxRefs, m.Count, len(refs), len(all), len(want))
+			}
+		}
+	}
+}
+
+// TestCorruptFilter: a damaged key filter is an error that says what to
+// do, never a crash or a wrong answer.
+func TestCorruptFilter(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y", "z"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	ix.Close()
+	paths, _ := filepath.Glob(filepath.Join(ixdir, "shard-*", "filter-*"))
+	for i, damage := range []func(string) error{
+		func(p string) error { return os.Truncate(p, 20) },
+		func(p string) error { return os.Truncate(p, filterHeader+filterBlockBytes+1) },
+		func(p string) error { return os.WriteFile(p, make([]byte, filterHeader+filterBlockBytes), 0o644) },
+	} {
+		for _, p := range paths {
+			if err := damage(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := OpenReadOnly(ixdir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := canon.LookupLevel("ws")
+		_, err = r.Lookup(ws, "x", 10)
+		if err == nil || !strings.Contains(err.Error(), "corrupt") {
+			t.Errorf("damage %d: lookup error %v, want corrupt", i, err)
+		}
+		r.Close()
 	}
 }

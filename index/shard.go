@@ -116,16 +116,16 @@ type queryDB struct {
 
 // mayHave reports whether the shard may hold postings of digest d at
 // level (false: certainly not).
-func (q *queryDB) mayHave(level canon.LevelID, d [16]byte) (bool, error) {
+func (q *queryDB) mayHave(level canon.LevelID, d [16]byte) bool {
 	if q.unfiltered[level] {
-		return true, nil
+		return true
 	}
 	for _, f := range q.filters[level] {
-		if ok, err := f.mayHave(d); ok || err != nil {
-			return true, err
+		if f.mayHave(d) {
+			return true
 		}
 	}
-	return false, nil
+	return false
 }
 
 func (q *queryDB) close() error {
@@ -179,7 +179,7 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 func (q *queryDB) closeFilters() {
 	for _, fs := range q.filters {
 		for _, f := range fs {
-			f.f.Close()
+			f.close()
 		}
 	}
 }
