@@ -2,6 +2,7 @@ package index
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -30,6 +31,12 @@ import (
 // into Badger's StreamWriter, which writes tables directly without a
 // memtable or compactions. Memory is bounded by two runs plus the merge's
 // read buffers, whatever the corpus size.
+//
+// In runs, a posting key's first byte (always 'p' in the database) holds
+// the posting's shard instead, so that runs sort, and the merge yields
+// postings, shard by shard: each shard is opened, written and closed in
+// turn, and Badger's memory-mapped tables of at most one shard are mapped
+// at a time.
 
 // keyLen is the length of a posting key.
 const keyLen = postingPrefixLen + 2 + 4
@@ -207,12 +214,13 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		return nil
 	}
 	var n int64
+	var counts shardCounts
 	// add records one item's postings, with the digest of each level
 	// (digest(i, levels[i])).
 	add := func(seq int64, id string, digest func(i int, l canon.Level) canon.Digest) error {
 		// id is stored in the posting's value unless it is seq itself.
-		if seq > 1<<32-1 {
-			return fmt.Errorf("corpus has more than 2^32 records")
+		if seq >= countSeq {
+			return fmt.Errorf("corpus has more than %d records", uint64(countSeq))
 		}
 		if n&0xfff == 0 {
 			if err := ctx.Err(); err != nil {
@@ -227,7 +235,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		for i, l := range levels {
 			d := digest(i, l)
 			var p posting
-			p.key[0] = 'p'
+			sh := shardOf(d)
+			counts[sh][l.ID]++
+			p.key[0] = byte(sh) // 'p' once merged (streamRuns)
 			p.key[1] = byte(l.ID)
 			copy(p.key[2:], d[:])
 			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
@@ -294,17 +304,19 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	if err != nil {
 		return st, 0, err
 	}
-	if err := ix.streamRuns(ctx, files); err != nil {
+	if err := ix.streamRuns(ctx, files, cid, levels, &counts); err != nil {
 		return st, 0, err
 	}
 	return st, n, nil
 }
 
-// streamRuns merges sorted run files into the database.
-func (ix *DB) streamRuns(ctx context.Context, files []string) error {
-	if len(files) == 0 {
-		return nil
-	}
+// shardCounts counts postings by shard and level id.
+type shardCounts [numShards][256]int64
+
+// streamRuns merges the sorted run files of corpus cid at levels into the
+// shards, one shard at a time, and writes the key filters of each shard
+// and level. Every shard exists afterwards, with postings or empty.
+func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels []canon.Level, counts *shardCounts) error {
 	h := runHeap{}
 	defer func() {
 		for _, rr := range h {
@@ -330,14 +342,39 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 	}
 	h.init()
 	var last [keyLen]byte
-	var key, val []byte // reused: streamSorted copies them before the next call
+	var key, val []byte // reused: the stream write copies them before the next call
 	first := true
-	return ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
-		for len(h) > 0 {
+	var filters map[canon.LevelID]*filterBuilder // the current shard's
+	// The postings of one key (a group) come together. A group of more
+	// than countAfter postings is followed by its count record; the
+	// posting that ends such a group waits in pend while the record is
+	// written.
+	var (
+		grp        [postingPrefixLen]byte
+		grpN       uint64
+		pend       bool
+		pkey, pval []byte
+		ckey, cval []byte
+	)
+	countRecord := func() ([]byte, []byte, bool, error) {
+		ckey = appendCountKey(ckey[:0], grp[:], cid)
+		cval = binary.AppendUvarint(cval[:0], grpN)
+		grpN = 0
+		return ckey, cval, true, nil
+	}
+	next := func(s int) ([]byte, []byte, bool, error) {
+		if pend {
+			pend = false
+			copy(grp[:], pkey)
+			grpN = 1
+			return pkey, pval, true, nil
+		}
+		for len(h) > 0 && int(h[0].key[0]) == s {
 			rr := h[0]
 			dup := !first && rr.key == last
 			last, first = rr.key, false
 			key, val = append(key[:0], rr.key[:]...), append(val[:0], rr.val...)
+			key[0] = 'p'
 			ok, err := rr.next()
 			if err != nil {
 				return nil, nil, false, err
@@ -348,32 +385,154 @@ func (ix *DB) streamRuns(ctx context.Context, files []string) error {
 				h = h[:len(h)-1]
 			}
 			h.down(0)
-			if !dup {
-				return key, val, true, nil
+			if dup {
+				continue
 			}
+			f := filters[canon.LevelID(key[1])]
+			if f == nil {
+				return nil, nil, false, fmt.Errorf("corrupt run: posting of level %d", key[1])
+			}
+			f.add([16]byte(key[2:postingPrefixLen]))
+			if grpN > 0 && !bytes.Equal(grp[:], key[:postingPrefixLen]) {
+				if grpN > countAfter {
+					pkey, pval = append(pkey[:0], key...), append(pval[:0], val...)
+					pend = true
+					return countRecord()
+				}
+				grpN = 0
+			}
+			if grpN == 0 {
+				copy(grp[:], key)
+			}
+			grpN++
+			return key, val, true, nil
 		}
+		if grpN > countAfter { // the shard's last group
+			return countRecord()
+		}
+		grpN = 0
 		return nil, nil, false, nil
-	})
-}
-
-// streamSorted writes the key-value pairs that next yields, in strictly
-// increasing key order, with an incremental stream write: tables are
-// written directly, below whatever the database already holds. The slices
-// next returns are copied before it is called again.
-func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok bool, err error)) error {
-	sw := ix.db.NewStreamWriter()
-	if err := sw.PrepareIncremental(); err != nil {
-		sw.Cancel()
-		return fmt.Errorf("prepare stream write: %w", err)
 	}
 	buf := z.NewBuffer(32<<20, "leakaudit.index")
 	defer buf.Release()
+	// A shard's last tables are written, and the shard closed, on another
+	// goroutine while the next shard is merged: at most two shards are
+	// open at once.
+	var pending chan error
+	wait := func() error {
+		if pending == nil {
+			return nil
+		}
+		err := <-pending
+		pending = nil
+		return err
+	}
+	defer wait()
+	for s := range numShards {
+		filters = map[canon.LevelID]*filterBuilder{}
+		for _, l := range levels {
+			filters[l.ID] = newFilter(counts[s][l.ID])
+		}
+		has := len(h) > 0 && int(h[0].key[0]) == s
+		if !has && ix.shardExists(s) {
+			// Nothing to add to this shard but empty filters.
+			if err := writeFilters(ix.dir, s, cid, filters); err != nil {
+				return err
+			}
+			continue
+		}
+		db, err := ix.openShardWriter(s) // created if it is new
+		if err != nil {
+			return err
+		}
+		var sw *badger.StreamWriter
+		if has {
+			sw, err = streamWrite(ctx, db, buf, func() ([]byte, []byte, bool, error) { return next(s) })
+		}
+		if err == nil {
+			err = writeFilters(ix.dir, s, cid, filters)
+		}
+		if werr := wait(); err == nil {
+			err = werr
+		}
+		if err != nil {
+			if sw != nil {
+				sw.Cancel()
+			}
+			closeShard(db)
+			return fmt.Errorf("shard %d: %w", s, err)
+		}
+		pending = make(chan error, 1)
+		go func() {
+			var err error
+			if sw != nil {
+				err = sw.Flush()
+			}
+			if cerr := closeShard(db); err == nil {
+				err = cerr
+			}
+			if err == nil {
+				err = syncDir(shardDir(ix.dir, s)) // the filters' renames
+			}
+			if err != nil {
+				err = fmt.Errorf("shard %d: %w", s, err)
+			}
+			pending <- err
+		}()
+	}
+	if err := wait(); err != nil {
+		return err
+	}
+	if len(h) > 0 {
+		return fmt.Errorf("corrupt run: posting of shard %d", h[0].key[0])
+	}
+	return nil
+}
+
+// writeFilters writes the key filters of a shard, one per level.
+func writeFilters(dir string, s int, cid uint16, filters map[canon.LevelID]*filterBuilder) error {
+	for id, f := range filters {
+		if err := f.write(filterPath(dir, s, cid, id)); err != nil {
+			return fmt.Errorf("write index filter: %w", err)
+		}
+	}
+	if len(filters) > 0 {
+		return syncDir(shardDir(dir, s))
+	}
+	return nil
+}
+
+// streamSorted writes the key-value pairs that next yields, in strictly
+// increasing key order, into db with an incremental stream write: tables are
+// written directly, below whatever the database already holds. The slices
+// next returns are copied before it is called again.
+func streamSorted(ctx context.Context, db *badger.DB, next func() (key, val []byte, ok bool, err error)) error {
+	buf := z.NewBuffer(32<<20, "leakaudit.index")
+	defer buf.Release()
+	sw, err := streamWrite(ctx, db, buf, next)
+	if err != nil {
+		return err
+	}
+	return sw.Flush()
+}
+
+// streamWrite is streamSorted up to the stream writer's Flush, which writes
+// its last tables and which the caller must call (or Cancel). buf is a
+// scratch buffer, reset before and after.
+func streamWrite(ctx context.Context, db *badger.DB, buf *z.Buffer, next func() (key, val []byte, ok bool, err error)) (*badger.StreamWriter, error) {
+	sw := db.NewStreamWriter()
+	if err := sw.PrepareIncremental(); err != nil {
+		sw.Cancel()
+		return nil, fmt.Errorf("prepare stream write: %w", err)
+	}
+	buf.Reset()
+	defer buf.Reset()
 	kv := &pb.KV{Version: 1}
 	for {
 		key, val, ok, err := next()
 		if err != nil {
 			sw.Cancel()
-			return err
+			return nil, err
 		}
 		if !ok {
 			break
@@ -383,11 +542,11 @@ func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok
 		if buf.LenNoPadding() >= 16<<20 {
 			if err := ctx.Err(); err != nil {
 				sw.Cancel()
-				return err
+				return nil, err
 			}
 			if err := sw.Write(buf); err != nil {
 				sw.Cancel()
-				return err
+				return nil, err
 			}
 			buf.Reset()
 		}
@@ -395,10 +554,10 @@ func (ix *DB) streamSorted(ctx context.Context, next func() (key, val []byte, ok
 	if buf.LenNoPadding() > 0 {
 		if err := sw.Write(buf); err != nil {
 			sw.Cancel()
-			return err
+			return nil, err
 		}
 	}
-	return sw.Flush()
+	return sw, nil
 }
 
 // refValue is the posting value of an item of a fingerprint: its corpus

@@ -1,5 +1,5 @@
-// Package index keeps persistent indexes of training corpora in a Badger
-// database, so that a test split can be checked against tens of millions of
+// Package index keeps persistent indexes of training corpora in Badger
+// databases, so that a test split can be checked against tens of millions of
 // training labels in well under a second, and so that a corpus is
 // canonicalized once, not at every audit.
 //
@@ -19,36 +19,82 @@
 // corpus, which makes every posting unique and every build idempotent; the
 // value is empty when the id is just that position.
 //
+// Keys that many training items share (x, 1, \alpha: thousands of
+// postings in a large corpus) would make every lookup of them read all
+// their postings to count them. When one corpus has more than 64 postings
+// of a key, the build follows them with a count record, the same prefix
+// and corpus with seq 2^32−1 (no item has it) and the number of postings
+// as a uvarint value; a lookup that has its refs reads 64 postings, seeks
+// to the record and adds its count. On 10M synthetic labels this made 50k
+// lookups eight times faster (0.81 s to 0.10 s, cold).
+//
+// # Shards
+//
+// The postings are split over 16 Badger databases, shard-00 … shard-15 in
+// the index folder, by the top four bits of the digest, so that all the
+// postings of a key are in one shard and a lookup reads one database. The
+// reason is memory: Badger memory-maps every table file, and a table's
+// pages, once written or read, stay resident in the process (file-backed,
+// reclaimable, but counted in its RSS) until the database is closed. One
+// database built with 80M labels kept its whole 6 GB of tables resident;
+// a build that writes the shards one after another, closing each, has at
+// most about a sixteenth of the index (two shards while one is finished
+// in the background) mapped at a time. Lookups open a shard (read-only,
+// with a sixteenth of the caches of [Options]) on its first lookup, so
+// only the shards and pages that queries touch are mapped. Image hashes
+// are in a seventeenth database, images/.
+//
+// A search of Badger's tables leaves about 50 KB resident (the block it
+// reads and the pages the kernel maps around it), so 50k lookups would
+// map most of a large index again. Each shard therefore has a key filter
+// per corpus and level (shard-XX/filter-<corpus>-<level>): a blocked Bloom
+// filter of the digests indexed, 12 bits a key, written by the build with
+// the postings. A lookup reads one 64-byte block of each (the filters
+// are mapped read-only: 12 bits a key, a few per cent of the index) and
+// searches Badger only when one may hold the key: keys no training label
+// has (most of most test sets) cost one small read, and about 0.1–1% of
+// them pass. A pair without its filter is always searched, so the
+// filters change speed and memory, never answers. Badger's own per-table
+// Bloom filters, which only point reads use, are not written.
+//
 // # Building
 //
 // A build streams each corpus once and never sorts it in memory: labels
 // are canonicalized and digested on every core (dataset.ScanMapped),
 // postings are collected in file order in runs of a fixed size, each run is
-// sorted (on a second goroutine while the next fills) and spilled to a
-// temporary file, and the sorted runs are merged (a heap keyed by the
-// posting keys' three words) into Badger's incremental StreamWriter, which
-// writes tables directly without memtables or compactions. Memory is
-// bounded by two runs and Badger's caches (see [Options]), not by the
-// corpus.
+// sorted by shard, then key (on a second goroutine while the next fills)
+// and spilled to a temporary file, and the sorted runs are merged (a heap
+// keyed by the posting keys' three words) into one shard after another,
+// each by Badger's incremental StreamWriter, which writes tables directly
+// without memtables or compactions. Memory is bounded by two runs, the
+// StreamWriter's table buffers and the mapped tables of two shards, not
+// by the corpus.
 //
 // # Manifest and crash safety
 //
-// manifest.json in the index folder is the [Manifest]: the tool version,
-// the levels with their rule versions, and each corpus with its path, size,
-// sha256, read statistics and the levels already indexed for it. It is
-// replaced atomically (write, fsync, rename). A (corpus, level) pair is
-// recorded as done only after its postings are flushed, and the manifest is
-// marked Complete only when every requested pair is done. An index whose
-// build was killed therefore opens as incomplete, lookups refuse it with
-// [ErrIncomplete], and the next build resumes: pairs already done are
-// skipped, and a pair that was written but not yet recorded is written
-// again, yielding the same keys, so counts stay exact. Inputs whose
-// checksum changed, or a level whose rules changed, are dropped and
-// rebuilt.
+// manifest.json in the index folder is the [Manifest]: the layout format
+// and shard count, the tool version, the levels with their rule versions,
+// and each corpus with its path, size, sha256, read statistics and the
+// levels already indexed for it. It is replaced atomically (write, fsync,
+// rename). A (corpus, level) pair is recorded as done only after its
+// postings and filters are flushed to every shard, and the manifest is
+// marked Complete only when every requested pair is done; before anything
+// is dropped (other corpora, a level whose rules changed) it is saved
+// marked incomplete. An index whose build was killed therefore opens as
+// incomplete, lookups refuse it with [ErrIncomplete], and the next build
+// resumes: pairs already done are skipped, and a pair that was written but
+// not yet recorded is written again, yielding the same keys, so counts
+// stay exact. Inputs whose checksum changed, or a level whose rules
+// changed, are dropped and rebuilt. An index written in format 1 (one
+// Badger database in the index folder, before the shards) is refused by
+// readers with [ErrOldFormat], whose message says to build it again, and
+// is replaced by the next build.
 //
-// Badger holds an exclusive lock on the folder while it is open for
-// writing; a second writer gets [ErrLocked]. Readers open the index
-// read-only with a shared lock, so audits can run side by side.
+// A writer holds an exclusive flock on the index folder while it is open
+// (as Badger itself locks a database folder, so a format-1 index open in
+// an older leakaudit excludes it too); a second writer gets [ErrLocked].
+// Readers open the index read-only with a shared lock, so audits can run
+// side by side.
 //
 // # Near labels
 //

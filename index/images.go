@@ -14,8 +14,8 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 )
 
-// Image hashes live in the same database as label postings, one record per
-// image:
+// Image hashes live in the index folder beside the label postings, in a
+// Badger database of their own (images/), one record per image:
 //
 //	'h' kind(1) corpus(2, big endian) seq(4, big endian) →
 //	    hash(8) fine(32) digest(16) flags(1) width(4) height(4) id label
@@ -198,6 +198,17 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		return rep, errors.New("index opened read-only")
 	}
 	set.Version = ImageVersion
+	if !ix.m.current() {
+		rep.Rebuilt = "the index had another layout"
+		ix.m.Complete, ix.m.ImageComplete = false, false
+		if err := ix.saveManifest(); err != nil {
+			return rep, err
+		}
+		if err := ix.clearAll(); err != nil {
+			return rep, err
+		}
+		ix.m = fresh()
+	}
 	same := ix.m.ImageHash != nil && *ix.m.ImageHash == set && len(ix.m.ImageCorpora) == len(inputs)
 	for i := 0; same && i < len(inputs); i++ {
 		same = ix.m.ImageCorpora[i].Name == fps[i].Name && ix.m.ImageCorpora[i].Input.SHA256 == fps[i].SHA256
@@ -205,7 +216,17 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 	if !same {
 		if len(ix.m.ImageCorpora) > 0 {
 			rep.Rebuilt = "the index held other image corpora or other hash settings"
-			if err := ix.db.DropPrefix([]byte{'h'}); err != nil {
+			if ix.m.ImageComplete {
+				// Lookups must not see a partly cleared database.
+				ix.m.ImageComplete = false
+				if err := ix.saveManifest(); err != nil {
+					return rep, err
+				}
+			}
+			if err := ix.closeImageDB(); err != nil {
+				return rep, err
+			}
+			if err := ix.removeAll(imagesDir(ix.dir)); err != nil {
 				return rep, fmt.Errorf("clear image hashes: %w", err)
 			}
 		}
@@ -221,6 +242,10 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		return rep, err
 	}
 	o := imagehash.Options{Kind: set.Kind, Canvas: set.Canvas, Size: set.Size}
+	db, err := ix.imageDB()
+	if err != nil {
+		return rep, err
+	}
 	for i, in := range inputs {
 		c := &ix.m.ImageCorpora[i]
 		if c.Done {
@@ -234,7 +259,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		out := make(chan rec, 1024)
 		errc := make(chan error, 1)
 		go func() { // the stream write consumes records as they are hashed
-			errc <- ix.streamSorted(ctx, func() ([]byte, []byte, bool, error) {
+			errc <- streamSorted(ctx, db, func() ([]byte, []byte, bool, error) {
 				r, ok := <-out
 				return r.key, r.val, ok, nil
 			})
@@ -259,6 +284,9 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		}
 		if err == nil {
 			err = werr
+		}
+		if err == nil {
+			err = db.Sync()
 		}
 		if err != nil {
 			return rep, fmt.Errorf("hash image corpus %s: %w", in.Name, err)
@@ -291,15 +319,22 @@ func (m Manifest) CoversImages(fps []NamedFingerprint, set ImageSettings) bool {
 
 // Images calls fn for every stored image record in (corpus, seq) order.
 func (ix *DB) Images(fn func(ImageRecord) error) error {
+	if !ix.m.current() {
+		return ix.oldFormat()
+	}
 	if !ix.m.ImageComplete || ix.m.ImageHash == nil {
 		return ErrIncomplete
+	}
+	db, err := ix.imageDB()
+	if err != nil {
+		return err
 	}
 	prefix := []byte{'h', kindByte(ix.m.ImageHash.Kind)}
 	names := map[uint16]string{}
 	for _, c := range ix.m.ImageCorpora {
 		names[c.ID] = c.Name
 	}
-	return ix.db.View(func(txn *badger.Txn) error {
+	return db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 256, Prefix: prefix})
 		defer it.Close()
 		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {

@@ -13,8 +13,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
-	"syscall"
 	"time"
 
 	"github.com/leakaudit/leakaudit/fingerprint"
@@ -34,16 +32,21 @@ var ErrLocked = errors.New("index is locked by another leakaudit process")
 // finish.
 var ErrIncomplete = errors.New("index build did not finish; run the build again to resume it")
 
-// FormatVersion is the on-disk layout version. A manifest with another
-// version is rebuilt from scratch.
-const FormatVersion = 1
+// FormatVersion is the on-disk layout version. An index with another
+// version is rebuilt from scratch by the next build, and refused by lookups
+// until then (ErrOldFormat). Version 1 was a single Badger database;
+// version 2 shards the postings over numShards databases.
+const FormatVersion = 2
 
 // Options tune the Badger database behind an index. The zero value gives
 // bounded memory suitable for a 2-core, modest-memory machine.
 type Options struct {
-	// MemTableMB is the size of one Badger memtable (default 64).
+	// MemTableMB is the size of one Badger memtable (default 8: the
+	// index writes only by stream writes, which bypass memtables, and
+	// every shard a build opens allocates one).
 	MemTableMB int
-	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64, 32).
+	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64,
+	// 32), shared by the posting shards open for lookups.
 	BlockCacheMB, IndexCacheMB int
 	// Salt digests every key with a salt: for salted fingerprints (see
 	// package fingerprint), whose digests only match keys digested with
@@ -51,10 +54,12 @@ type Options struct {
 	Salt []byte
 }
 
-func (o Options) badger(dir string, readOnly bool) badger.Options {
+// badger returns the options of one of the index's Badger databases, with
+// a share-th of the caches.
+func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 	mem, block, idx := o.MemTableMB, o.BlockCacheMB, o.IndexCacheMB
 	if mem <= 0 {
-		mem = 64
+		mem = 8 // the least that keeps Badger's default value threshold
 	}
 	if block <= 0 {
 		block = 64
@@ -62,6 +67,9 @@ func (o Options) badger(dir string, readOnly bool) badger.Options {
 	if idx <= 0 {
 		idx = 32
 	}
+	// Sizes in KiB, so that a share of a small cache is not zero (which
+	// would make Badger keep every table index in memory).
+	blockKB, idxKB := max(block<<10/share, 256), max(idx<<10/share, 256)
 	return badger.DefaultOptions(dir).
 		WithLogger(nil).
 		WithReadOnly(readOnly).
@@ -70,13 +78,18 @@ func (o Options) badger(dir string, readOnly bool) badger.Options {
 		WithCompression(options.None). // keys are digests: incompressible
 		WithMemTableSize(int64(mem) << 20).
 		WithNumMemtables(3).
-		WithBlockCacheSize(int64(block) << 20).
-		WithIndexCacheSize(int64(idx) << 20).
+		WithBlockCacheSize(int64(blockKB) << 10).
+		WithIndexCacheSize(int64(idxKB) << 10).
 		WithValueLogFileSize(256 << 20).
 		// Stream writes build tables of BaseTableSize·2^(MaxLevels-2) bytes
 		// in memory, up to 16 at a time: 512 KiB gives 16 MiB tables and
 		// caps that at about 256 MiB whatever the corpus size.
 		WithBaseTableSize(512 << 10).
+		// Lookups are prefix scans, which Badger's per-table Bloom
+		// filters never serve (the key filters do that job); without
+		// them the tables' indexes, which opening a database reads
+		// whole, are a third of the size.
+		WithBloomFalsePositive(0).
 		WithNumCompactors(2)
 }
 
@@ -112,7 +125,9 @@ type LevelInfo struct {
 
 // Manifest describes what an index holds.
 type Manifest struct {
-	Format   int         `json:"format"`
+	Format int `json:"format"`
+	// Shards is the number of posting databases (shard-00/…).
+	Shards   int         `json:"shards,omitempty"`
 	Tool     string      `json:"tool"`
 	Levels   []LevelInfo `json:"levels"`
 	Corpora  []Corpus    `json:"corpora"`
@@ -151,7 +166,7 @@ func (m Manifest) corpus(id uint16) (Corpus, bool) {
 // (by name and checksum) at these levels (by rule version), digested with
 // this salt (nil for none).
 func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level, salt []byte) bool {
-	if !m.Complete || m.Format != FormatVersion || len(m.Corpora) != len(fps) || m.SaltCheck != fingerprint.SaltCheck(salt) {
+	if !m.Complete || !m.current() || len(m.Corpora) != len(fps) || m.SaltCheck != fingerprint.SaltCheck(salt) {
 		return false
 	}
 	for i, fp := range fps {
@@ -168,6 +183,12 @@ func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level, salt []by
 	return true
 }
 
+// current reports whether the manifest describes this version's layout.
+func (m Manifest) current() bool { return m.Format == FormatVersion && m.Shards == numShards }
+
+// fresh is the manifest of an empty index.
+func fresh() Manifest { return Manifest{Format: FormatVersion, Shards: numShards} }
+
 func (m Manifest) levelVersion(name string) int {
 	for _, l := range m.Levels {
 		if l.Name == name {
@@ -183,14 +204,19 @@ type NamedFingerprint struct {
 	Fingerprint
 }
 
-// DB is an open index database: label postings (prefix 'p') and image
-// hashes (prefix 'h') of training corpora, with their manifest.
+// DB is an open index: label postings (prefix 'p', sharded over numShards
+// Badger databases) and image hashes (prefix 'h', in a database of their
+// own) of training corpora, with their manifest. Lookups may run
+// concurrently, but not alongside a build.
 type DB struct {
 	dir      string
-	db       *badger.DB
+	o        Options
+	lock     *os.File // the flocked index folder
 	readOnly bool
 	m        Manifest
 	salt     []byte // keys are digested with it (salted fingerprints)
+	shards   shardSet
+	images   *badger.DB // opened on first use
 }
 
 // digest is the posting digest of a canonical key in this index.
@@ -260,23 +286,39 @@ func open(dir string, o Options, readOnly bool) (*DB, error) {
 			return nil, fmt.Errorf("create index folder: %w", err)
 		}
 	}
-	db, err := badger.Open(o.badger(dir, readOnly))
+	lock, err := lockDir(dir, readOnly)
 	if err != nil {
-		if errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another --db)", dir, ErrLocked)
-		}
-		return nil, fmt.Errorf("open index %s: %w", dir, err)
-	}
-	ix := &DB{dir: dir, db: db, readOnly: readOnly, salt: o.Salt}
-	if err := ix.loadManifest(); err != nil {
-		db.Close()
 		return nil, err
+	}
+	ix := &DB{dir: dir, o: o, lock: lock, readOnly: readOnly, salt: o.Salt}
+	if err := ix.loadManifest(); err != nil {
+		lock.Close()
+		return nil, err
+	}
+	if readOnly && !ix.m.current() {
+		lock.Close()
+		return nil, ix.oldFormat()
 	}
 	return ix, nil
 }
 
-// Close closes the index.
-func (ix *DB) Close() error { return ix.db.Close() }
+// oldFormat is the error of an index in another layout.
+func (ix *DB) oldFormat() error {
+	return fmt.Errorf("%s: %w (format %d; this version reads format %d with %d shards); build it again: a build rebuilds it, or delete the folder", ix.dir, ErrOldFormat, ix.m.Format, FormatVersion, numShards)
+}
+
+// Close closes the index and releases its lock.
+func (ix *DB) Close() error {
+	err := ix.closeQueryShards()
+	if ierr := ix.closeImageDB(); err == nil {
+		err = ierr
+	}
+	if ix.lock != nil {
+		ix.lock.Close() // releases the flock
+		ix.lock = nil
+	}
+	return err
+}
 
 // Manifest returns a copy of the index's manifest.
 func (ix *DB) Manifest() Manifest {
@@ -292,7 +334,11 @@ const manifestFile = "manifest.json"
 func (ix *DB) loadManifest() error {
 	data, err := os.ReadFile(filepath.Join(ix.dir, manifestFile))
 	if errors.Is(err, os.ErrNotExist) {
-		ix.m = Manifest{Format: FormatVersion}
+		if _, err := os.Stat(filepath.Join(ix.dir, "MANIFEST")); err == nil {
+			ix.m = Manifest{Format: 1} // a format-1 Badger database never built
+		} else {
+			ix.m = fresh()
+		}
 		return nil
 	}
 	if err != nil {
@@ -377,6 +423,26 @@ func FingerprintFile(path string) (Fingerprint, error) {
 
 const postingPrefixLen = 1 + 1 + 16
 
+// A key that many training items share (x, 1, \alpha: thousands of
+// postings in a large corpus) would make every lookup of it read all its
+// postings to count them. A group of more than countAfter postings of one
+// corpus is therefore followed by a count record, the posting key with seq
+// countSeq (no item has that seq) and the group's size as a uvarint value;
+// a lookup that has its refs reads countAfter postings, seeks to the
+// record and reads the count.
+const (
+	countAfter = 64
+	countSeq   = 1<<32 - 1
+)
+
+// appendCountKey appends the key of the count record of corpus cid's
+// postings under prefix (a posting prefix, 'p' level digest).
+func appendCountKey(dst, prefix []byte, cid uint16) []byte {
+	dst = append(dst, prefix[:postingPrefixLen]...)
+	dst = binary.BigEndian.AppendUint16(dst, cid)
+	return binary.BigEndian.AppendUint32(dst, countSeq)
+}
+
 func postingPrefix(level canon.LevelID, d [16]byte) []byte {
 	k := make([]byte, postingPrefixLen, postingPrefixLen+6)
 	k[0] = 'p'
@@ -411,25 +477,37 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	if len(inputs) > 1<<16-1 {
 		return rep, fmt.Errorf("too many corpora (%d)", len(inputs))
 	}
+	if err := ix.closeQueryShards(); err != nil {
+		return rep, err
+	}
+	if err := ix.removeBuildLeftovers(); err != nil {
+		return rep, err
+	}
 	// Same corpora in the same order, with the same checksums? Otherwise
 	// start over: corpus ids are positions.
-	same := ix.m.Format == FormatVersion && len(ix.m.Corpora) == len(inputs)
+	same := ix.m.current() && len(ix.m.Corpora) == len(inputs)
 	for i := 0; same && i < len(inputs); i++ {
 		c := ix.m.Corpora[i]
 		same = c.Name == fps[i].Name && c.Input.SHA256 == fps[i].SHA256
 	}
 	saltCheck := fingerprint.SaltCheck(ix.salt)
 	same = same && ix.m.SaltCheck == saltCheck
-	if ix.m.Format != FormatVersion {
+	if !ix.m.current() {
 		rep.Rebuilt = "the index had another layout"
-		if err := ix.db.DropAll(); err != nil {
-			return rep, fmt.Errorf("clear index: %w", err)
+		if err := ix.markIncomplete(); err != nil {
+			return rep, err
 		}
-		ix.m = Manifest{Format: FormatVersion}
+		if err := ix.clearAll(); err != nil {
+			return rep, err
+		}
+		ix.m = fresh()
 	} else if !same && len(ix.m.Corpora) > 0 {
 		rep.Rebuilt = "the index held other corpora"
-		if err := ix.db.DropPrefix([]byte{'p'}); err != nil {
-			return rep, fmt.Errorf("clear label postings: %w", err)
+		if err := ix.markIncomplete(); err != nil {
+			return rep, err
+		}
+		if err := ix.clearPostings(); err != nil {
+			return rep, err
 		}
 		ix.m.Levels = nil
 	}
@@ -447,7 +525,10 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	// Levels whose rules changed are dropped for every corpus.
 	for _, l := range levels {
 		if v := ix.m.levelVersion(l.Name); v != -1 && v != l.Version {
-			if err := ix.db.DropPrefix([]byte{'p', byte(l.ID)}); err != nil {
+			if err := ix.markIncomplete(); err != nil {
+				return rep, err
+			}
+			if err := ix.dropLevel(l.ID); err != nil {
 				return rep, fmt.Errorf("drop level %s: %w", l.Name, err)
 			}
 			for i := range ix.m.Corpora {
@@ -479,9 +560,6 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 		if err != nil {
 			return rep, fmt.Errorf("index corpus %s: %w", in.Name, err)
 		}
-		if err := ix.db.Sync(); err != nil {
-			return rep, err
-		}
 		c := &ix.m.Corpora[i]
 		c.Stats = st
 		for _, l := range todo {
@@ -494,6 +572,17 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	}
 	ix.m.Complete = true
 	return rep, ix.saveManifest()
+}
+
+// markIncomplete saves the manifest marked incomplete before anything is
+// dropped, so that lookups never see a partly dropped index and a build
+// killed while dropping takes the same decisions again.
+func (ix *DB) markIncomplete() error {
+	if !ix.m.Complete {
+		return nil
+	}
+	ix.m.Complete = false
+	return ix.saveManifest()
 }
 
 func (m *Manifest) setLevel(l canon.Level) {
@@ -532,27 +621,66 @@ type Match struct {
 // Lookup returns the training items whose label has canonical key at level,
 // with at most maxRefs of them named.
 func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) {
-	if !ix.m.Complete {
-		return Match{}, ErrIncomplete
+	if err := ix.readable(); err != nil {
+		return Match{}, err
 	}
 	var m Match
-	prefix := postingPrefix(level.ID, ix.digest(key))
-	err := ix.db.View(func(txn *badger.Txn) error {
-		opts := badger.IteratorOptions{PrefetchValues: false, Prefix: prefix}
-		it := txn.NewIterator(opts)
+	d := ix.digest(key)
+	q, err := ix.queryShard(shardOf(d))
+	if err != nil {
+		return m, err
+	}
+	if !q.mayHave(level.ID, d) {
+		return m, nil // no training label has the key
+	}
+	prefix := postingPrefix(level.ID, d)
+	err = q.db.View(func(txn *badger.Txn) error {
+		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
 		defer it.Close()
-		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
-			m.Count++
-			if len(m.Refs) >= maxRefs {
-				continue
-			}
-			item := it.Item()
-			k := item.Key()
-			if len(k) != postingPrefixLen+6 || !bytes.HasPrefix(k, prefix) {
-				return fmt.Errorf("corrupt posting key %x", k)
-			}
-			cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
-			seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
+		m, err = ix.scan(it, prefix, maxRefs)
+		return err
+	})
+	return m, err
+}
+
+// readable reports why lookups cannot run, if they cannot.
+func (ix *DB) readable() error {
+	if !ix.m.current() {
+		return ix.oldFormat()
+	}
+	if !ix.m.Complete {
+		return ErrIncomplete
+	}
+	return nil
+}
+
+// scan reads the postings under prefix from it: their count, and the
+// first maxRefs of them named.
+func (ix *DB) scan(it *badger.Iterator, prefix []byte, maxRefs int) (Match, error) {
+	var m Match
+	var (
+		cur  uint16 // the corpus of the postings being read
+		seen uint64 // its postings read so far
+		ck   []byte
+	)
+	for it.Seek(prefix); it.ValidForPrefix(prefix); {
+		item := it.Item()
+		k := item.Key()
+		if len(k) != postingPrefixLen+6 {
+			return m, fmt.Errorf("corrupt posting key %x", k)
+		}
+		cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
+		seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
+		if seq == countSeq { // every posting it counts was read
+			it.Next()
+			continue
+		}
+		if m.Count == 0 || cid != cur {
+			cur, seen = cid, 0
+		}
+		seen++
+		m.Count++
+		if len(m.Refs) < maxRefs {
 			c, _ := ix.m.corpus(cid)
 			ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(seq), 10)}
 			if err := item.Value(func(v []byte) error {
@@ -563,11 +691,32 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 				}
 				return nil
 			}); err != nil {
-				return err
+				return m, err
 			}
 			m.Refs = append(m.Refs, ref)
 		}
-		return nil
-	})
-	return m, err
+		if seen < countAfter || len(m.Refs) < maxRefs {
+			it.Next()
+			continue
+		}
+		// The refs are taken: the count record, if the group has one,
+		// says how many postings remain.
+		ck = appendCountKey(ck[:0], prefix, cid)
+		it.Seek(ck)
+		if !it.ValidForPrefix(ck) {
+			continue // exactly countAfter postings: no record
+		}
+		if err := it.Item().Value(func(v []byte) error {
+			n, w := binary.Uvarint(v)
+			if w <= 0 || w != len(v) || n < seen {
+				return fmt.Errorf("corrupt posting count %x", v)
+			}
+			m.Count += int64(n - seen)
+			return nil
+		}); err != nil {
+			return m, err
+		}
+		it.Next()
+	}
+	return m, nil
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/dataset"
+
+	"github.com/dgraph-io/badger/v4"
 )
 
 func levels(t testing.TB, names string) []canon.Level {
@@ -296,5 +299,328 @@ func TestManyRuns(t *testing.T) {
 		if m.Count != want {
 			t.Errorf("x_{%d}: %d, want %d", k, m.Count, want)
 		}
+	}
+}
+
+// TestOldLayoutRebuilt: an index in the format-1 layout (one Badger
+// database in the index folder) is refused by readers with ErrOldFormat,
+// and rebuilt in the sharded layout by the next build.
+func TestOldLayoutRebuilt(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y"})
+	ixdir := filepath.Join(dir, "ix")
+	ls := levels(t, "audit")
+
+	// A format-1 index: postings in a Badger database in the folder itself.
+	old, err := badger.Open(badger.DefaultOptions(ixdir).WithLogger(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, _ := ls[0].Canon("x")
+	err = old.Update(func(txn *badger.Txn) error {
+		return txn.Set(append(postingPrefix(ls[0].ID, canon.DigestOf(key, nil)), 0, 0, 0, 0, 0, 0), nil)
+	})
+	old.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Manifest{Format: 1, Tool: "old", Levels: []LevelInfo{{Name: "audit", ID: uint8(ls[0].ID), Version: ls[0].Version}},
+		Corpora: []Corpus{{Name: "a", Input: fa.Fingerprint, Levels: []string{"audit"}}}, Complete: true}
+	data, _ := json.Marshal(m)
+	if err := os.WriteFile(filepath.Join(ixdir, manifestFile), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	if _, err := OpenReadOnly(ixdir, Options{}); !errors.Is(err, ErrOldFormat) || !strings.Contains(err.Error(), "build it again") {
+		t.Errorf("reader of a format-1 index: %v, want ErrOldFormat telling to rebuild", err)
+	}
+	ix, err := Open(ixdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	if ix.Manifest().Covers([]NamedFingerprint{fa}, ls, nil) {
+		t.Error("a format-1 manifest covers its inputs")
+	}
+	if _, err := ix.Lookup(ls[0], key, 1); !errors.Is(err, ErrOldFormat) {
+		t.Errorf("lookup in a format-1 index: %v, want ErrOldFormat", err)
+	}
+	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	if rep.Rebuilt != "the index had another layout" || len(rep.Indexed) != 1 {
+		t.Errorf("build over a format-1 index: %+v", rep)
+	}
+	if m := lookup(t, ix, "audit", "x"); m.Count != 1 || m.Refs[0].ID != "a_0" {
+		t.Errorf("after the rebuild: %+v", m)
+	}
+	for _, f := range []string{"MANIFEST", "KEYREGISTRY", "000001.vlog"} {
+		if _, err := os.Stat(filepath.Join(ixdir, f)); err == nil {
+			t.Errorf("%s of the old layout left behind", f)
+		}
+	}
+	if m := ix.Manifest(); m.Format != FormatVersion || m.Shards != numShards {
+		t.Errorf("manifest format %d, %d shards", m.Format, m.Shards)
+	}
+}
+
+// TestShards: postings are spread over the shards by digest, every shard
+// exists after a build, and a missing shard is reported, not read as empty.
+func TestShards(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 2000; i++ {
+		lines = append(lines, fmt.Sprintf("x_{%d}", i))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	ls := levels(t, "audit,ws")
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	ix.Close()
+	var total int
+	for s := range numShards {
+		db, err := badger.Open(badger.DefaultOptions(shardDir(ixdir, s)).WithLogger(nil).WithReadOnly(true))
+		if err != nil {
+			t.Fatalf("shard %d: %v", s, err)
+		}
+		n := 0
+		db.View(func(txn *badger.Txn) error {
+			it := txn.NewIterator(badger.IteratorOptions{})
+			defer it.Close()
+			for it.Rewind(); it.Valid(); it.Next() {
+				k := it.Item().Key()
+				var d [16]byte
+				copy(d[:], k[2:])
+				if k[0] != 'p' || shardOf(d) != s {
+					t.Errorf("shard %d holds key %x", s, k)
+				}
+				n++
+			}
+			return nil
+		})
+		db.Close()
+		if n < 2*2000/numShards/2 {
+			t.Errorf("shard %d holds %d postings of 4000", s, n)
+		}
+		total += n
+	}
+	if total != 4000 {
+		t.Errorf("%d postings in the shards, want 4000", total)
+	}
+
+	r, err := OpenReadOnly(ixdir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2000; i += 97 {
+		if m := lookup(t, r, "ws", fmt.Sprintf("x_{%d}", i)); m.Count != 1 || m.Refs[0].ID != fmt.Sprintf("a_%d", i) {
+			t.Errorf("x_{%d}: %+v", i, m)
+		}
+	}
+	r.Close()
+
+	// A missing shard is an error, whichever key is looked up in it.
+	os.RemoveAll(shardDir(ixdir, 3))
+	r, _ = OpenReadOnly(ixdir, Options{})
+	defer r.Close()
+	var failed int
+	for i := 0; i < 2000; i++ {
+		l, _ := canon.LookupLevel("ws")
+		key, _ := l.Canon(fmt.Sprintf("x_{%d}", i))
+		if shardOf(canon.DigestOf(key, nil)) != 3 {
+			continue
+		}
+		if _, err := r.Lookup(l, key, 1); err == nil || !strings.Contains(err.Error(), "damaged") {
+			t.Fatalf("lookup in a missing shard: %v", err)
+		}
+		failed++
+	}
+	if failed == 0 {
+		t.Error("no key of shard 3")
+	}
+}
+
+// TestBuildLeftoversRemoved: the run files of a killed build are removed
+// by the next build.
+func TestBuildLeftoversRemoved(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x"})
+	ixdir := filepath.Join(dir, "ix")
+	os.MkdirAll(filepath.Join(ixdir, "build-123"), 0o755)
+	os.WriteFile(filepath.Join(ixdir, "build-123", "run-00000"), []byte("junk"), 0o644)
+	ix, _ := Open(ixdir, Options{})
+	defer ix.Close()
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	if _, err := os.Stat(filepath.Join(ixdir, "build-123")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("leftover runs: %v", err)
+	}
+}
+
+// TestKeyFilters: the shards' key filters pass every indexed key and few
+// absent ones, and lookups give the same answers without them.
+func TestKeyFilters(t *testing.T) {
+	dir := t.TempDir()
+	var lines []string
+	for i := 0; i < 20000; i++ {
+		lines = append(lines, fmt.Sprintf("x_{%d}", i%15000))
+	}
+	a, fa := corpus(t, dir, "a", lines)
+	b, fb := corpus(t, dir, "b", []string{"y", "x_{7}"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	ls := levels(t, "audit,ws")
+	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, ls)
+	ix.Close()
+
+	snapshot := func() string {
+		r, err := OpenReadOnly(ixdir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer r.Close()
+		var out strings.Builder
+		for i := 0; i < 30000; i += 7 {
+			m := lookup(t, r, "ws", fmt.Sprintf("x_{%d}", i))
+			fmt.Fprintln(&out, i, m.Count, m.Refs)
+		}
+		fmt.Fprintln(&out, lookup(t, r, "audit", "y"))
+		return out.String()
+	}
+	r, _ := OpenReadOnly(ixdir, Options{})
+	ws, _ := canon.LookupLevel("ws")
+	var passed, absent int
+	for i := 0; i < 30000; i++ {
+		key, _ := ws.Canon(fmt.Sprintf("x_{%d}", i))
+		d := canon.DigestOf(key, nil)
+		q, err := r.queryShard(shardOf(d))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ok := q.mayHave(ws.ID, d)
+		if i < 15000 && !ok {
+			t.Fatalf("filter rejects indexed key %s", key)
+		}
+		if i >= 15000 {
+			absent++
+			if ok {
+				passed++
+			}
+		}
+	}
+	r.Close()
+	t.Logf("filters pass %d of %d absent keys", passed, absent)
+	if passed > absent/50 {
+		t.Errorf("filters pass %d of %d absent keys", passed, absent)
+	}
+	want := snapshot()
+	// Without filters, lookups search every shard, with the same answers.
+	paths, _ := filepath.Glob(filepath.Join(ixdir, "shard-*", "filter-*"))
+	if len(paths) != numShards*2*2 {
+		t.Errorf("%d filters, want %d", len(paths), numShards*2*2)
+	}
+	for _, p := range paths {
+		os.Remove(p)
+	}
+	if got := snapshot(); got != want {
+		t.Errorf("lookups differ without filters:\n%s\nwant\n%s", got, want)
+	}
+}
+
+// TestCountRecords: a key with more postings than countAfter in a corpus
+// gets a count record, and lookups skip to it once they have their refs;
+// counts and refs must equal a full scan's whatever maxRefs is, for groups
+// just below, at and above the threshold, in one corpus or several.
+func TestCountRecords(t *testing.T) {
+	sizes := map[string][2]int{ // label → postings in corpus a, b
+		"k_{1}": {1, 0},
+		"k_{2}": {countAfter - 1, 1},
+		"k_{3}": {countAfter, 0},
+		"k_{4}": {countAfter + 1, countAfter},
+		"k_{5}": {3*countAfter + 7, countAfter + 2},
+		"k_{6}": {0, 2 * countAfter},
+	}
+	names := []string{"k_{1}", "k_{2}", "k_{3}", "k_{4}", "k_{5}", "k_{6}"}
+	var lines [2][]string
+	for c := range 2 {
+		left := map[string]int{}
+		for _, n := range names {
+			left[n] = sizes[n][c]
+		}
+		for more := true; more; { // interleaved, so that groups span runs of input
+			more = false
+			for _, n := range names {
+				if left[n] > 0 {
+					lines[c] = append(lines[c], n)
+					left[n]--
+					more = true
+				}
+			}
+		}
+	}
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", lines[0])
+	b, fb := corpus(t, dir, "b", lines[1])
+	ix, err := Open(filepath.Join(dir, "ix"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ix.Close()
+	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "raw"))
+	l, _ := canon.LookupLevel("raw")
+	for _, n := range names {
+		var all []string // every posting, in corpus then input order
+		for c, name := range []string{"a", "b"} {
+			for i, line := range lines[c] {
+				if line == n {
+					all = append(all, fmt.Sprintf("%s:%s_%d", name, name, i))
+				}
+			}
+		}
+		for _, maxRefs := range []int{0, 1, 10, countAfter - 1, countAfter, countAfter + 1, 1000} {
+			m, err := ix.Lookup(l, n, maxRefs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var refs []string
+			for _, r := range m.Refs {
+				refs = append(refs, r.Corpus+":"+r.ID)
+			}
+			want := all[:min(maxRefs, len(all))]
+			if m.Count != int64(len(all)) || strings.Join(refs, " ") != strings.Join(want, " ") {
+				t.Errorf("%s maxRefs %d: count %d, %d refs; want %d, %d", n, maxRefs, m.Count, len(refs), len(all), len(want))
+			}
+		}
+	}
+}
+
+// TestCorruptFilter: a damaged key filter is an error that says what to
+// do, never a crash or a wrong answer.
+func TestCorruptFilter(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y", "z"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	ix.Close()
+	paths, _ := filepath.Glob(filepath.Join(ixdir, "shard-*", "filter-*"))
+	for i, damage := range []func(string) error{
+		func(p string) error { return os.Truncate(p, 20) },
+		func(p string) error { return os.Truncate(p, filterHeader+filterBlockBytes+1) },
+		func(p string) error { return os.WriteFile(p, make([]byte, filterHeader+filterBlockBytes), 0o644) },
+	} {
+		for _, p := range paths {
+			if err := damage(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+		r, err := OpenReadOnly(ixdir, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, _ := canon.LookupLevel("ws")
+		_, err = r.Lookup(ws, "x", 10)
+		if err == nil || !strings.Contains(err.Error(), "corrupt") {
+			t.Errorf("damage %d: lookup error %v, want corrupt", i, err)
+		}
+		r.Close()
 	}
 }
