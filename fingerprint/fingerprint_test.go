@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"image"
 	"image/png"
 	"os"
@@ -13,6 +14,8 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+
+	"github.com/parquet-go/parquet-go"
 )
 
 func levels(t *testing.T, names string) []canon.Level {
@@ -264,5 +267,67 @@ func TestImages(t *testing.T) {
 	}
 	if _, err := Write(out, in, Options{Levels: lv, Images: true, Hash: imagehash.Options{Canvas: "round"}}); err == nil {
 		t.Error("an unknown canvas was accepted")
+	}
+}
+
+// TestRowGroups: a fingerprint larger than a row group is written in
+// several, bounded ones, and reads back row for row as one written whole.
+func TestRowGroups(t *testing.T) {
+	dir := t.TempDir()
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range 10000 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"x_{%d} + %d"`, i%777, i)
+	}
+	b.WriteString("]")
+	p := filepath.Join(dir, "train.json")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	in := []Input{{Name: "train", Source: dataset.Source{Path: p}}}
+	lv := levels(t, "audit,ws")
+	read := func(groups int) []Row {
+		t.Helper()
+		rowGroupRows = groups
+		defer func() { rowGroupRows = defaultRowGroupRows }()
+		out := filepath.Join(dir, fmt.Sprint("fp", groups, ".parquet"))
+		if _, err := Write(out, in, Options{Levels: lv, Tool: "test"}); err != nil {
+			t.Fatal(err)
+		}
+		f, err := os.Open(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		fi, _ := f.Stat()
+		pf, err := parquet.OpenFile(f, fi.Size())
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rg := range pf.RowGroups() {
+			if rg.NumRows() > int64(groups)+rowBatch {
+				t.Errorf("a row group of %d rows, bound %d", rg.NumRows(), groups)
+			}
+		}
+		if want := 10000 / (groups + rowBatch); len(pf.RowGroups()) < want {
+			t.Errorf("%d row groups, want at least %d", len(pf.RowGroups()), want)
+		}
+		var rows []Row
+		if _, err := Scan(out, func(r Row) error { rows = append(rows, r); return nil }); err != nil {
+			t.Fatal(err)
+		}
+		return rows
+	}
+	whole, split := read(defaultRowGroupRows), read(1000)
+	if len(whole) != 10000 || len(split) != 10000 {
+		t.Fatalf("%d and %d rows, want 10000", len(whole), len(split))
+	}
+	for i := range whole {
+		if fmt.Sprint(whole[i]) != fmt.Sprint(split[i]) {
+			t.Fatalf("row %d: %v, in row groups %v", i, whole[i], split[i])
+		}
 	}
 }

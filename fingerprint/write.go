@@ -179,21 +179,36 @@ type partWriter struct {
 }
 
 type fileWriter struct {
-	f   *os.File
-	w   *parquet.GenericWriter[Row]
-	buf []Row // rows not yet handed to w: the writer costs less per row in batches
+	f       *os.File
+	w       *parquet.GenericWriter[Row]
+	buf     []Row // rows not yet handed to w: the writer costs less per row in batches
+	pending int   // rows in w's current row group
 }
 
-// rowBatch is how many rows a file writer collects before writing them.
-const rowBatch = 4096
+const (
+	// rowBatch is how many rows a file writer collects before writing them.
+	rowBatch = 4096
+	// defaultRowGroupRows bounds a row group: the writer keeps the current
+	// one in memory until it is flushed, so without a bound an 80M-row
+	// file held gigabytes.
+	defaultRowGroupRows = 1 << 20
+)
+
+// rowGroupRows is defaultRowGroupRows, smaller in tests.
+var rowGroupRows = defaultRowGroupRows
 
 func (fw *fileWriter) flush() error {
 	if len(fw.buf) == 0 {
 		return nil
 	}
 	_, err := fw.w.Write(fw.buf)
+	fw.pending += len(fw.buf)
 	clear(fw.buf)
 	fw.buf = fw.buf[:0]
+	if err == nil && fw.pending >= rowGroupRows {
+		err = fw.w.Flush()
+		fw.pending = 0
+	}
 	return err
 }
 
