@@ -52,7 +52,10 @@ engine:
 ## against 10M training sequences on every core (goal: under 60 s on 2 cores);
 ## overlap --near 2 end to end (reading and tokenizing included) at 1M and 10M;
 ## overlap cold, with an index built and warm against a Python set on 3M
-## generated labels.
+## generated labels; and scripts/scale.sh: 80M labels generated from the
+## shared training labels with edits, fingerprinted, indexed (from the
+## fingerprint and from the labels) and queried with HME100K test, with wall
+## time and peak RSS of each command (about 20 GB of temporary disk).
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -76,6 +79,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkOverlapNear' -benchtime 1x -timeout 60m ./audit/
 	$(MAKE) build
 	bash scripts/overlap-vs-python.sh
+	bash scripts/scale.sh
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).
 FUZZTIME ?= 30s
