@@ -179,17 +179,24 @@ func AppendWSTokens(dst []string, ws string) ([]string, bool) {
 
 // CanonTokens is the tokens level (L3) of a label.
 func CanonTokens(s string) (string, error) {
+	return fromTokens(s, func(toks []string) string { return strings.Join(toks, " ") })
+}
+
+// fromTokens is the key of a token level: key of the label's CDM tokens,
+// or the failed key of its ws form with latex.ErrCDMPass when the
+// tokenizer refuses it.
+func fromTokens(s string, key func(toks []string) string) (string, error) {
 	ws := CanonWS(s)
-	var key string
+	var k string
 	var err error
 	withTokens(ws, func(toks []string, ok bool) {
 		if !ok {
-			key, err = failed(ws), latex.ErrCDMPass
+			k, err = failed(ws), latex.ErrCDMPass
 			return
 		}
-		key = strings.Join(toks, " ")
+		k = key(toks)
 	})
-	return key, err
+	return k, err
 }
 
 // appendTokensKey is the tokens level's AppendKey: CanonTokens' key
@@ -237,19 +244,7 @@ func init() {
 }
 
 // CanonRender is the render level (L4) of a label.
-func CanonRender(s string) (string, error) {
-	ws := CanonWS(s)
-	var key string
-	var err error
-	withTokens(ws, func(toks []string, ok bool) {
-		if !ok {
-			key, err = failed(ws), latex.ErrCDMPass
-			return
-		}
-		key = renderKey(toks)
-	})
-	return key, err
-}
+func CanonRender(s string) (string, error) { return fromTokens(s, renderKey) }
 
 // renderKey maps L3 tokens to the render level's key.
 func renderKey(toks []string) string {

@@ -16,26 +16,7 @@ BIN=${BIN:-bin/leakaudit}
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 TEST=$DATA/labels/hme100k_test_captions.json
-python3 - "$DATA/labels" "$N" "$WORK/train.json" <<'PY'
-import json, os, random, sys
-src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-labels = []
-for f in sorted(x for x in os.listdir(src) if "train" in x):
-    labels += [s for s in json.load(open(os.path.join(src, f))) if isinstance(s, str)]
-rng = random.Random(20261124)
-toks = [t for s in labels[:20000] for t in s.split()]
-with open(out, "w") as w:
-    w.write("[")
-    for i in range(n):
-        s = labels[i % len(labels)] if i < len(labels) else labels[rng.randrange(len(labels))]
-        if i >= len(labels):
-            t = s.split()
-            if t:
-                t[rng.randrange(len(t))] = rng.choice(toks)
-            s = " ".join(t)
-        w.write(("," if i else "") + json.dumps(s))
-    w.write("]")
-PY
+python3 "$(dirname "$0")/gen-labels.py" "$DATA/labels" "$N" "$WORK/train.json"
 cat > "$WORK/pyset.py" <<'PY'
 import json, sys
 def canon(s):

@@ -4,8 +4,8 @@
 #
 # Generates, from the shared label lists, a training corpus of N labels
 # (default 80M: the real training labels, then copies of them with one
-# random token edit, fixed seed; the generator is the one in
-# overlap-vs-python.sh), then times, with wall time and peak RSS:
+# random token edit, fixed seed: gen-labels.py), then times, with wall
+# time and peak RSS:
 #   fingerprint  leakaudit fingerprint at the audit and ws levels
 #   index-fp     an index built from that fingerprint (overlap --db)
 #   index        an index built from the labels themselves (overlap --db)
@@ -26,29 +26,10 @@ TEST=$DATA/labels/hme100k_test_captions.json
 if [ -n "${TRAIN:-}" ]; then
   ln -s "$(realpath "$TRAIN")" "$WORK/train.json"
 else
-gen_start=$(date +%s)
-python3 - "$DATA/labels" "$N" "$WORK/train.json" <<'PY'
-import json, os, random, sys
-src, n, out = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-labels = []
-for f in sorted(x for x in os.listdir(src) if "train" in x):
-    labels += [s for s in json.load(open(os.path.join(src, f))) if isinstance(s, str)]
-rng = random.Random(20261124)
-toks = [t for s in labels[:20000] for t in s.split()]
-with open(out, "w", buffering=1 << 20) as w:
-    w.write("[")
-    for i in range(n):
-        s = labels[i % len(labels)] if i < len(labels) else labels[rng.randrange(len(labels))]
-        if i >= len(labels):
-            t = s.split()
-            if t:
-                t[rng.randrange(len(t))] = rng.choice(toks)
-            s = " ".join(t)
-        w.write(("," if i else "") + json.dumps(s))
-    w.write("]")
-PY
+  gen_start=$(date +%s)
+  python3 "$(dirname "$0")/gen-labels.py" "$DATA/labels" "$N" "$WORK/train.json"
+  echo "generated $N labels ($(du -h "$WORK/train.json" | cut -f1)) in $(( $(date +%s) - gen_start )) s"
 fi
-[ -n "${TRAIN:-}" ] || echo "generated $N labels ($(du -h "$WORK/train.json" | cut -f1)) in $(( $(date +%s) - gen_start )) s"
 run() { # label, command...: prints "label seconds rss_kb"; the output is kept in $WORK/<label>.out
   local label=$1; shift
   /usr/bin/time -f "%e %M" -o "$WORK/time" "$@" > "$WORK/$label.out" 2> "$WORK/$label.err" ||
