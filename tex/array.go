@@ -1,6 +1,7 @@
 package tex
 
 import (
+	"errors"
 	"strconv"
 	"strings"
 )
@@ -287,6 +288,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 	p.envs = append(p.envs, env)
 	defer func() { p.envs = p.envs[:len(p.envs)-1] }()
 	var row []*node
+	leftEarly := false
 	for {
 		// \hline at the start of a row
 		p.skipSpaces()
@@ -296,6 +298,21 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 			continue
 		}
 		items, end, err := p.cell(env)
+		if errors.Is(err, errLeaveCell) {
+			// \hline in the cell: the cell, the row and the alignment
+			// end (hline.go)
+			if len(row) >= len(cols) {
+				return p.e.unsupported("array row with more cells than columns")
+			}
+			b, err := p.leftCellBox(p.leftCell.finish(), cols[len(row)], len(row) == 0, arstrutHt, arstrutDp)
+			if err != nil {
+				return err
+			}
+			rows = append(rows, append(row, b))
+			gaps = append(gaps, 0)
+			leftEarly = true
+			break
+		}
 		if err != nil {
 			return err
 		}
@@ -382,6 +399,19 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 	for hi < len(hlines) {
 		vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
 		hi++
+	}
+	if leftEarly {
+		if p.left != nil || p.inlineEnv != "" {
+			return p.e.unsupported("an array left early inside another")
+		}
+		rest, byEnd, err := p.vcenterRest(vl, p.page)
+		if err != nil {
+			return err
+		}
+		vl = rest
+		if !byEnd {
+			p.left = &leftAlign{env: env, depth: p.depth}
+		}
 	}
 	box := vpack(vl)
 	l.add(&noad{kind: vcenterNoad, nucleus: field{kind: subBox, box: box}})
@@ -657,6 +687,7 @@ func (p *parser) rowSpace() (Scaled, error) {
 // \\ or \end{env}. A missing \end is closed at the template's
 // \end{displaymath}, as pdflatex does (docs/cdm.md §6: probe p16 scores 1).
 func (p *parser) cell(env string) ([]*noad, endKind, error) {
+	p.nextFrame, p.nextParent = frameCell, nil
 	items, end, err := p.parseList()
 	if err != nil {
 		return nil, end, err
