@@ -202,6 +202,23 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 	// closeVcenter handles the } (or \endgroup's off_save) that ends the
 	// \vcenter.
 	closeVcenter := func() error { return endPar() }
+	// inline starts the in-line formula with t, read again in math mode;
+	// \end{env}'s \endgroup ends it, the simple groups and the \vcenter
+	inline := func(t token) error {
+		startPar()
+		e.recover("missing $ inserted")
+		p.insert(t)
+		hl, err := p.inlineInArray(env)
+		if err != nil {
+			return err
+		}
+		line = append(line, hl...)
+		for range level {
+			e.recover("missing } inserted")
+		}
+		e.recover("missing } inserted")
+		return closeVcenter()
+	}
 	for {
 		t, ok := p.next()
 		if !ok {
@@ -244,7 +261,18 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 			// \__mathcolor_scan_for_scripts:w removes the spaces it peeks
 			// over; no script follows: \reset@color
 			p.skipSpaces()
-			if nt, ok := p.peek(); ok && (nt.kind == tkSup || nt.kind == tkSub || nt.kind == tkChar && nt.c == '\'' ||
+			nt, ok := p.peek()
+			if ok && (nt.kind == tkSup || nt.kind == tkSub) {
+				// \__mathcolor_handle_scripts:Nw puts the script back:
+				// "Missing $ inserted", and the colour's scripts are
+				// handled in the in-line formula, attached to an empty
+				// nucleus, as in math mode
+				if err := inline(t); err != nil {
+					return nil, false, err
+				}
+				return vl, true, nil
+			}
+			if ok && (nt.kind == tkChar && nt.c == '\'' ||
 				nt.kind == tkCS && (nt.s == "limits" || nt.s == "nolimits" || nt.s == "displaylimits")) {
 				return nil, false, e.unsupported("a script in an array's paragraph")
 			}
@@ -271,20 +299,7 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 				sf = 0 // capitals (999) and punctuation: not modelled before a space
 			}
 		case startsMath(p, t):
-			startPar()
-			e.recover("missing $ inserted")
-			p.insert(t)
-			hl, err := p.inlineInArray(env)
-			if err != nil {
-				return nil, false, err
-			}
-			line = append(line, hl...)
-			// \endgroup's off_save: the simple groups, then the \vcenter
-			for range level {
-				e.recover("missing } inserted")
-			}
-			e.recover("missing } inserted")
-			if err := closeVcenter(); err != nil {
+			if err := inline(t); err != nil {
 				return nil, false, err
 			}
 			return vl, true, nil
