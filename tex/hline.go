@@ -279,9 +279,8 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 			p.popColor()
 			lastChar = -1
 		case t.kind == tkCS && t.s == "\\":
-			if err := p.misplacedCR(); err != nil {
-				return nil, false, err
-			}
+			// \@arraycr's $ starts a paragraph and a formula
+			return nil, false, e.unsupported(`\\ in an array's vertical list`)
 		case t.kind == tkCS && t.s == "end":
 			return nil, false, e.unsupported(`\end in an array's vertical list`)
 		case t.kind == tkChar && isTextChar(t.c):
@@ -310,42 +309,51 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 }
 
 // inlineInArray reads the in-line formula that a math token starts in the
-// \vcenter's paragraph, up to \end{env}, and returns its hlist.
+// \vcenter's paragraph, up to \end{env}, and returns its hlist. A \\ at
+// its level is latex.ltx's \@arraycr, `${\ifnum0=`}\fi\@ifstar
+// \@xarraycr\@xarraycr`: its $ ends the formula, and \@xarraycr's
+// `\ifnum0=`{\fi}${}\cr` starts another with an empty group before
+// "Misplaced \cr".
 func (p *parser) inlineInArray(env string) ([]*node, error) {
 	e := p.e
 	savedInline, savedEnv := p.inlineDepth, p.inlineEnv
 	p.inlineDepth, p.inlineEnv = p.depth+1, env
 	defer func() { p.inlineDepth, p.inlineEnv = savedInline, savedEnv }()
-	ml, end, err := p.parseList()
-	if err != nil {
-		if errors.Is(err, errLeaveMath) || errors.Is(err, errLeaveCell) {
-			return nil, e.unsupported("math mode left inside an array's paragraph")
+	var hl []*node
+	for {
+		ml, end, err := p.parseList()
+		if err != nil {
+			if errors.Is(err, errLeaveMath) || errors.Is(err, errLeaveCell) {
+				return nil, e.unsupported("math mode left inside an array's paragraph")
+			}
+			return nil, err
 		}
-		return nil, err
+		hl = append(hl, e.mlistToHlist(ml.finish(), styleT, true)...)
+		if e.unsup != nil {
+			return nil, e.unsup
+		}
+		switch end {
+		case endEnv:
+			return hl, nil
+		case endCR:
+			// \@ifstar and \@ifnextchar[ skip spaces
+			p.skipSpaces()
+			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
+				p.next()
+				p.skipSpaces()
+			}
+			if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '[' {
+				return nil, e.unsupported(`\\[dim] after an array left early`)
+			}
+			if p.budget < 0 {
+				return nil, e.unsupported("expansion too long")
+			}
+			e.recover(`Misplaced \cr`)
+			p.insert(token{kind: tkBegin, c: '{'}, token{kind: tkEnd, c: '}'})
+		default:
+			return nil, e.unsupported("an in-line formula in an array not ended by its \\end")
+		}
 	}
-	if end != endEnv {
-		return nil, e.unsupported("an in-line formula in an array not ended by its \\end")
-	}
-	hl := e.mlistToHlist(ml.finish(), styleT, true)
-	if e.unsup != nil {
-		return nil, e.unsup
-	}
-	return hl, nil
-}
-
-// misplacedCR is latex.ltx's \@arraycr outside its alignment: \cr is
-// "Misplaced \cr"; a star is read, an optional [dim] is not modelled.
-func (p *parser) misplacedCR() error {
-	p.skipSpaces()
-	if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '*' {
-		p.next()
-		p.skipSpaces()
-	}
-	if t, ok := p.peek(); ok && t.kind == tkChar && t.c == '[' {
-		return p.e.unsupported(`\\[dim] after an array left early`)
-	}
-	p.e.recover(`Misplaced \cr`)
-	return nil
 }
 
 // endLeftEnv handles \end{name} in math after the alignment of an array

@@ -376,10 +376,11 @@ func (p *parser) parseList() (*list, endKind, error) {
 			if len(p.envs) == 0 && (p.left != nil || p.inlineEnv != "") {
 				switch t.s {
 				case "\\":
-					if err := p.misplacedCR(); err != nil {
-						return nil, endEOF, err
+					if p.inlineEnv != "" && depth == p.inlineDepth {
+						// \@arraycr's $ ends the in-line formula (hline.go)
+						return l, endCR, nil
 					}
-					continue
+					return nil, endEOF, p.e.unsupported(`\\ after an array left early`)
 				case "end":
 					_, inline, err := p.endLeftEnv(depth)
 					if err != nil {
