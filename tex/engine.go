@@ -176,6 +176,9 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	s.hlistOut(box, 0, 0)
 	if line != nil {
 		// one line, set at its natural width (\parfillskip takes the rest)
+		if naturalWidth(line) > int64(pg.TextWidth) {
+			return nil, e.unsupported("the paragraph after the display is longer than its line")
+		}
 		lb := hpack(line, 0, false)
 		if lb.width > pg.TextWidth {
 			return nil, e.unsupported("the paragraph after the display is longer than its line")

@@ -18,7 +18,9 @@ func FuzzTypeset(f *testing.F) {
 		`\begin{array}{|c||*{2}{l}|} \hline a & b \\* c \end{array}`, `\frac{m \mathcolor[RGB]{0,0,15}{\sp} {2}}{x} a}+b \right)`,
 		`\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a} _ { \mathcolor[RGB]{0,0,45}{b} } \mathcolor[RGB]{0,0,60}{\right]}`,
 		`{ \frac{ x \mathcolor[RGB]{0,0,15}{\buildrel} y }{z} } \mathcolor[RGB]{0,0,30}{1} \mathcolor[RGB]{0,0,45}{\alpha} ^ {2}`,
-		`\mathrm{ \footnotesize \ a ~ b \quad c }`} {
+		`\mathrm{ \footnotesize \ a ~ b \quad c }`,
+		`\left( \begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{\alpha} } } & c \\ d \end{array} \right) e`,
+		`\begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{x} ^ { 2 } } } } & { c } \end{array} } y`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -58,9 +60,19 @@ func TestHostileFormulas(t *testing.T) {
 		"macro loop guard":   strings.Repeat(`\neq`, 20_000),
 		"hijacked scripts":   `\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a}` + strings.Repeat(` _ { \mathcolor[RGB]{0,0,45}{b} }`, 1_500),
 		"buildrel groups":    strings.Repeat("{", 300) + `\mathcolor[RGB]{0,0,15}{\buildrel}` + strings.Repeat("}", 300) + strings.Repeat(`\mathcolor[RGB]{0,0,30}{\alpha}`, 1_000),
+		"hline in groups":    `\begin{array}{c} ` + strings.Repeat("{", 350) + `\hline ` + strings.Repeat("{ x } ", 2_000) + strings.Repeat("}", 350) + `\end{array}`,
+		"hline rows":         `\begin{array}{cc} { \hline { \alpha } } ` + strings.Repeat(`\\ { x } & { y } `, 2_500) + `\end{array}`,
+		"hline vcenter":      `\begin{array}{c} { \hline ` + strings.Repeat(`{ \mathcolor[RGB]{0,0,15}{a} } `, 1_500) + `} } ` + strings.Repeat("} ", 1_500),
 	} {
 		start := time.Now()
-		l, err := Typeset(s)
+		l, err := TypesetOn(s, PageA5)
+		if errors.Is(err, ErrInternal) {
+			t.Errorf("%s on a page: %v", name, err)
+		}
+		if err == nil {
+			t.Logf("%s on a page: %d glyphs", name, len(l.Glyphs))
+		}
+		l, err = Typeset(s)
 		if errors.Is(err, ErrInternal) {
 			t.Errorf("%s: %v", name, err)
 		}

@@ -189,7 +189,7 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 		if pg.TextWidth == 0 {
 			return e.unsupported("a paragraph in an array without a page")
 		}
-		if hpack(line, 0, false).width > pg.TextWidth {
+		if naturalWidth(line) > int64(pg.TextWidth) {
 			return e.unsupported("a paragraph of more than one line in an array")
 		}
 		// \penalty10000 \parfillskip \rightskip
@@ -380,4 +380,23 @@ func (p *parser) endLeftEnv(depth int) (handled bool, inline bool, err error) {
 		return true, false, nil
 	}
 	return true, false, p.e.unsupported(`\end{` + name + `} after an array left early`)
+}
+
+// naturalWidth is the natural width of an hlist, summed without overflow
+// (a scaled int32 sum overflows beyond 16,384pt; TeX's lines never get
+// there).
+func naturalWidth(list []*node) int64 {
+	var w int64
+	for _, p := range list {
+		switch p.kind {
+		case charNode:
+			cw, _, _, _ := p.font.metrics(p.c)
+			w += int64(cw)
+		case hlistNode, vlistNode, ruleNode, glueNode, kernNode:
+			if p.width != runningDim {
+				w += int64(p.width)
+			}
+		}
+	}
+	return w
 }
