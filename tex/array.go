@@ -192,6 +192,11 @@ func (p *parser) array(l *list) error {
 		return err
 	}
 	env := tokString(name)
+	if _, normal := p.textFont(); !normal {
+		if _, matrix := matrixDelims[env]; env != "array" && !matrix {
+			return p.e.unsupported(`\begin{` + env + `} after a size command`)
+		}
+	}
 	switch env {
 	case "array":
 	case "subarray":
@@ -250,6 +255,17 @@ func (p *parser) array(l *list) error {
 	if !ok {
 		return p.e.unsupported(`array preamble {` + tokString(spec) + `}`)
 	}
+	if _, normal := p.textFont(); !normal {
+		// only array after \small is modelled (command lets \begin
+		// through for it); its @{\quad} would measure \small's em
+		for _, c := range cols {
+			for _, s := range append(append([]sepItem{}, c.before...), c.after...) {
+				if !s.rule && s.width != arrayColSep && s.width != doubleRuleSep {
+					return p.e.unsupported(`array preamble with @{…} after a size command`)
+				}
+			}
+		}
+	}
 	return p.alignment(l, env, cols, "")
 }
 
@@ -279,6 +295,22 @@ func (p *parser) delimited(l *list, open, close string, body func(*list) error) 
 func (p *parser) alignment(l *list, env string, cols []column, stretch string) error {
 	// \@arstrut: \strutbox × \arraystretch
 	arstrutHt, arstrutDp := strutHt, strutDp
+	// the cells' fonts: after \small, each cell's $ selects the math
+	// fonts of 10.95pt (\check@mathfonts) and \strutbox is \small's
+	cellFonts := p.e.fonts
+	if _, normal := p.textFont(); !normal {
+		if p.sizeName() != "small" || p.e.fonts != &normalFonts || stretch != "" {
+			return p.e.unsupported(`\begin{` + env + `} after a size command`)
+		}
+		small, _, err := smallTables()
+		if err != nil {
+			return err
+		}
+		cellFonts = small
+		arstrutHt, arstrutDp = scaleDecimal(smallBaselineSkip, "0.7"), scaleDecimal(smallBaselineSkip, "0.3")
+	}
+	outerFonts := p.e.fonts
+	defer func() { p.e.fonts = outerFonts }()
 	if stretch != "" {
 		arstrutHt, arstrutDp = scaleDecimal(strutHt, stretch), scaleDecimal(strutDp, stretch)
 	}
@@ -297,6 +329,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 			hlines = append(hlines, len(rows))
 			continue
 		}
+		p.e.fonts = cellFonts
 		items, end, err := p.cell(env)
 		if errors.Is(err, errLeaveCell) {
 			// \hline in the cell: the cell, the row and the alignment
@@ -400,6 +433,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
 		hi++
 	}
+	p.e.fonts = outerFonts
 	if leftEarly {
 		if p.left != nil || p.inlineEnv != "" {
 			return p.e.unsupported("an array left early inside another")
@@ -676,7 +710,8 @@ func (p *parser) rowSpace() (Scaled, error) {
 	if err != nil || !ok {
 		return 0, err
 	}
-	d, _, valid := parseDimen(tokString(dim), textFontCMR.Param(6))
+	tf, _ := p.textFont()
+	d, _, valid := parseDimen(tokString(dim), tf.Param(6))
 	if !valid {
 		return 0, p.e.unsupported(`\\[` + tokString(dim) + `]`)
 	}

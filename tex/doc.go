@@ -32,7 +32,8 @@
 //     \-, \sl and \scshape (a warning, an error), \vspace and
 //     \smallskip (a \vadjust: nothing in the formula), size commands (a
 //     warning; the math fonts stay, but the text font they select sets
-//     control space, ~ and em units to the group's end), \Tilde-like
+//     control space, ~ and em units to the group's end, and an array's
+//     cells after \small are formulas in \small's math fonts), \Tilde-like
 //     aliases (a macro whose \meaning is another command), and the
 //     commands the reference's colouring leaves alone in a \mathcolor
 //     body (next table).
