@@ -20,7 +20,8 @@ func FuzzTypeset(f *testing.F) {
 		`{ \frac{ x \mathcolor[RGB]{0,0,15}{\buildrel} y }{z} } \mathcolor[RGB]{0,0,30}{1} \mathcolor[RGB]{0,0,45}{\alpha} ^ {2}`,
 		`\mathrm{ \footnotesize \ a ~ b \quad c }`,
 		`\left( \begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{\alpha} } } & c \\ d \end{array} \right) e`,
-		`\begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{x} ^ { 2 } } } } & { c } \end{array} } y`} {
+		`\begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{x} ^ { 2 } } } } & { c } \end{array} } y`,
+		`{ \small \left( \begin{array}{cc} x & \frac{a}{b} \\ \boldsymbol{\alpha} & \mathbb{R} \end{array} \right) } \begin{array}{c} y \end{array}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -62,6 +63,7 @@ func TestHostileFormulas(t *testing.T) {
 		"buildrel groups":    strings.Repeat("{", 300) + `\mathcolor[RGB]{0,0,15}{\buildrel}` + strings.Repeat("}", 300) + strings.Repeat(`\mathcolor[RGB]{0,0,30}{\alpha}`, 1_000),
 		"hline in groups":    `\begin{array}{c} ` + strings.Repeat("{", 350) + `\hline ` + strings.Repeat("{ x } ", 2_000) + strings.Repeat("}", 350) + `\end{array}`,
 		"hline rows":         `\begin{array}{cc} { \hline { \alpha } } ` + strings.Repeat(`\\ { x } & { y } `, 2_500) + `\end{array}`,
+		"small arrays":       `{ \small ` + strings.Repeat(`\begin{array}{c} x \\ `, 300) + strings.Repeat(`\end{array}`, 300) + `}`,
 		"hline vcenter":      `\begin{array}{c} { \hline ` + strings.Repeat(`{ \mathcolor[RGB]{0,0,15}{a} } `, 1_500) + `} } ` + strings.Repeat("} ", 1_500),
 	} {
 		start := time.Now()
