@@ -2,6 +2,7 @@ package tex
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -98,5 +99,27 @@ func TestSymbolFamilies(t *testing.T) {
 		if got, ok := symbolFamilies[name]; !ok || got != want {
 			t.Errorf("family %s: LaTeX gives %d (%v), the engine uses %d", name, got, ok, want)
 		}
+	}
+}
+
+// TestSmallArrayFonts: the cells of an array after \small are formulas in
+// \small's math fonts (the 10 pt designs at 10.95pt, scripts at 8pt), the
+// delimiters around it in the display's (checked against the DVI in the
+// layout golden).
+func TestSmallArrayFonts(t *testing.T) {
+	l, err := Typeset(`{ \small \left( \begin{array}{c} x^{2} \end{array} \right) } y`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range l.Glyphs {
+		got = append(got, fmt.Sprintf("%s@%.2f", g.Font, g.Size.Pt()))
+	}
+	want := []string{"cmex10@12.00", "cmmi10@10.95", "cmr8@8.00", "cmex10@12.00", "cmmi12@12.00"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("fonts %v, want %v", got, want)
+	}
+	if _, err := Typeset(`{ \footnotesize \begin{array}{c} x \end{array} }`); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("an array after \\footnotesize: %v, want ErrUnsupported", err)
 	}
 }
