@@ -81,6 +81,43 @@ func TestBrokenLaTeX(t *testing.T) {
 	}
 }
 
+// TestHlineInCell: \hline in a cell (where the colouring moves it) ends
+// the alignment; the rest of the array is read in its \vcenter, here a
+// paragraph of the page's width holding b, then in the formula around it
+// (checked against the DVI in the layout golden).
+func TestHlineInCell(t *testing.T) {
+	in := `\left( \begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{c} } } & \mathcolor[RGB]{0,0,30}{d} \end{array} \right)`
+	if _, err := Typeset(in); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("without a page: %v, want ErrUnsupported", err)
+	}
+	l, err := TypesetOn(in, PageA5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// ( a b height c d ): a, b, c, d and the six letters, two delimiters
+	if len(l.Glyphs) != 12 {
+		t.Errorf("%d glyphs, want 12", len(l.Glyphs))
+	}
+	for _, want := range []string{`Misplaced \noalign`, `missing \cr inserted`, `misplaced alignment tab character &`, `Misplaced \crcr`} {
+		if !slices.Contains(l.Recovered, want) {
+			t.Errorf("recovered %q, want %q", l.Recovered, want)
+		}
+	}
+	if l.Width != PageA5.TextWidth {
+		t.Errorf("display %d wide, want the line (%d): the paragraph is \\hsize wide", l.Width, PageA5.TextWidth)
+	}
+	for _, c := range []string{
+		`\begin{array}{c} a \\ { \hline { b } } \\ { \hline { c } } \end{array}`, // \\ ends the display: not modelled
+		`\begin{array}{c} a \\ { \hline { \frac{1}{2} } } \end{array}`,
+		`\begin{array}{c} a \\ { \hline { b } }`,
+		`\begin{array}{c} a \\ { x^{ \hline } } \end{array}`,
+	} {
+		if _, err := TypesetOn(c, PageA5); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%q: %v, want ErrUnsupported", c, err)
+		}
+	}
+}
+
 // TestParagraphAfterDisplay: after a display that TeX ended early, the
 // rest of the formula is set in a paragraph on the page's first line
 // below it, indented by \parindent (checked against the DVI in the

@@ -116,7 +116,7 @@ var muSpaces = map[string]muGlue{
 // command runs a control sequence in math mode.
 func (p *parser) command(l *list, name string) error {
 	e := p.e
-	if textFontDependent[name] {
+	if textFontDependent[name] && !(name == "begin" && p.sizeName() == "small") {
 		if _, normal := p.textFont(); !normal {
 			// the size command's text font, strut and (in an array's
 			// cells, new formulas) math fonts are not modelled here

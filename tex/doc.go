@@ -32,7 +32,8 @@
 //     \-, \sl and \scshape (a warning, an error), \vspace and
 //     \smallskip (a \vadjust: nothing in the formula), size commands (a
 //     warning; the math fonts stay, but the text font they select sets
-//     control space, ~ and em units to the group's end), \Tilde-like
+//     control space, ~ and em units to the group's end, and an array's
+//     cells after \small are formulas in \small's math fonts), \Tilde-like
 //     aliases (a macro whose \meaning is another command), and the
 //     commands the reference's colouring leaves alone in a \mathcolor
 //     body (next table).
@@ -95,12 +96,19 @@
 //	                                                                          otherwise ErrUnsupported
 //	\buildrel whose argument runs to the  "File ended": no PDF                ErrFatal
 //	end of the formula
-//	\hline or \end{array} outside an      a page, after many errors (\hline   ErrUnsupported
-//	array or in a cell (the colouring     in a cell: "Misplaced \noalign",
-//	moves \hline into the next cell);     its rule's keywords set as text in
-//	\noalign in a cell; \verb; more       the cell, the alignment and the
-//	cells than columns; unknown           display ended early; \verb: the
-//	environment; \tag; \middle            rest of the line verbatim)
+//	\hline in an array's cell (the        "Misplaced \noalign": the cell's    the same (hline.go) where the cell's
+//	colouring moves \hline into the       formula ends, "height" is set in    open groups are brace groups and
+//	next cell)                            it as text, "Missing \cr inserted"  the paragraph is one line of
+//	                                      ends the alignment; the rest is     characters and an in-line formula
+//	                                      read in the array's \vcenter (a     to \end{array} (needs a Page);
+//	                                      paragraph of \hsize, an in-line     otherwise ErrUnsupported
+//	                                      formula), then around it
+//	\hline or \end{array} outside an      a page, after many errors (\\       ErrUnsupported
+//	array; \\ after an array's            after an alignment ended early ends
+//	alignment ended early; \noalign in    the display; \verb: the rest of the
+//	a cell; \verb; more cells than        line verbatim)
+//	columns; unknown environment; \tag;
+//	\middle
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The
 // recoveries are checked against real LaTeX's DVI in the layout golden,
@@ -108,6 +116,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,519 formulas (make goldens), and the reference CDM's
+// the DVI of 8,536 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

@@ -136,9 +136,17 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}
-	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop}
+	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop, page: pg}
 	l, _, err := p.parseList()
+	if err == nil && p.left != nil {
+		// an array whose alignment ended early, its environment open at
+		// the display's end (hline.go)
+		err = e.unsupported(`an array left early without its \end`)
+	}
 	var line []*node // the paragraph after a display TeX ended early
+	if errors.Is(err, errLeaveCell) {
+		err = e.unsupported(`\hline in a cell outside an array`) // never: alignment catches it
+	}
 	if errors.Is(err, errLeaveMath) && e.unsup != nil {
 		err = e.unsup
 	} else if errors.Is(err, errLeaveMath) {
@@ -168,6 +176,9 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	s.hlistOut(box, 0, 0)
 	if line != nil {
 		// one line, set at its natural width (\parfillskip takes the rest)
+		if naturalWidth(line) > int64(pg.TextWidth) {
+			return nil, e.unsupported("the paragraph after the display is longer than its line")
+		}
 		lb := hpack(line, 0, false)
 		if lb.width > pg.TextWidth {
 			return nil, e.unsupported("the paragraph after the display is longer than its line")

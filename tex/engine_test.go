@@ -2,6 +2,7 @@ package tex
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,10 @@ func FuzzTypeset(f *testing.F) {
 		`\begin{array}{|c||*{2}{l}|} \hline a & b \\* c \end{array}`, `\frac{m \mathcolor[RGB]{0,0,15}{\sp} {2}}{x} a}+b \right)`,
 		`\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a} _ { \mathcolor[RGB]{0,0,45}{b} } \mathcolor[RGB]{0,0,60}{\right]}`,
 		`{ \frac{ x \mathcolor[RGB]{0,0,15}{\buildrel} y }{z} } \mathcolor[RGB]{0,0,30}{1} \mathcolor[RGB]{0,0,45}{\alpha} ^ {2}`,
-		`\mathrm{ \footnotesize \ a ~ b \quad c }`} {
+		`\mathrm{ \footnotesize \ a ~ b \quad c }`,
+		`\left( \begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{\alpha} } } & c \\ d \end{array} \right) e`,
+		`\begin{array}{cc} a & b \\ { \hline { \mathcolor[RGB]{0,0,15}{x} ^ { 2 } } } } & { c } \end{array} } y`,
+		`{ \small \left( \begin{array}{cc} x & \frac{a}{b} \\ \boldsymbol{\alpha} & \mathbb{R} \end{array} \right) } \begin{array}{c} y \end{array}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -58,9 +62,20 @@ func TestHostileFormulas(t *testing.T) {
 		"macro loop guard":   strings.Repeat(`\neq`, 20_000),
 		"hijacked scripts":   `\mathcolor[RGB]{0,0,15}{\left[} ^ \mathcolor[RGB]{0,0,30}{a}` + strings.Repeat(` _ { \mathcolor[RGB]{0,0,45}{b} }`, 1_500),
 		"buildrel groups":    strings.Repeat("{", 300) + `\mathcolor[RGB]{0,0,15}{\buildrel}` + strings.Repeat("}", 300) + strings.Repeat(`\mathcolor[RGB]{0,0,30}{\alpha}`, 1_000),
+		"hline in groups":    `\begin{array}{c} ` + strings.Repeat("{", 350) + `\hline ` + strings.Repeat("{ x } ", 2_000) + strings.Repeat("}", 350) + `\end{array}`,
+		"hline rows":         `\begin{array}{cc} { \hline { \alpha } } ` + strings.Repeat(`\\ { x } & { y } `, 2_500) + `\end{array}`,
+		"small arrays":       `{ \small ` + strings.Repeat(`\begin{array}{c} x \\ `, 300) + strings.Repeat(`\end{array}`, 300) + `}`,
+		"hline vcenter":      `\begin{array}{c} { \hline ` + strings.Repeat(`{ \mathcolor[RGB]{0,0,15}{a} } `, 1_500) + `} } ` + strings.Repeat("} ", 1_500),
 	} {
 		start := time.Now()
-		l, err := Typeset(s)
+		l, err := TypesetOn(s, PageA5)
+		if errors.Is(err, ErrInternal) {
+			t.Errorf("%s on a page: %v", name, err)
+		}
+		if err == nil {
+			t.Logf("%s on a page: %d glyphs", name, len(l.Glyphs))
+		}
+		l, err = Typeset(s)
 		if errors.Is(err, ErrInternal) {
 			t.Errorf("%s: %v", name, err)
 		}
@@ -84,5 +99,27 @@ func TestSymbolFamilies(t *testing.T) {
 		if got, ok := symbolFamilies[name]; !ok || got != want {
 			t.Errorf("family %s: LaTeX gives %d (%v), the engine uses %d", name, got, ok, want)
 		}
+	}
+}
+
+// TestSmallArrayFonts: the cells of an array after \small are formulas in
+// \small's math fonts (the 10 pt designs at 10.95pt, scripts at 8pt), the
+// delimiters around it in the display's (checked against the DVI in the
+// layout golden).
+func TestSmallArrayFonts(t *testing.T) {
+	l, err := Typeset(`{ \small \left( \begin{array}{c} x^{2} \end{array} \right) } y`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, g := range l.Glyphs {
+		got = append(got, fmt.Sprintf("%s@%.2f", g.Font, g.Size.Pt()))
+	}
+	want := []string{"cmex10@12.00", "cmmi10@10.95", "cmr8@8.00", "cmex10@12.00", "cmmi12@12.00"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("fonts %v, want %v", got, want)
+	}
+	if _, err := Typeset(`{ \footnotesize \begin{array}{c} x \end{array} }`); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("an array after \\footnotesize: %v, want ErrUnsupported", err)
 	}
 }

@@ -194,3 +194,65 @@ var (
 	circleOnce sync.Once
 	circle     *mathFont
 )
+
+// smallSize is \small's size in the 12 pt article (size12.clo:
+// \@setfontsize\small\@xipt{13.6}); its math sizes are 10.95, 8 and 6 pt
+// (fontmath.ltx: \DeclareMathSizes{\@xipt}{\@xipt}{8}{6}).
+var (
+	smallSize         = Scaled(717619) // 10.95pt
+	smallBaselineSkip = Scaled(891290) // 13.6pt
+)
+
+// smallTextFonts are the text-size fonts of each family at \small, from
+// the same font definitions as familyFonts (ot1cmr.fd, omlcmm.fd,
+// omscmsy.fd, amsmath's cmex, ueur/umsa/umsb/ueuf.fd, ot1cmss.fd,
+// ot1cmtt.fd: the 10 pt designs at 10.95pt); the script sizes are the
+// normal ones.
+var smallTextFonts = map[int]string{
+	famOperators: "cmr10", famLetters: "cmmi10", famSymbols: "cmsy10", famLarge: "cmex10",
+	4: "eurm10", 5: "msam10", 6: "msbm10", famBF: "cmbx10", famIT: "cmti10", famFrak: "eufm10",
+	famSF: "cmss10", famTT: "cmtt10",
+}
+
+// smallBoldTextFonts replace them in the bold math version.
+var smallBoldTextFonts = map[int]string{famOperators: "cmbx10", famLetters: "cmmib10", famSymbols: "cmbsy10", famBF: "cmbx10"}
+
+var (
+	smallOnce                  sync.Once
+	smallFonts, smallBoldFonts fontTable
+	smallErr                   error
+)
+
+// smallTables returns the font tables of a formula set at \small (a cell
+// of an array after \small: \check@mathfonts at its $ selects them).
+func smallTables() (normal, bold *fontTable, err error) {
+	smallOnce.Do(func() {
+		smallFonts, smallBoldFonts = normalFonts, boldFonts
+		cache := map[fontSpec]*mathFont{}
+		for fam, name := range smallTextFonts {
+			f, err := loadFont(fontSpec{name, smallSize}, cache)
+			if err != nil {
+				smallErr = err
+				return
+			}
+			smallFonts[fam][textSize], smallBoldFonts[fam][textSize] = f, f
+		}
+		for fam, name := range smallBoldTextFonts {
+			f, err := loadFont(fontSpec{name, smallSize}, cache)
+			if err != nil {
+				smallErr = err
+				return
+			}
+			smallBoldFonts[fam][textSize] = f
+		}
+	})
+	return &smallFonts, &smallBoldFonts, smallErr
+}
+
+// boldOf is the bold math version of a font table.
+func boldOf(t *fontTable) *fontTable {
+	if t == &smallFonts {
+		return &smallBoldFonts
+	}
+	return &boldFonts
+}

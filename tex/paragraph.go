@@ -47,6 +47,7 @@ const (
 	frameTop               // the display
 	frameGroup             // a {…} math group in a list
 	frameFracNum           // amsmath's \frac: {\begingroup#1\endgroup\@@over#2}
+	frameCell              // a cell of an alignment (hline.go)
 )
 
 // frame is one open parseList: its group and the list it is building.
@@ -55,6 +56,10 @@ type frame struct {
 	list   *list
 	parent *list   // the list the group's noad goes to
 	den    []token // frameFracNum: the denominator
+	// depth is the parseList depth, ncolors the colour stack's size at
+	// the group's start
+	depth   int
+	ncolors int
 }
 
 // leaveState is the display that was cut short by leaving math mode.

@@ -47,6 +47,16 @@ type parser struct {
 	nextDen    []token
 	// leave is set when TeX has left math mode (paragraph.go)
 	leave *leaveState
+	// page is the page the display is set on (TypesetOn)
+	page Page
+	// leftCell is the cell an \hline ended (hline.go); left is the array
+	// whose alignment ended early while its environment is open, and
+	// inlineDepth and inlineEnv the in-line formula of its \vcenter's
+	// paragraph, which \end{inlineEnv} ends
+	leftCell    *list
+	left        *leftAlign
+	inlineDepth int
+	inlineEnv   string
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -273,7 +283,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
 	l := &list{}
-	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen})
+	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen, depth: depth, ncolors: len(p.colors)})
 	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
 	defer func() { p.frames = p.frames[:len(p.frames)-1] }()
 	for {
@@ -285,7 +295,17 @@ func (p *parser) parseList() (*list, endKind, error) {
 		case tkSpace:
 		case tkEnd:
 			// TeX's extra_right_brace (tex.web §1069): a } that would
-			// close the formula or a \left group is dropped.
+			// close the formula or a \left group is dropped; so is one
+			// that meets an in-line formula's math shift group or an
+			// environment's semi-simple group (hline.go).
+			if p.inlineEnv != "" && depth == p.inlineDepth {
+				p.e.recover("extra }, or forgotten $")
+				continue
+			}
+			if p.left != nil && p.inlineEnv == "" && depth == p.left.depth {
+				p.e.recover(`extra }, or forgotten \endgroup`)
+				continue
+			}
 			if depth == 1 {
 				p.e.recover("extra }, or forgotten $")
 				continue
@@ -333,6 +353,9 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 		case tkCS:
 			if t.s == "right" {
+				if p.inlineEnv != "" && depth == p.inlineDepth || p.left != nil && p.inlineEnv == "" && depth == p.left.depth {
+					return nil, endEOF, p.e.unsupported(`\right after an array left early`)
+				}
 				if depth == 1 {
 					// \right outside any \left (tex.web §1192): its
 					// delimiter is read and dropped.
@@ -346,6 +369,30 @@ func (p *parser) parseList() (*list, endKind, error) {
 			}
 			if len(p.envs) > 0 && t.s == "\\" {
 				return l, endCR, nil
+			}
+			if t.s == "hline" && len(p.envs) > 0 && p.envs[len(p.envs)-1] == "array" {
+				return nil, endEOF, p.hlineInCell()
+			}
+			if len(p.envs) == 0 && (p.left != nil || p.inlineEnv != "") {
+				switch t.s {
+				case "\\":
+					if p.inlineEnv != "" && depth == p.inlineDepth {
+						// \@arraycr's $ ends the in-line formula (hline.go)
+						return l, endCR, nil
+					}
+					return nil, endEOF, p.e.unsupported(`\\ after an array left early`)
+				case "end":
+					_, inline, err := p.endLeftEnv(depth)
+					if err != nil {
+						return nil, endEOF, err
+					}
+					if inline {
+						return l, endEnv, nil
+					}
+					continue
+				case "hline", "noalign", "cr", "crcr", "begin":
+					return nil, endEOF, p.e.unsupported(`\` + t.s + ` after an array left early`)
+				}
 			}
 			if len(p.envs) > 0 && t.s == "end" {
 				arg, err := p.readArg()

@@ -53,6 +53,14 @@ var (
 	sizeFontMemo = map[string]*font.Font{}
 )
 
+// sizeName is the size command in force ("" for none).
+func (p *parser) sizeName() string {
+	if len(p.sizes) == 0 {
+		return ""
+	}
+	return p.sizes[len(p.sizes)-1].name
+}
+
 // textFont returns the current text font (its parameters only) and
 // whether it is the document's own (cmr12 at 12 pt): a size command in
 // force changes it for the rest of its group.

@@ -30,7 +30,7 @@ func (p *parser) boldsymbol(l *list, arg []token) error {
 	var choice [4][]*noad
 	class := ordNoad
 	saved := p.e.fonts
-	p.e.fonts = &boldFonts
+	p.e.fonts = boldOf(saved)
 	defer func() { p.e.fonts = saved }()
 	for i, st := range []style{styleD, styleT, styleS, styleSS} {
 		items, err := p.parseTokens(arg)

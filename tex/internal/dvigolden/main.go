@@ -243,6 +243,34 @@ var colouredProbes = []string{
 	// size commands
 	`{ \small a \ b } \ c`, `{ \tiny a ~ b } c`, `{ \Large a \quad b } c`, `{ \scriptsize a \hspace { 1 em } b } c`,
 	`{ \huge a \ b \normalsize \ c } \ d`, `\mathrm { \LARGE \ a }`,
+	// \hline in a cell (the colouring moves it there): the alignment
+	// ends, the rest of the array is read in its \vcenter's vertical
+	// mode (tex/hline.go); im2latex test lines 6572, 2399, 7254, 5896,
+	// 2097, then variants
+	`g ^ { a b } = \left( \begin{array} { c | c } { g ^ { i j } } & { 0 } \\ \hline { 0 } & { g ^ { d d } } \\ \end{array} \right) .`,
+	`T ( u _ { E } ) = \left( \begin{array} { c | c } { 1 } & { b ( u _ { E } ^ { 0 } ) \vec { u } _ { E } ^ { \mathrm { T } } } \\ \hline { 0 } & { I } \\ \end{array} \right) ,`,
+	`\begin{array} { c | c c c c c c c } { p } & { 3 } & { 5 } & { 7 } & { 9 } & { 1 1 } & { 1 3 } & { \cdots } \\ \hline { \Delta } & { 5 } & { 1 1 } & { 1 7 } & { 2 1 } & { 2 9 } & { 3 5 } & { \cdots } \\ \end{array}`,
+	`\left( \begin{array} { c c c c | c c } { \times } & { \times } & { } & { } & { } & { } \\ { \times } & { \times } & { } & { } & { } & { } \\ { \times } & { \times } & { \times } & { \times } & { \times } & { \times } \\ { \times } & { \times } & { \times } & { \times } & { \times } & { \times } \\ \hline { \times } & { \times } & { } & { } & { \times } & { } \\ { \times } & { \times } & { } & { } & { \times } & { \times } \\ \end{array} \right)`,
+	`\left[ g _ { \mu \nu } ( u ) \right] = \left( \begin{array} { c | c } { 1 } & { u ^ { 0 } \vec { u } ^ { \mathrm { T } } } \\ \hline { u ^ { 0 } \vec { u } } & { - I + \vec { u } \otimes \vec { u } ^ { \mathrm { T } } ( u ^ { 0 } ) ^ { 2 } } \\ \end{array} \right) ,`,
+	`\left( \begin{array} { c c } { a } & { b } \\ \hline { c } & { d } \end{array} \right) x`,
+	`\begin{array} { c c } { a } & { b } \\ \hline { \alpha + 1 } & { d } \end{array} = 0`,
+	`\begin{array} { l l } { x } & { y } \\ \hline { \beta } & { z } \\ { - } & { w } \end{array}`,
+	`\begin{array} { c c c } { 1 } & { 2 } & { 3 } \\ { 4 } & \hline { 5 } & { 6 } \end{array}`,
+	`x ^ { 2 } = \left[ \begin{array} { r } { a } \\ \hline { b ^ { 2 } } \end{array} \right]`,
+	`\begin{array} { r l } { a } & { b } \\ \hline { x y } & { c } \end{array}`,
+	`\begin{array} { c c } { a b c d e f g h i j } & { b } \\ \hline { \sum _ { i } x _ { i } } & { d } \\ { } & { } \end{array} + y`,
+	// not modelled: \\ after the \vcenter ends the display; \frac in its
+	// vertical mode
+	`\begin{array} { c } { a } \\ \hline { b } \\ \hline { c } \end{array}`,
+	`\begin{array} { c c } { a } & { b } \\ \hline { \frac { 1 } { 2 } } & { d } \end{array}`,
+	// an array after \small: its cells in \small's math fonts; im2latex
+	// test line 7131, then variants
+	`\varepsilon _ { v _ { 0 } } = { \small \left( \begin{array} { c c } { 0 } & { 1 _ { \frac { v _ { 0 } } { 2 } } } \\ { - 1 _ { \frac { v _ { 0 } } { 2 } } } & { 0 } \\ \end{array} \right) } .`,
+	`{ \small \begin{array} { c c } { x } & { \frac { a } { b } } \\ { \sum _ { i } } & { y ^ { 2 } } \end{array} } z`,
+	`{ \small \left[ \begin{array} { l r } { \sqrt { x } } & { \hat { a } } \\ { \| x \| } & { \{ \} \leq \lambda } \end{array} \right] }`,
+	`{ \small \begin{array} { c } { a \ b } \\ { \boldsymbol { \alpha } + \boldsymbol { x } } \end{array} }`,
+	`{ \small \begin{array} { c } { \mathit { ff } } \\ { \mathtt { x } \mathsf { y } \mathbb { R } \mathfrak { g } \mathbf { b } \mathcal { L } } \end{array} }`,
+	`x = { \small \begin{array} { c } { \displaystyle \sum _ { n } a _ { n } } \\ { \alpha \beta \gamma \quad \Gamma } \end{array} } + \small { \begin{array} { r } { 1 } \end{array} }`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
