@@ -50,15 +50,10 @@ func (p *parser) hijackScript() (field, error) {
 	if err != nil {
 		return field{}, err
 	}
-	if err := p.appendSimpleGroup(g, s); err != nil {
-		return field{}, err
-	}
-	if err := p.closeHijacked(end); err != nil {
-		return field{}, err
-	}
 	// S's aftergroup tokens: \reset@color, then the real } closes G
-	g.add(&noad{kind: whatsitItem, tok: -2})
-	p.popColor()
+	if err := p.endHijackedScript(g, s, end); err != nil {
+		return field{}, err
+	}
 	return field{kind: subMlist, list: g.finish()}, nil
 }
 
@@ -80,16 +75,11 @@ func (p *parser) hijackedGroupScript() (field, error) {
 	if err != nil {
 		return field{}, err
 	}
-	if err := p.appendSimpleGroup(g, s); err != nil {
-		return field{}, err
-	}
-	if err := p.closeHijacked(end); err != nil {
-		return field{}, err
-	}
 	// S's aftergroup tokens: \reset@color, the hijacked end-group token
 	// (\char"0), and the scan for further scripts of the colour
-	g.add(&noad{kind: whatsitItem, tok: -2})
-	p.popColor()
+	if err := p.endHijackedScript(g, s, end); err != nil {
+		return field{}, err
+	}
 	g.add(p.mathCharNoad(0, 0, 0))
 	if err := p.colorEnd(g); err != nil {
 		return field{}, err
@@ -106,6 +96,21 @@ func (p *parser) hijackedGroupScript() (field, error) {
 		return field{}, err
 	}
 	return field{kind: subMlist, list: g.finish()}, nil
+}
+
+// endHijackedScript appends a hijacked script's group s to g, closes it
+// (it ended with end) and appends the \reset@color of its aftergroup
+// tokens, popping the colour.
+func (p *parser) endHijackedScript(g, s *list, end endKind) error {
+	if err := p.appendSimpleGroup(g, s); err != nil {
+		return err
+	}
+	if err := p.closeHijacked(end); err != nil {
+		return err
+	}
+	g.add(&noad{kind: whatsitItem, tok: -2})
+	p.popColor()
+	return nil
 }
 
 // closeHijacked closes a group of the hijacked chain that ended with end:
