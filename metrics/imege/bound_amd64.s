@@ -1,0 +1,186 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// A tblock is 24 bytes: the statistics (4 × float32) at 0, off (int32) at
+// 16, part (int32) at 20. A stat4 is 16 bytes.
+
+// HSUM leaves the sum of the four lanes of acc in the low lane of dst,
+// using tmp.
+#define HSUM(acc, dst, tmp) \
+	MOVAPS  acc, dst; \
+	MOVHLPS acc, dst; \
+	ADDPS   acc, dst; \
+	MOVAPS  dst, tmp; \
+	SHUFPS  $0x55, tmp, tmp; \
+	ADDSS   tmp, dst
+
+// BLOCK adds the squared differences of the block at SI+disp and its
+// reference block (at DI + 16·off) to acc.
+#define BLOCK(disp, acc) \
+	MOVLQSX disp+16(SI), AX; \
+	SHLQ    $4, AX; \
+	MOVUPS  (DI)(AX*1), X1; \
+	MOVUPS  disp(SI), X2; \
+	SUBPS   X1, X2; \
+	MULPS   X2, X2; \
+	ADDPS   X2, acc
+
+// func boundSSE(bs []tblock, st []stat4, base int, f float32) float32
+TEXT ·boundSSE(SB), NOSPLIT, $0-68
+	MOVQ  bs_base+0(FP), SI
+	MOVQ  bs_len+8(FP), CX
+	MOVQ  st_base+24(FP), DI
+	MOVQ  base+48(FP), DX
+	SHLQ  $4, DX
+	ADDQ  DX, DI
+	MOVSS f+56(FP), X7
+	XORPS X0, X0
+	XORPS X3, X3
+
+pairs:
+	CMPQ CX, $2
+	JLT  tail
+	BLOCK(0, X0)
+	BLOCK(24, X0)
+	ADDQ $48, SI
+	SUBQ $2, CX
+	HSUM(X0, X3, X4)
+	UCOMISS X7, X3
+	JHI  done
+	JMP  pairs
+
+tail:
+	TESTQ CX, CX
+	JZ    done
+	BLOCK(0, X0)
+	HSUM(X0, X3, X4)
+
+done:
+	MOVSS X3, ret+64(FP)
+	RET
+
+// func boundPartsSSE(bs []tblock, st []stat4, base int, f float32, out []float32) float32
+TEXT ·boundPartsSSE(SB), NOSPLIT, $0-92
+	MOVQ  bs_base+0(FP), SI
+	MOVQ  bs_len+8(FP), CX
+	MOVQ  st_base+24(FP), DI
+	MOVQ  base+48(FP), DX
+	SHLQ  $4, DX
+	ADDQ  DX, DI
+	MOVSS f+56(FP), X7
+	MOVQ  out_base+64(FP), R8
+	XORPS X5, X5
+
+blocks:
+	TESTQ CX, CX
+	JZ    pdone
+	XORPS X0, X0
+	BLOCK(0, X0)
+	HSUM(X0, X3, X4)
+	MOVLQSX 20(SI), AX
+	MOVSS X3, (R8)(AX*4)
+	ADDSS X3, X5
+	ADDQ  $24, SI
+	DECQ  CX
+	UCOMISS X7, X5
+	JHI   pdone
+	JMP   blocks
+
+pdone:
+	MOVSS X5, ret+88(FP)
+	RET
+
+// func rowsSSDSSE(a, b []int16, n, astride, bstride, rows int) int64
+TEXT ·rowsSSDSSE(SB), NOSPLIT, $0-88
+	MOVQ a_base+0(FP), SI
+	MOVQ b_base+24(FP), DI
+	MOVQ n+48(FP), R8
+	MOVQ astride+56(FP), R9
+	MOVQ bstride+64(FP), R10
+	MOVQ rows+72(FP), R11
+	SHLQ $1, R9
+	SHLQ $1, R10
+	XORQ R12, R12            // the total
+
+row:
+	PXOR X0, X0
+	XORQ CX, CX              // byte offset in the row
+	MOVQ R8, DX
+	SHRQ $3, DX              // full vectors of 8
+
+vec:
+	TESTQ  DX, DX
+	JZ     rest
+	MOVOU  (SI)(CX*1), X1
+	MOVOU  (DI)(CX*1), X2
+	PSUBW  X2, X1
+	PMADDWL X1, X1
+	PADDL  X1, X0
+	ADDQ   $16, CX
+	DECQ   DX
+	JMP    vec
+
+rest:
+	// Lane sum of X0 into BX.
+	PSHUFD $0x4e, X0, X1
+	PADDL  X1, X0
+	PSHUFD $0xb1, X0, X1
+	PADDL  X1, X0
+	MOVL   X0, BX
+	MOVQ   R8, DX
+	ANDQ   $7, DX
+
+scalar:
+	TESTQ   DX, DX
+	JZ      endrow
+	MOVWLSX (SI)(CX*1), AX
+	MOVWLSX (DI)(CX*1), R13
+	SUBL    R13, AX
+	IMULL   AX, AX
+	ADDL    AX, BX
+	ADDQ    $2, CX
+	DECQ    DX
+	JMP     scalar
+
+endrow:
+	MOVLQSX BX, BX
+	ADDQ    BX, R12
+	ADDQ    R9, SI
+	ADDQ    R10, DI
+	DECQ    R11
+	JNZ     row
+	MOVQ    R12, ret+80(FP)
+	RET
+
+// func scanRowSSE(row []stat4, t *stat4, f float32, out []int32) int
+TEXT ·scanRowSSE(SB), NOSPLIT, $0-72
+	MOVQ   row_base+0(FP), SI
+	MOVQ   row_len+8(FP), CX
+	MOVQ   t+24(FP), AX
+	MOVUPS (AX), X6
+	MOVSS  f+32(FP), X7
+	MOVQ   out_base+40(FP), DI
+	XORQ   DX, DX            // k
+	XORQ   R8, R8            // count
+
+scan:
+	CMPQ   DX, CX
+	JGE    sdone
+	MOVUPS (SI), X1
+	MOVAPS X6, X2
+	SUBPS  X1, X2
+	MULPS  X2, X2
+	HSUM(X2, X3, X4)
+	MOVL   DX, (DI)(R8*4)    // written always, kept when it passes
+	XORL   AX, AX
+	UCOMISS X7, X3
+	SETLS  AX
+	ADDQ   AX, R8
+	ADDQ   $16, SI
+	INCQ   DX
+	JMP    scan
+
+sdone:
+	MOVQ R8, ret+64(FP)
+	RET
