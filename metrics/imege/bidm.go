@@ -379,6 +379,7 @@ type probe struct {
 	tb     int        // the test window's offset in test.v
 	cand   []int32    // candidates left by the first level: x, y pairs
 	pass   []int32    // scratch: a row's candidates the first level leaves
+	keys   []float32  // scratch for sortByInk
 }
 
 // tblock is one block of a test window at some level: its statistics, the
@@ -411,7 +412,7 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 		// earliest. (The order changes only the rounding of the sum, which
 		// the slack covers.)
 		if li > 0 {
-			slices.SortStableFunc(bs, func(p, q tblock) int { return cmp.Compare(norm4(&q.t), norm4(&p.t)) })
+			sortByInk(bs, &pr.keys)
 		}
 		pr.blocks[li] = bs
 	}
@@ -426,9 +427,22 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	slices.SortStableFunc(pr.bands, func(p, q int) int { return cmp.Compare(energy(q), energy(p)) })
 }
 
-// norm4 is a block's squared statistics.
-func norm4(t *stat4) float32 {
-	return t[0]*t[0] + t[1]*t[1] + t[2]*t[2] + t[3]*t[3]
+// sortByInk orders blocks by decreasing squared statistics (ties in
+// layout order), keys being scratch space: an insertion sort, the levels
+// having few blocks.
+func sortByInk(bs []tblock, keys *[]float32) {
+	k := slices.Grow((*keys)[:0], len(bs))[:len(bs)]
+	*keys = k
+	for i := range bs {
+		t := &bs[i].t
+		key := t[0]*t[0] + t[1]*t[1] + t[2]*t[2] + t[3]*t[3]
+		b := bs[i]
+		j := i
+		for ; j > 0 && k[j-1] < key; j-- {
+			k[j], bs[j] = k[j-1], bs[j-1]
+		}
+		k[j], bs[j] = key, b
+	}
 }
 
 // within returns the exact distance between the probe's test window and
