@@ -271,6 +271,7 @@ type matcher struct {
 	xi, yj    float32 // X/I and Y/J in single precision
 	rel       float64 // relative bound on single-precision accumulation error
 	lay       layout
+	maxOff    int // the largest block offset of the layout (see level.off)
 	// slack terms for the bounds' single-precision rounding (see flim)
 	slackRel, slackSqrt float64
 }
@@ -291,6 +292,7 @@ func newMatcher(tf, rf *features, p Params) *matcher {
 		lv := &m.lay.levels[li]
 		for b := range lv.x {
 			lv.off = append(lv.off, lv.size[b]*m.ref.tab+lv.y[b]*m.ref.pw+lv.x[b])
+			m.maxOff = max(m.maxOff, lv.off[b])
 		}
 	}
 	// A level's bound sums K (at most nstat times the finest level's
@@ -448,15 +450,16 @@ func sortByInk(bs []tblock, keys *[]float32) {
 // within returns the exact distance between the probe's test window and
 // the reference window at corner position rc (offset rb in ref.v), and
 // true, if it is at most lim; false if it is not. The bounds of the
-// levels after the first pass over most candidates; the others are
+// levels from level from up to the finest pass over most candidates
+// (the first pass checks the others); the others are
 // summed band by band, largest test bands first, until the sum plus the
 // bound on the bands left exceeds lim.
-func (m *matcher) within(pr *probe, rc, rb int, lim int64, flim float64) (int64, bool) {
+func (m *matcher) within(pr *probe, rc, rb, from int, lim int64, flim float64) (int64, bool) {
 	nl := len(pr.blocks)
 	f := float32(flim)
 	base := rc
 	st := m.ref.stats
-	for li := 1; li < nl-1; li++ {
+	for li := from; li < nl-1; li++ {
 		if bound(pr.blocks[li], st, base, f) > f {
 			return 0, false
 		}
@@ -534,8 +537,8 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	m.prepare(i, j, pr)
 	lim := cut(best)
 	flim := m.flim(lim)
-	try := func(x, y int) {
-		s, ok := m.within(pr, m.ref.corner(x, y, hc), m.ref.at(x, y, hc), lim, flim)
+	try := func(x, y, from int) {
+		s, ok := m.within(pr, m.ref.corner(x, y, hc), m.ref.at(x, y, hc), from, lim, flim)
 		if ok {
 			keep = append(keep, candidate{x, y, s})
 			if s < best {
@@ -548,23 +551,31 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	// Otherwise it is tried first, for a low limit early.
 	hinted := inRange && (hx != x1 || hy != y1)
 	if hinted {
-		try(hx, hy)
+		try(hx, hy, 1)
 	}
 	// The first level over every candidate, keeping those it does not
 	// pass over. A candidate at distance 0, which ends the search, is among
 	// them; its window's energy equals the test window's, exactly, which
 	// few others' do.
+	// The second level (when there is one before the finest) is checked
+	// in the same pass.
 	t0 := &pr.blocks[0][0].t
-	st := m.ref.stats[m.lay.levels[0].off[0]:]
+	off0 := m.lay.levels[0].off[0]
+	var mid []tblock
+	from := 1 // the first level within checks for the candidates left
+	if len(pr.blocks) >= 3 {
+		mid, from = pr.blocks[1], 2
+	}
 	pr.cand = pr.cand[:0]
 	pr.pass = slices.Grow(pr.pass[:0], x1-x0+1)[:x1-x0+1]
 	for y := y0; y <= y1; y++ {
 		c0 := m.ref.corner(x0, y, hc)
 		en := m.ref.energy[c0 : c0+x1-x0+1]
-		// The row's candidates that the first level does not pass over,
-		// at the limit the row starts with (a lower one found in the row
-		// applies from the next candidate tried on).
-		n := scanRow(st[c0:c0+x1-x0+1], t0, float32(flim), pr.pass)
+		// The row's candidates that the levels do not pass over, at the
+		// limit the row starts with (a lower one found in the row applies
+		// from the next candidate tried on).
+		_ = m.ref.stats[c0+x1-x0+m.maxOff] // the kernel reads without bounds checks
+		n := scanRow(m.ref.stats, c0, x1-x0+1, off0, t0, mid, float32(flim), pr.pass)
 		for _, k := range pr.pass[:n] {
 			x := x0 + int(k)
 			if en[k] == whole && m.ssd(tb, m.ref.at(x, y, hc), 0) == 0 {
@@ -589,7 +600,7 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 		}
 	}
 	for k := 0; k < len(pr.cand); k += 2 {
-		try(int(pr.cand[k]), int(pr.cand[k+1]))
+		try(int(pr.cand[k]), int(pr.cand[k+1]), from)
 	}
 	*hint = [2]int{bestAt[0] - ip, bestAt[1] - jp}
 	last := m.ref.at(x1, y1, hc)

@@ -72,20 +72,23 @@ func rowsSSDGo(a, b []int16, n, astride, bstride, rows int) int64 {
 	return s
 }
 
-// scanRowGo writes to out the indices k of the statistics in row whose
-// squared distance from t does not exceed f, and returns their count.
-func scanRowGo(row []stat4, t *stat4, f float32, out []int32) int {
-	out = out[:len(row)]
-	t0, t1, t2, t3 := t[0], t[1], t[2], t[3]
-	n := 0
+// scanRowGo writes to out the indices k < n of the candidates whose
+// first-level bound (the statistics st[c0+k+off0] against t0) and
+// second-level bound (blocks mid, from corner position c0+k) do not
+// exceed f, and returns their count.
+func scanRowGo(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int {
+	out = out[:n]
+	row := st[c0+off0 : c0+off0+n]
+	t := *t0
+	cnt := 0
 	for k := range row {
 		r := &row[k]
-		d0, d1, d2, d3 := t0-r[0], t1-r[1], t2-r[2], t3-r[3]
-		if d0*d0+d1*d1+d2*d2+d3*d3 > f {
+		d0, d1, d2, d3 := t[0]-r[0], t[1]-r[1], t[2]-r[2], t[3]-r[3]
+		if d0*d0+d1*d1+d2*d2+d3*d3 > f || boundGo(mid, st, c0+k, f) > f {
 			continue
 		}
-		out[n] = int32(k)
-		n++
+		out[cnt] = int32(k)
+		cnt++
 	}
-	return n
+	return cnt
 }

@@ -48,14 +48,18 @@ func rowsSSD(a, b []int16, n, astride, bstride, rows int) int64 {
 	return rowsSSDSSE(a, b, n, astride, bstride, rows)
 }
 
-// scanRowSSE is scanRowGo without branches.
+// scanRowSSE is scanRowGo without branches on the first level.
 //
 //go:noescape
-func scanRowSSE(row []stat4, t *stat4, f float32, out []int32) int
+func scanRowSSE(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int
 
-// scanRow writes to out the indices k of the statistics in row whose
-// squared distance from t does not exceed f, and returns their count.
-func scanRow(row []stat4, t *stat4, f float32, out []int32) int {
-	_ = out[:len(row)] // the kernel writes without bounds checks
-	return scanRowSSE(row, t, f, out)
+// scanRow writes to out the indices k < n of the candidates whose
+// first-level bound (the statistics st[c0+k+off0] against t0) and
+// second-level bound (blocks mid, from corner position c0+k) do not
+// exceed f, and returns their count. The kernel reads st without bounds
+// checks: the caller checks that c0+n−1 plus the layout's largest offset
+// is in st.
+func scanRow(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int {
+	_ = out[:n] // the kernel writes without bounds checks
+	return scanRowSSE(st, c0, n, off0, t0, mid, f, out)
 }

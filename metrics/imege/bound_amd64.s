@@ -153,34 +153,69 @@ endrow:
 	MOVQ    R12, ret+80(FP)
 	RET
 
-// func scanRowSSE(row []stat4, t *stat4, f float32, out []int32) int
-TEXT ·scanRowSSE(SB), NOSPLIT, $0-72
-	MOVQ   row_base+0(FP), SI
-	MOVQ   row_len+8(FP), CX
-	MOVQ   t+24(FP), AX
+// func scanRowSSE(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int
+TEXT ·scanRowSSE(SB), NOSPLIT, $0-120
+	MOVQ   st_base+0(FP), DI
+	MOVQ   c0+24(FP), AX
+	SHLQ   $4, AX
+	ADDQ   AX, DI            // DI = &st[c0]: the candidate's corner position
+	MOVQ   n+32(FP), R10
+	MOVQ   off0+40(FP), R13
+	SHLQ   $4, R13
+	MOVQ   t0+48(FP), AX
 	MOVUPS (AX), X6
-	MOVSS  f+32(FP), X7
-	MOVQ   out_base+40(FP), DI
+	MOVQ   mid_base+56(FP), R11
+	MOVQ   mid_len+64(FP), R12
+	MOVSS  f+80(FP), X7
+	MOVQ   out_base+88(FP), R8
 	XORQ   DX, DX            // k
-	XORQ   R8, R8            // count
+	XORQ   R9, R9            // count
 
-scan:
-	CMPQ   DX, CX
-	JGE    sdone
-	MOVUPS (SI), X1
+cand:
+	CMPQ   DX, R10
+	JGE    cdone
+	// First level.
+	MOVUPS (DI)(R13*1), X1
 	MOVAPS X6, X2
 	SUBPS  X1, X2
 	MULPS  X2, X2
 	HSUM(X2, X3, X4)
-	MOVL   DX, (DI)(R8*4)    // written always, kept when it passes
-	XORL   AX, AX
 	UCOMISS X7, X3
-	SETLS  AX
-	ADDQ   AX, R8
-	ADDQ   $16, SI
-	INCQ   DX
-	JMP    scan
+	JHI    next
+	// Second level, two blocks at a time.
+	MOVQ   R11, SI
+	MOVQ   R12, CX
+	XORPS  X0, X0
 
-sdone:
-	MOVQ R8, ret+64(FP)
+mpairs:
+	CMPQ CX, $2
+	JLT  mtail
+	BLOCK(0, X0)
+	BLOCK(24, X0)
+	ADDQ $48, SI
+	SUBQ $2, CX
+	HSUM(X0, X3, X4)
+	UCOMISS X7, X3
+	JHI  next
+	JMP  mpairs
+
+mtail:
+	TESTQ CX, CX
+	JZ    keep
+	BLOCK(0, X0)
+	HSUM(X0, X3, X4)
+	UCOMISS X7, X3
+	JHI   next
+
+keep:
+	MOVL DX, (R8)(R9*4)
+	INCQ R9
+
+next:
+	ADDQ $16, DI
+	INCQ DX
+	JMP  cand
+
+cdone:
+	MOVQ R9, ret+112(FP)
 	RET

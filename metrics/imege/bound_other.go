@@ -20,8 +20,10 @@ func rowsSSD(a, b []int16, n, astride, bstride, rows int) int64 {
 	return rowsSSDGo(a, b, n, astride, bstride, rows)
 }
 
-// scanRow writes to out the indices k of the statistics in row whose
-// squared distance from t does not exceed f, and returns their count.
-func scanRow(row []stat4, t *stat4, f float32, out []int32) int {
-	return scanRowGo(row, t, f, out)
+// scanRow writes to out the indices k < n of the candidates whose
+// first-level bound (the statistics st[c0+k+off0] against t0) and
+// second-level bound (blocks mid, from corner position c0+k) do not
+// exceed f, and returns their count.
+func scanRow(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int {
+	return scanRowGo(st, c0, n, off0, t0, mid, f, out)
 }

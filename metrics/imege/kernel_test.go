@@ -92,42 +92,53 @@ func TestBoundsMatchGo(t *testing.T) {
 	}
 }
 
-// The first level's row scan (assembly on amd64) keeps the candidates
-// the plain Go one keeps, but for distances within rounding of the limit.
+// The row scan (assembly on amd64) keeps the candidates the plain Go one
+// keeps, but for bounds within rounding of the limit.
 func TestScanRowMatchesGo(t *testing.T) {
 	r := rand.New(rand.NewPCG(9, 19))
-	for range 500 {
-		row := make([]stat4, 1+r.IntN(100))
-		for k := range row {
-			for q := range row[k] {
-				row[k][q] = float32(r.NormFloat64() * 300)
-			}
+	for range 1000 {
+		mid, st, _ := randomBlocks(r)
+		if r.IntN(4) == 0 {
+			mid = nil
 		}
-		var tv stat4
-		for q := range tv {
-			tv[q] = float32(r.NormFloat64() * 300)
+		var t0 stat4
+		for q := range t0 {
+			t0[q] = float32(r.NormFloat64() * 300)
 		}
-		f := float32(r.Float64() * 1e6)
-		got := make([]int32, len(row))
-		want := make([]int32, len(row))
-		ng, nw := scanRow(row, &tv, f, got), scanRowGo(row, &tv, f, want)
-		keep := map[int32]bool{}
+		n := 1 + r.IntN(len(st)/4)
+		maxOff := 0
+		for _, b := range mid {
+			maxOff = max(maxOff, int(b.off))
+		}
+		off0 := r.IntN(8)
+		if m := len(st) - n - max(maxOff, off0); m > 0 {
+			maxOff = max(maxOff, off0)
+		} else {
+			continue
+		}
+		c0 := r.IntN(len(st) - n - maxOff + 1)
+		full := func(k int) (float32, float32) {
+			return boundGo([]tblock{{t: t0, off: int32(off0)}}, st, c0+k, math.MaxFloat32), boundGo(mid, st, c0+k, math.MaxFloat32)
+		}
+		a, b := full(r.IntN(n))
+		f := max(a, b) * float32(0.5+r.Float64())
+		got := make([]int32, n)
+		want := make([]int32, n)
+		ng, nw := scanRow(st, c0, n, off0, &t0, mid, f, got), scanRowGo(st, c0, n, off0, &t0, mid, f, want)
+		kept := map[int32]bool{}
 		for _, k := range got[:ng] {
-			keep[k] = true
+			kept[k] = true
 		}
+		inGo := map[int32]bool{}
 		for _, k := range want[:nw] {
-			if !keep[k] {
-				d := boundGo([]tblock{{t: tv, off: k}}, row, 0, math.MaxFloat32)
-				if !close32(d, f) {
-					t.Fatalf("candidate %d (%g ≤ %g) not kept", k, d, f)
-				}
-			}
-			delete(keep, k)
+			inGo[k] = true
 		}
-		for k := range keep {
-			d := boundGo([]tblock{{t: tv, off: k}}, row, 0, math.MaxFloat32)
-			if !close32(d, f) {
-				t.Fatalf("candidate %d (%g > %g) kept", k, d, f)
+		for k := range int32(n) {
+			if kept[k] == inGo[k] {
+				continue
+			}
+			if a, b := full(int(k)); !close32(a, f) && !close32(b, f) {
+				t.Fatalf("candidate %d (bounds %g, %g, limit %g): kept %v, Go %v", k, a, b, f, kept[k], inGo[k])
 			}
 		}
 	}
