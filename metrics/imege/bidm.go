@@ -376,7 +376,8 @@ func (m *matcher) blankDist(tb int) float32 {
 // space of its search.
 type probe struct {
 	blocks [][]tblock // per level
-	lb     []float32  // the current candidate's bound per block of the finest level
+	lb     []float32  // the current candidate's bound per block of the finest level, in the order of blocks
+	band   []float64  // the same per band (block row)
 	bands  []int      // the finest level's block rows, by decreasing test energy
 	tb     int        // the test window's offset in test.v
 	cand   []int32    // candidates left by the first level: x, y pairs
@@ -420,6 +421,7 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	}
 	fine := m.lay.levels[len(m.lay.levels)-1]
 	pr.lb = slices.Grow(pr.lb[:0], len(fine.x))[:len(fine.x)]
+	pr.band = slices.Grow(pr.band[:0], fine.k)[:fine.k]
 	e := m.lay.edges
 	pr.bands = pr.bands[:0]
 	for k := range len(e) - 1 {
@@ -471,15 +473,18 @@ func (m *matcher) within(pr *probe, rc, rb, from int, lim int64, flim float64) (
 	k := m.lay.levels[nl-1].k
 	e := m.lay.edges
 	n := 2 * m.c
+	band := pr.band
+	clear(band)
+	for q, b := range pr.blocks[nl-1] {
+		band[int(b.part)/k] += float64(pr.lb[q])
+	}
 	var rest float64 // the bound on the bands not summed yet, from the parts
-	for _, v := range pr.lb {
-		rest += float64(v)
+	for _, v := range band {
+		rest += v
 	}
 	var s int64
 	for _, by := range pr.bands {
-		for _, v := range pr.lb[by*k : (by+1)*k] {
-			rest -= float64(v)
-		}
+		rest -= band[by]
 		r := e[by]
 		s += rowsSSD(m.test.v16[pr.tb+r*m.test.stride:], m.ref.v16[rb+r*m.ref.stride:], n, m.test.stride, m.ref.stride, e[by+1]-r)
 		if s > lim || float64(s)+rest > flim {

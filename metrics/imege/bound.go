@@ -25,8 +25,8 @@ func boundGo(bs []tblock, st []stat4, base int, f float32) float32 {
 	return lb0 + lb1
 }
 
-// boundPartsGo is boundGo, leaving each block's part in out (by its index in
-// the layout) when it does not exceed f.
+// boundPartsGo is boundGo, leaving each block's part in out (in the order
+// of bs) when it does not exceed f.
 func boundPartsGo(bs []tblock, st []stat4, base int, f float32, out []float32) float32 {
 	out = out[:len(bs)]
 	var lb float32
@@ -35,7 +35,7 @@ func boundPartsGo(bs []tblock, st []stat4, base int, f float32, out []float32) f
 		r := &st[base+int(b.off)]
 		d0, d1, d2, d3 := b.t[0]-r[0], b.t[1]-r[1], b.t[2]-r[2], b.t[3]-r[3]
 		v := (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
-		out[b.part] = v
+		out[k] = v
 		lb += v
 		if lb > f {
 			break

@@ -24,9 +24,10 @@ func bound(bs []tblock, st []stat4, base int, f float32) float32 {
 	return boundSSE(bs, st, base, f)
 }
 
-// boundParts is bound, leaving each block's part in out (by its index in
-// the layout) when it does not exceed f.
+// boundParts is bound, leaving each block's part in out (in the order of
+// bs) when it does not exceed f.
 func boundParts(bs []tblock, st []stat4, base int, f float32, out []float32) float32 {
+	_ = out[:len(bs)] // the kernel writes without bounds checks
 	return boundPartsSSE(bs, st, base, f, out)
 }
 

@@ -60,7 +60,20 @@ done:
 	MOVSS X3, ret+64(FP)
 	RET
 
+// SQ leaves in dst the squared differences of the block at SI+disp and
+// its reference block (at DI + 16·off).
+#define SQ(disp, dst) \
+	MOVLQSX disp+16(SI), AX; \
+	SHLQ    $4, AX; \
+	MOVUPS  (DI)(AX*1), X1; \
+	MOVUPS  disp(SI), dst; \
+	SUBPS   X1, dst; \
+	MULPS   dst, dst
+
 // func boundPartsSSE(bs []tblock, st []stat4, base int, f float32, out []float32) float32
+//
+// Four blocks at a time: their squared differences transposed into their
+// four parts, stored together, the total checked once per group.
 TEXT ·boundPartsSSE(SB), NOSPLIT, $0-92
 	MOVQ  bs_base+0(FP), SI
 	MOVQ  bs_len+8(FP), CX
@@ -70,25 +83,57 @@ TEXT ·boundPartsSSE(SB), NOSPLIT, $0-92
 	ADDQ  DX, DI
 	MOVSS f+56(FP), X7
 	MOVQ  out_base+64(FP), R8
-	XORPS X5, X5
+	XORPS X5, X5             // the four lanes of the running total
 
-blocks:
+quads:
+	CMPQ CX, $4
+	JLT  ptail
+	SQ(0, X8)
+	SQ(24, X9)
+	SQ(48, X10)
+	SQ(72, X11)
+	// X8…X11 = a, b, c, d (lanes 0…3). Parts: Σa, Σb, Σc, Σd.
+	MOVAPS   X8, X12
+	UNPCKLPS X9, X12         // a0 b0 a1 b1
+	UNPCKHPS X9, X8          // a2 b2 a3 b3
+	ADDPS    X8, X12         // a02 b02 a13 b13
+	MOVAPS   X10, X13
+	UNPCKLPS X11, X13        // c0 d0 c1 d1
+	UNPCKHPS X11, X10        // c2 d2 c3 d3
+	ADDPS    X10, X13        // c02 d02 c13 d13
+	MOVAPS   X12, X14
+	MOVLHPS  X13, X14        // a02 b02 c02 d02
+	MOVHLPS  X12, X13        // a13 b13 c13 d13
+	ADDPS    X13, X14        // Σa Σb Σc Σd
+	MOVUPS   X14, (R8)
+	ADDPS    X14, X5
+	ADDQ     $96, SI
+	ADDQ     $16, R8
+	SUBQ     $4, CX
+	HSUM(X5, X3, X4)
+	UCOMISS  X7, X3
+	JHI      pdone
+	JMP      quads
+
+ptail:
+	HSUM(X5, X3, X4)
+
+pone:
 	TESTQ CX, CX
 	JZ    pdone
-	XORPS X0, X0
-	BLOCK(0, X0)
-	HSUM(X0, X3, X4)
-	MOVLQSX 20(SI), AX
-	MOVSS X3, (R8)(AX*4)
-	ADDSS X3, X5
+	SQ(0, X0)
+	HSUM(X0, X2, X4)
+	MOVSS X2, (R8)
+	ADDSS X2, X3
 	ADDQ  $24, SI
+	ADDQ  $4, R8
 	DECQ  CX
-	UCOMISS X7, X5
+	UCOMISS X7, X3
 	JHI   pdone
-	JMP   blocks
+	JMP   pone
 
 pdone:
-	MOVSS X5, ret+88(FP)
+	MOVSS X3, ret+88(FP)
 	RET
 
 // func rowsSSDSSE(a, b []int16, n, astride, bstride, rows int) int64
