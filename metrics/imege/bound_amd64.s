@@ -232,22 +232,28 @@ cand:
 	MOVQ   R12, CX
 	XORPS  X0, X0
 
-mpairs:
-	CMPQ CX, $2
+mtriples:
+	CMPQ CX, $3
 	JLT  mtail
 	BLOCK(0, X0)
 	BLOCK(24, X0)
-	ADDQ $48, SI
-	SUBQ $2, CX
+	BLOCK(48, X0)
+	ADDQ $72, SI
+	SUBQ $3, CX
 	HSUM(X0, X3, X4)
 	UCOMISS X7, X3
 	JHI  next
-	JMP  mpairs
+	JMP  mtriples
 
 mtail:
 	TESTQ CX, CX
-	JZ    keep
+	JZ    mcheck
 	BLOCK(0, X0)
+	ADDQ  $24, SI
+	DECQ  CX
+	JMP   mtail
+
+mcheck:
 	HSUM(X0, X3, X4)
 	UCOMISS X7, X3
 	JHI   next
