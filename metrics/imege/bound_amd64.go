@@ -49,7 +49,7 @@ func rowsSSD(a, b []int16, n, astride, bstride, rows int) int64 {
 	return rowsSSDSSE(a, b, n, astride, bstride, rows)
 }
 
-// scanRowSSE is scanRowGo without branches on the first level.
+// scanRowSSE is scanRowGo.
 //
 //go:noescape
 func scanRowSSE(st []stat4, c0, n, off0 int, t0 *stat4, mid []tblock, f float32, out []int32) int
