@@ -14,7 +14,7 @@ const DPI = 600
 // at dpi, cropped to its ink as the original's renderer crops, with pad
 // white pixels around. The engine sets formulas at 12 pt; the released
 // script's l2p sets them at article's default 10 pt (docs/metrics.md
-// §8.5), which the engine has no fonts for.
+// §8.5), whose script fonts the engine does not have.
 func Render(formula string, dpi float64, pad int) (*Image, error) {
 	l, err := tex.Typeset(formula)
 	if err != nil {
