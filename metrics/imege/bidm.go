@@ -56,6 +56,7 @@ type plane struct {
 	w, h, pad, stride int
 	pw, ph            int // the padded size
 	v                 []int32
+	v16               []int16 // v in 16 bits, for sums of squared differences
 	// sums is the integral image of each channel and of its square:
 	// sums[y·(pw+1) + x] sums the padded pixels above row y and left of
 	// column x.
@@ -65,8 +66,8 @@ type plane struct {
 	energy []int64
 	// stats holds, for each block size of the layout, every padded
 	// position's block statistics (see stat); the block of size t whose
-	// top-left corner is position p has them at stats[t·tab + nstat·p:].
-	stats []float32
+	// top-left corner is position p has them at stats[t·tab + p].
+	stats []stat4
 	tab   int
 	// blank is the integral image of the windows without ink (energy 0),
 	// by corner position.
@@ -83,6 +84,10 @@ func newPlane(f *features, pad int) plane {
 			row[2*x] = f.dh[y*f.w+x] - 127
 			row[2*x+1] = f.dv[y*f.w+x] - 127
 		}
+	}
+	p.v16 = make([]int16, len(p.v))
+	for k, x := range p.v {
+		p.v16[k] = int16(x)
 	}
 	iw := p.pw + 1
 	p.sums = make([][4]int64, iw*(p.ph+1))
@@ -137,11 +142,13 @@ func (p *plane) corner(x, y, hc int) int {
 // precision; slack (see matcher.flim) covers the rounding.
 const nstat = 4
 
+// stat4 is one block's statistics.
+type stat4 = [nstat]float32
+
 // stat computes the statistics of a block of n values from its sums (see
 // box), rn being 1/√n. The centred norm is √(n·Σa² − (Σa)²)/√n, from an
 // exact integer.
-func stat(s [4]int64, n int64, rn float64, out []float32) {
-	out = out[:nstat]
+func stat(s [4]int64, n int64, rn float64, out *stat4) {
 	out[0] = float32(float64(s[0]) * rn)
 	out[1] = float32(float64(s[1]) * rn)
 	out[2] = float32(math.Sqrt(float64(n*s[2]-s[0]*s[0])) * rn)
@@ -168,8 +175,8 @@ func (p *plane) index(l *layout) {
 			p.blank[(y+1)*iw+x+1] = p.blank[y*iw+x+1] + run
 		}
 	}
-	p.tab = nstat * pw * ph
-	p.stats = make([]float32, len(l.sizes)*p.tab)
+	p.tab = pw * ph
+	p.stats = make([]stat4, len(l.sizes)*p.tab)
 	for t, sz := range l.sizes {
 		bw, bh := sz[0], sz[1]
 		n := int64(bw * bh)
@@ -178,12 +185,12 @@ func (p *plane) index(l *layout) {
 		for y := 0; y+bh <= ph; y++ {
 			top := p.sums[y*iw : (y+1)*iw]
 			bot := p.sums[(y+bh)*iw : (y+bh+1)*iw]
-			out := st[nstat*y*pw : nstat*(y+1)*pw]
+			out := st[y*pw : (y+1)*pw]
 			for x := 0; x+bw <= pw; x++ {
 				a, b, c, d := &top[x], &top[x+bw], &bot[x], &bot[x+bw]
 				sh, sv := d[0]-b[0]-c[0]+a[0], d[1]-b[1]-c[1]+a[1]
 				qh, qv := d[2]-b[2]-c[2]+a[2], d[3]-b[3]-c[3]+a[3]
-				o := out[nstat*x : nstat*x+nstat : nstat*x+nstat]
+				o := &out[x]
 				o[0] = float32(float64(sh) * rn)
 				o[1] = float32(float64(sv) * rn)
 				o[2] = float32(math.Sqrt(float64(n*qh-sh*sh)) * rn)
@@ -217,7 +224,7 @@ type layout struct {
 type level struct {
 	k          int   // blocks per side
 	x, y, size []int // each block's top-left corner in the window, and its size (an index into layout.sizes)
-	off        []int // the offset of each block's statistics in the reference plane's stats from the window's corner position's
+	off        []int // the index of each block's statistics in the reference plane's stats less the window's corner position
 }
 
 // blocksPerSide are the levels' partitions. Others (1, 2, 4, 8; 1, 2, 4,
@@ -264,6 +271,7 @@ type matcher struct {
 	xi, yj    float32 // X/I and Y/J in single precision
 	rel       float64 // relative bound on single-precision accumulation error
 	lay       layout
+	maxOff    int // the largest block offset of the layout (see level.off)
 	// slack terms for the bounds' single-precision rounding (see flim)
 	slackRel, slackSqrt float64
 }
@@ -283,7 +291,8 @@ func newMatcher(tf, rf *features, p Params) *matcher {
 	for li := range m.lay.levels {
 		lv := &m.lay.levels[li]
 		for b := range lv.x {
-			lv.off = append(lv.off, lv.size[b]*m.ref.tab+nstat*(lv.y[b]*m.ref.pw+lv.x[b]))
+			lv.off = append(lv.off, lv.size[b]*m.ref.tab+lv.y[b]*m.ref.pw+lv.x[b])
+			m.maxOff = max(m.maxOff, lv.off[b])
 		}
 	}
 	// A level's bound sums K (at most nstat times the finest level's
@@ -314,7 +323,7 @@ func (m *matcher) ssd(tb, rb int, limit int64) int64 {
 	n := 2 * m.c
 	var s int64
 	for range m.c {
-		s += int64(rowSSD(m.test.v[tb:tb+n], m.ref.v[rb:rb+n]))
+		s += rowsSSD(m.test.v16[tb:], m.ref.v16[rb:], n, 0, 0, 1)
 		if s > limit {
 			return s
 		}
@@ -367,18 +376,22 @@ func (m *matcher) blankDist(tb int) float32 {
 // space of its search.
 type probe struct {
 	blocks [][]tblock // per level
-	lb     []float32  // the current candidate's bound per block of the finest level
+	lb     []float32  // the current candidate's bound per block of the finest level, in the order of blocks
+	band   []float64  // the same per band (block row)
 	bands  []int      // the finest level's block rows, by decreasing test energy
 	tb     int        // the test window's offset in test.v
 	cand   []int32    // candidates left by the first level: x, y pairs
+	pass   []int32    // scratch: a row's candidates the first level leaves
+	keys   []float32  // scratch for sortByInk
 }
 
-// tblock is one block of a test window at some level: its statistics, and
-// the offset of the matching block's statistics in ref.stats from the
-// candidate window's corner position's.
+// tblock is one block of a test window at some level: its statistics, the
+// index of the matching block's statistics in ref.stats less the candidate
+// window's corner position, and its index in the level's layout.
 type tblock struct {
-	off            int
-	t0, t1, t2, t3 float32
+	t    stat4
+	off  int32
+	part int32
 }
 
 func (m *matcher) prepare(i, j int, pr *probe) {
@@ -389,19 +402,26 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	if pr.blocks == nil {
 		pr.blocks = make([][]tblock, len(m.lay.levels))
 	}
-	var st [nstat]float32
+	var st stat4
 	for li, lv := range m.lay.levels {
 		bs := pr.blocks[li][:0]
 		for b := range lv.x {
 			sz := m.lay.sizes[lv.size[b]]
 			n := sz[0] * sz[1]
-			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), int64(n), 1/math.Sqrt(float64(n)), st[:])
-			bs = append(bs, tblock{lv.off[b], st[0], st[1], st[2], st[3]})
+			stat(t.box(x0+lv.x[b], y0+lv.y[b], sz[0], sz[1]), int64(n), 1/math.Sqrt(float64(n)), &st)
+			bs = append(bs, tblock{st, int32(lv.off[b]), int32(b)})
+		}
+		// Blocks with much ink first: they tend to decide a bound
+		// earliest. (The order changes only the rounding of the sum, which
+		// the slack covers.)
+		if li > 0 {
+			sortByInk(bs, &pr.keys)
 		}
 		pr.blocks[li] = bs
 	}
 	fine := m.lay.levels[len(m.lay.levels)-1]
 	pr.lb = slices.Grow(pr.lb[:0], len(fine.x))[:len(fine.x)]
+	pr.band = slices.Grow(pr.band[:0], fine.k)[:fine.k]
 	e := m.lay.edges
 	pr.bands = pr.bands[:0]
 	for k := range len(e) - 1 {
@@ -411,65 +431,37 @@ func (m *matcher) prepare(i, j int, pr *probe) {
 	slices.SortStableFunc(pr.bands, func(p, q int) int { return cmp.Compare(energy(q), energy(p)) })
 }
 
-// bound is a level's bound (blocks bs) for the reference window whose
-// statistics are at st[base:], or any value above f once it exceeds it.
-func bound(bs []tblock, st []float32, base int, f float32) float32 {
-	var lb0, lb1 float32
-	k := 0
-	for ; k+1 < len(bs); k += 2 {
-		a, b := &bs[k], &bs[k+1]
-		oa, ob := base+a.off, base+b.off
-		r := st[oa : oa+nstat : oa+nstat]
-		q := st[ob : ob+nstat : ob+nstat]
-		d0, d1, d2, d3 := a.t0-r[0], a.t1-r[1], a.t2-r[2], a.t3-r[3]
-		e0, e1, e2, e3 := b.t0-q[0], b.t1-q[1], b.t2-q[2], b.t3-q[3]
-		lb0 += (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
-		lb1 += (e0*e0 + e1*e1) + (e2*e2 + e3*e3)
-		if lb0+lb1 > f {
-			return lb0 + lb1
+// sortByInk orders blocks by decreasing squared statistics (ties in
+// layout order), keys being scratch space: an insertion sort, the levels
+// having few blocks.
+func sortByInk(bs []tblock, keys *[]float32) {
+	k := slices.Grow((*keys)[:0], len(bs))[:len(bs)]
+	*keys = k
+	for i := range bs {
+		t := &bs[i].t
+		key := t[0]*t[0] + t[1]*t[1] + t[2]*t[2] + t[3]*t[3]
+		b := bs[i]
+		j := i
+		for ; j > 0 && k[j-1] < key; j-- {
+			k[j], bs[j] = k[j-1], bs[j-1]
 		}
+		k[j], bs[j] = key, b
 	}
-	if k < len(bs) {
-		a := &bs[k]
-		oa := base + a.off
-		r := st[oa : oa+nstat : oa+nstat]
-		d0, d1, d2, d3 := a.t0-r[0], a.t1-r[1], a.t2-r[2], a.t3-r[3]
-		lb0 += (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
-	}
-	return lb0 + lb1
-}
-
-// boundParts is bound, leaving each block's part in out.
-func boundParts(bs []tblock, st []float32, base int, f float32, out []float32) float32 {
-	out = out[:len(bs)]
-	var lb float32
-	for k := range bs {
-		b := &bs[k]
-		o := base + b.off
-		r := st[o : o+nstat : o+nstat]
-		d0, d1, d2, d3 := b.t0-r[0], b.t1-r[1], b.t2-r[2], b.t3-r[3]
-		v := (d0*d0 + d1*d1) + (d2*d2 + d3*d3)
-		out[k] = v
-		lb += v
-		if lb > f {
-			break
-		}
-	}
-	return lb
 }
 
 // within returns the exact distance between the probe's test window and
 // the reference window at corner position rc (offset rb in ref.v), and
 // true, if it is at most lim; false if it is not. The bounds of the
-// levels after the first pass over most candidates; the others are
+// levels from level from up to the finest pass over most candidates
+// (the first pass checks the others); the others are
 // summed band by band, largest test bands first, until the sum plus the
 // bound on the bands left exceeds lim.
-func (m *matcher) within(pr *probe, rc, rb int, lim int64, flim float64) (int64, bool) {
+func (m *matcher) within(pr *probe, rc, rb, from int, lim int64, flim float64) (int64, bool) {
 	nl := len(pr.blocks)
 	f := float32(flim)
-	base := nstat * rc
+	base := rc
 	st := m.ref.stats
-	for li := 1; li < nl-1; li++ {
+	for li := from; li < nl-1; li++ {
 		if bound(pr.blocks[li], st, base, f) > f {
 			return 0, false
 		}
@@ -481,43 +473,25 @@ func (m *matcher) within(pr *probe, rc, rb int, lim int64, flim float64) (int64,
 	k := m.lay.levels[nl-1].k
 	e := m.lay.edges
 	n := 2 * m.c
+	band := pr.band
+	clear(band)
+	for q, b := range pr.blocks[nl-1] {
+		band[int(b.part)/k] += float64(pr.lb[q])
+	}
 	var rest float64 // the bound on the bands not summed yet, from the parts
-	for _, v := range pr.lb {
-		rest += float64(v)
+	for _, v := range band {
+		rest += v
 	}
 	var s int64
 	for _, by := range pr.bands {
-		for _, v := range pr.lb[by*k : (by+1)*k] {
-			rest -= float64(v)
-		}
-		for r := e[by]; r < e[by+1]; r++ {
-			s += int64(rowSSD(m.test.v[pr.tb+r*m.test.stride:][:n], m.ref.v[rb+r*m.ref.stride:][:n]))
-		}
+		rest -= band[by]
+		r := e[by]
+		s += rowsSSD(m.test.v16[pr.tb+r*m.test.stride:], m.ref.v16[rb+r*m.ref.stride:], n, m.test.stride, m.ref.stride, e[by+1]-r)
 		if s > lim || float64(s)+rest > flim {
 			return 0, false
 		}
 	}
 	return s, true
-}
-
-// rowSSD is Σ(a−b)² over a row of interleaved features, four at a time
-// into independent sums.
-func rowSSD(a, b []int32) int32 {
-	b = b[:len(a)]
-	var r0, r1, r2, r3 int32
-	i := 0
-	for ; i+4 <= len(a); i += 4 {
-		d0, d1, d2, d3 := a[i]-b[i], a[i+1]-b[i+1], a[i+2]-b[i+2], a[i+3]-b[i+3]
-		r0 += d0 * d0
-		r1 += d1 * d1
-		r2 += d2 * d2
-		r3 += d3 * d3
-	}
-	for ; i < len(a); i++ {
-		d := a[i] - b[i]
-		r0 += d * d
-	}
-	return r0 + r1 + r2 + r3
 }
 
 type candidate struct {
@@ -568,8 +542,8 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	m.prepare(i, j, pr)
 	lim := cut(best)
 	flim := m.flim(lim)
-	try := func(x, y int) {
-		s, ok := m.within(pr, m.ref.corner(x, y, hc), m.ref.at(x, y, hc), lim, flim)
+	try := func(x, y, from int) {
+		s, ok := m.within(pr, m.ref.corner(x, y, hc), m.ref.at(x, y, hc), from, lim, flim)
 		if ok {
 			keep = append(keep, candidate{x, y, s})
 			if s < best {
@@ -582,28 +556,33 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 	// Otherwise it is tried first, for a low limit early.
 	hinted := inRange && (hx != x1 || hy != y1)
 	if hinted {
-		try(hx, hy)
+		try(hx, hy, 1)
 	}
 	// The first level over every candidate, keeping those it does not
 	// pass over. A candidate at distance 0, which ends the search, is among
 	// them; its window's energy equals the test window's, exactly, which
 	// few others' do.
-	b0 := pr.blocks[0][0]
-	t0, t1, t2, t3 := b0.t0, b0.t1, b0.t2, b0.t3
-	st := m.ref.stats[m.lay.levels[0].off[0]:]
+	// The second level (when there is one before the finest) is checked
+	// in the same pass.
+	t0 := &pr.blocks[0][0].t
+	off0 := m.lay.levels[0].off[0]
+	var mid []tblock
+	from := 1 // the first level within checks for the candidates left
+	if len(pr.blocks) >= 3 {
+		mid, from = pr.blocks[1], 2
+	}
 	pr.cand = pr.cand[:0]
+	pr.pass = slices.Grow(pr.pass[:0], x1-x0+1)[:x1-x0+1]
 	for y := y0; y <= y1; y++ {
 		c0 := m.ref.corner(x0, y, hc)
-		row := st[nstat*c0 : nstat*(c0+x1-x0+1)]
 		en := m.ref.energy[c0 : c0+x1-x0+1]
-		f := float32(flim)
-		for k := range en {
-			r := row[nstat*k : nstat*k+nstat : nstat*k+nstat]
-			d0, d1, d2, d3 := t0-r[0], t1-r[1], t2-r[2], t3-r[3]
-			if d0*d0+d1*d1+d2*d2+d3*d3 > f {
-				continue
-			}
-			x := x0 + k
+		// The row's candidates that the levels do not pass over, at the
+		// limit the row starts with (a lower one found in the row applies
+		// from the next candidate tried on).
+		_ = m.ref.stats[c0+x1-x0+m.maxOff] // the kernel reads without bounds checks
+		n := scanRow(m.ref.stats, c0, x1-x0+1, off0, t0, mid, float32(flim), pr.pass)
+		for _, k := range pr.pass[:n] {
+			x := x0 + int(k)
 			if en[k] == whole && m.ssd(tb, m.ref.at(x, y, hc), 0) == 0 {
 				*hint = [2]int{x - ip, y - jp}
 				return 0, keep
@@ -618,7 +597,6 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 						best, bestAt = whole, [2]int{x, y}
 						lim = cut(best)
 						flim = m.flim(lim)
-						f = float32(flim)
 					}
 				}
 				continue
@@ -627,7 +605,7 @@ func (m *matcher) pixel(i, j int, hint *[2]int, keep []candidate, pr *probe) (fl
 		}
 	}
 	for k := 0; k < len(pr.cand); k += 2 {
-		try(int(pr.cand[k]), int(pr.cand[k+1]))
+		try(int(pr.cand[k]), int(pr.cand[k+1]), from)
 	}
 	*hint = [2]int{bestAt[0] - ip, bestAt[1] - jp}
 	last := m.ref.at(x1, y1, hc)

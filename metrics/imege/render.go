@@ -12,7 +12,9 @@ const DPI = 600
 // Render typesets a math-mode formula with leakaudit's TeX engine (display
 // style, as the IMEGE README advises with \displaystyle) and rasterizes it
 // at dpi, cropped to its ink as the original's renderer crops, with pad
-// white pixels around.
+// white pixels around. The engine sets formulas at 12 pt; the released
+// script's l2p sets them at article's default 10 pt (docs/metrics.md
+// §8.5), whose script fonts the engine does not have.
 func Render(formula string, dpi float64, pad int) (*Image, error) {
 	l, err := tex.Typeset(formula)
 	if err != nil {
