@@ -624,3 +624,30 @@ func TestCorruptFilter(t *testing.T) {
 		r.Close()
 	}
 }
+
+// TestEmptyMemtable: a build killed just after Badger created a memtable
+// file leaves it empty; the next build must still open the shard (Badger
+// alone refuses it).
+func TestEmptyMemtable(t *testing.T) {
+	dir := t.TempDir()
+	a, fa := corpus(t, dir, "a", []string{"x", "y"})
+	ixdir := filepath.Join(dir, "ix")
+	ix, _ := Open(ixdir, Options{})
+	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	for s := range numShards {
+		if err := os.WriteFile(filepath.Join(shardDir(ixdir, s), "00099.mem"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := ix.openShardWriter(3)
+	if err != nil {
+		t.Fatalf("open a shard with an empty memtable file: %v", err)
+	}
+	closeShard(db)
+	b, fb := corpus(t, dir, "b", []string{"z"})
+	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "ws"))
+	if m := lookup(t, ix, "ws", "z"); m.Count != 1 {
+		t.Errorf("z: count %d after the rebuild", m.Count)
+	}
+	ix.Close()
+}

@@ -86,6 +86,11 @@ func lockDir(dir string, readOnly bool) (*os.File, error) {
 // openBadger opens one of the index's Badger databases. share divides the
 // caches of o among the databases open at once.
 func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, error) {
+	if !readOnly {
+		if err := removeEmptyMemtables(dir); err != nil {
+			return nil, err
+		}
+	}
 	db, err := badger.Open(ix.o.badger(dir, readOnly, share))
 	if err != nil {
 		if errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "Cannot acquire directory lock") {
@@ -94,6 +99,25 @@ func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, erro
 		return nil, fmt.Errorf("open index database %s: %w", dir, err)
 	}
 	return db, nil
+}
+
+// removeEmptyMemtables removes the empty memtable files of a Badger
+// database. A build killed just after Badger created one leaves it empty,
+// and Badger then refuses to open the database ("Create a new file"). The
+// index writes only by stream writes, never through memtables, and an
+// empty file holds nothing in any case.
+func removeEmptyMemtables(dir string) error {
+	paths, _ := filepath.Glob(filepath.Join(dir, "*.mem"))
+	for _, p := range paths {
+		fi, err := os.Stat(p)
+		if err != nil || fi.Size() != 0 {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return fmt.Errorf("remove the empty memtable of a killed build: %w", err)
+		}
+	}
+	return nil
 }
 
 // shardSet holds the shards opened read-only for lookups, each opened on
