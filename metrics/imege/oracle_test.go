@@ -173,23 +173,30 @@ func TestWarpMapMatchesOracle(t *testing.T) {
 			p = Params{Warp: 4 + r.IntN(4), Context: 21 + 2*r.IntN(6), Interp: 2, Size: 3}
 			tw, th, rw, rh = tf.w, tf.h, rf.w, rf.h
 		}
-		want, wmx := oracleWarp(tf, rf, p)
-		got, gmx := warpMap(tf, rf, p)
-		name := fmt.Sprintf("case %d: %d×%d vs %d×%d %+v", k, tw, th, rw, rh, p)
-		if math.Float32bits(gmx) != math.Float32bits(wmx) {
-			t.Errorf("%s: max %g, oracle %g", name, gmx, wmx)
-		}
-		step := 1 + p.Interp
-		bad := 0
-		for j := 0; j < th; j += step {
-			for i := 0; i < tw; i += step {
-				g, w := got[j*tw+i], want[j*tw+i]
-				if math.Float32bits(g) != math.Float32bits(w) {
-					if bad < 3 {
-						t.Errorf("%s: pixel (%d, %d) %g, oracle %g", name, i, j, g, w)
-					}
-					bad++
+		checkWarp(t, fmt.Sprintf("case %d: %d×%d vs %d×%d %+v", k, tw, th, rw, rh, p), tf, rf, p)
+	}
+}
+
+// checkWarp compares the fast warp map of tf against rf with the
+// oracle's, bit for bit: the maximum and every pixel the search computes
+// (one in 1+Interp along each axis; the others are interpolated).
+func checkWarp(t *testing.T, name string, tf, rf *features, p Params) {
+	t.Helper()
+	want, wmx := oracleWarp(tf, rf, p)
+	got, gmx := warpMap(tf, rf, p)
+	if math.Float32bits(gmx) != math.Float32bits(wmx) {
+		t.Errorf("%s: max %g, oracle %g", name, gmx, wmx)
+	}
+	step := 1 + p.Interp
+	bad := 0
+	for j := 0; j < tf.h; j += step {
+		for i := 0; i < tf.w; i += step {
+			g, w := got[j*tf.w+i], want[j*tf.w+i]
+			if math.Float32bits(g) != math.Float32bits(w) {
+				if bad < 3 {
+					t.Errorf("%s: pixel (%d, %d) %g, oracle %g", name, i, j, g, w)
 				}
+				bad++
 			}
 		}
 	}
