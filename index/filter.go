@@ -20,8 +20,9 @@ import (
 // read-only: a probe is a memory read once the page is in memory, and the
 // kernel reads pages of the file ahead when a batch of lookups probes much
 // of it. They count in the resident set: 12 bits a key, about 230 MB for
-// 80M labels at two levels. (Read with pread, block by block, 50k cold
-// probes of an 80M index took 4.5 s; mapped, 2.3–2.6 s.)
+// 80M labels at two levels. (With the index's pages evicted from memory,
+// 50k lookups of an 80M index took 4.5 s with the filters read block by
+// block by pread, 2.3–2.6 s with them mapped, the shards' opening apart.)
 //
 // There is one filter per shard, corpus and level, written by the build
 // that writes the postings (shard-XX/filter-<corpus>-<level>), before the
