@@ -4,16 +4,43 @@
 //
 // Run "leakaudit help" for the commands. The command files here only parse
 // flags and print; the work is done by the packages under the module root.
+//
+// For developers: LEAKAUDIT_CPUPROFILE=FILE writes a CPU profile of the run
+// to FILE (go tool pprof reads it).
 package main
 
 import (
 	"fmt"
 	"os"
+	"runtime/pprof"
 )
 
 func main() {
-	if err := newRoot().Execute(); err != nil {
+	stop := startProfile(os.Getenv("LEAKAUDIT_CPUPROFILE"))
+	err := newRoot().Execute()
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "leakaudit:", err)
 		os.Exit(exitCode(err))
+	}
+}
+
+// startProfile starts a CPU profile into path ("" for none) and returns
+// the function that ends it.
+func startProfile(path string) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err == nil {
+		err = pprof.StartCPUProfile(f)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "leakaudit: LEAKAUDIT_CPUPROFILE:", err)
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
 	}
 }
