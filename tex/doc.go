@@ -127,6 +127,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,536 formulas (make goldens), and the reference CDM's
+// the DVI of 8,547 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex
