@@ -58,10 +58,12 @@ type parser struct {
 	inlineDepth int
 	inlineEnv   string
 	// src is the formula's source and srcToks its tokens, the bottom of
-	// the input stack; last is the token next returned last (verb.go)
-	src     string
-	srcToks []token
-	last    token
+	// the input stack; last is the token next returned last and
+	// lastFromSrc whether it was read from srcToks (verb.go)
+	src         string
+	srcToks     []token
+	last        token
+	lastFromSrc bool
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -125,6 +127,7 @@ func (p *parser) next() (token, bool) {
 		}
 		p.in[len(p.in)-1] = top[1:]
 		p.last = top[0]
+		p.lastFromSrc = len(p.srcToks) > 0 && &top[len(top)-1] == &p.srcToks[len(p.srcToks)-1]
 		return top[0], true
 	}
 	return token{}, false

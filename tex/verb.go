@@ -58,7 +58,7 @@ func (p *parser) coloredVerb(l *list, tok int32) error {
 	if p.last.kind != tkEnd {
 		return e.unsupported(`\verb as an unbraced \mathcolor argument`)
 	}
-	if !p.readFromSource() {
+	if !p.lastFromSrc || !p.readFromSource() {
 		return e.unsupported(`\verb in a macro's argument (tokens TeX read before \verb changed the catcodes)`)
 	}
 	n := len(p.frames)
