@@ -55,6 +55,15 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`\frac{a \mathcolor[RGB]{0,0,15}{\buildrel} b}{c}`, nil, `Argument of \buildrel has an extra }`, 1},
 		{`\mathcolor[RGB]{0,0,15}{\buildrel} { a } } { = }`, ErrUnsupported, "", 0},
 		{`a \mathcolor[RGB]{0,0,15}{\buildrel} b`, ErrFatal, "", 0},
+		// \verb alone in a colour body: 0 is an escape character and the
+		// rest of the line is set in cmtt12 (verb.go): \char13, a space,
+		// a, a thin space, \}, and \5 dropped
+		{`\mathcolor[RGB]{0,0,15}{\verb} a0,0}05`, nil, `\verb ended by end of line`, 3},
+		{`{ \mathcolor[RGB]{0,0,15}{\verb} x`, nil, "missing } inserted", 2},
+		{`\left( \mathcolor[RGB]{0,0,15}{\verb} x \right)`, ErrUnsupported, "", 0},
+		{`\mathcolor[RGB]{0,0,15}{\verb} 0.5`, ErrUnsupported, "", 0},
+		{"\\mathcolor[RGB]{0,0,15}{\\verb} x\n y", ErrUnsupported, "", 0},
+		{`\verb+x+`, ErrUnsupported, "", 0},
 		{`\end{array} x`, ErrUnsupported, "", 0},
 		{`\begin{array}{c} a & b \end{array}`, ErrUnsupported, "", 0},
 		{`\begin{foo} a \end{foo}`, ErrUnsupported, "", 0},
@@ -180,4 +189,43 @@ func TestPageClipping(t *testing.T) {
 		t.Errorf("render %d px wide, page %d px", img.Rect.Dx(), pageW)
 	}
 	t.Logf("%d of %d tokens on the A5 page; crop %d px, render %d px", visible, n, w, img.Rect.Dx())
+}
+
+// TestColoredVerb: \verb alone in a colour body sets the rest of the line
+// in cmtt12, in no token's colour, with 0 an escape character (checked
+// against the DVI in the layout golden).
+func TestColoredVerb(t *testing.T) {
+	l, err := Typeset(`x \mathcolor[RGB]{0,0,30}{\verb} a0 b0,c0{0}05 <`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"Improper alphabetic constant", "Missing number, treated as zero", "Improper alphabetic constant",
+		`undefined control sequence \5`, `\verb ended by end of line`}
+	if !slices.Equal(l.Recovered, want) {
+		t.Errorf("recovered %q, want %q", l.Recovered, want)
+	}
+	// x; \char13 a b c { } < (the space, "0 " and 0, are glue and a kern)
+	var got []string
+	for _, g := range l.Glyphs {
+		got = append(got, g.Font+":"+string(rune(g.Char)))
+		if g.Font != "cmmi12" && g.Token != -1 {
+			t.Errorf("%s %d: token %d, want none", g.Font, g.Char, g.Token)
+		}
+	}
+	wantG := []string{"cmmi12:x", "cmtt12:\r", "cmtt12:a", "cmtt12:b", "cmtt12:c", "cmsy10:f", "cmsy10:g", "cmtt12:<"}
+	if !slices.Equal(got, wantG) {
+		t.Fatalf("glyphs %q, want %q", got, wantG)
+	}
+	tt := normalFonts[famTT][textSize]
+	w := tt.Param(2) // a character's width, and the interword glue
+	thin := scaleDecimal(tt.Param(6), ".1667")
+	a := l.Glyphs[2].X
+	for i, dx := range []Scaled{2 * w, w + thin, w} { // a\ b, b\,c, c\{
+		if d := l.Glyphs[3+i].X - l.Glyphs[2+i].X; d != dx {
+			t.Errorf("glyph %d at +%d from the one before, want %d", 3+i, d, dx)
+		}
+	}
+	if l.Glyphs[1].X+w != a-w {
+		t.Errorf("a at %d, want \\char13 and a space before it", a)
+	}
 }

@@ -116,6 +116,12 @@ var muSpaces = map[string]muGlue{
 // command runs a control sequence in math mode.
 func (p *parser) command(l *list, name string) error {
 	e := p.e
+	if name == "verb" {
+		// alone in a \mathcolor body it is coloredVerb (verb.go);
+		// elsewhere its delimiter is a character of the source or a
+		// token read before it changed the catcodes: not modelled
+		return e.unsupported(`\verb other than alone in a \mathcolor body`)
+	}
 	if textFontDependent[name] && !(name == "begin" && p.sizeName() == "small") {
 		if _, normal := p.textFont(); !normal {
 			// the size command's text font, strut and (in an array's

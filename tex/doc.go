@@ -103,12 +103,23 @@
 //	                                      read in the array's \vcenter (a     to \end{array} (needs a Page);
 //	                                      paragraph of \hsize, an in-line     otherwise ErrUnsupported
 //	                                      formula), then around it
+//	\verb alone in a colour body (the     its delimiter is mathcolor.ltx's    the same (verb.go) at the display's
+//	reference's colouring)                scan for scripts: "Improper         outer level or in brace groups there,
+//	                                      alphabetic constant", "Missing      with no colour, \left or environment
+//	                                      number": 0 becomes an escape        open and 0 followed only by , { }
+//	                                      character; the rest of the line is  a digit or a space; otherwise
+//	                                      set in an \hbox in cmtt12 with no   ErrUnsupported
+//	                                      token colour (0, is \, 0} is \},
+//	                                      05 is undefined), "\verb ended by
+//	                                      end of line"
+//	\verb other than alone in a colour    its delimiter is the next           ErrUnsupported
+//	body, or inside \left, a script, an   character, or tokens TeX read
+//	argument                              before it: not modelled
 //	\hline or \end{array} outside an      a page, after many errors (\\       ErrUnsupported
 //	array; \\ after an array's            after an alignment ended early ends
-//	alignment ended early; \noalign in    the display; \verb: the rest of the
-//	a cell; \verb; more cells than        line verbatim)
-//	columns; unknown environment; \tag;
-//	\middle
+//	alignment ended early; \noalign in    the display)
+//	a cell; more cells than columns;
+//	unknown environment; \tag; \middle
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The
 // recoveries are checked against real LaTeX's DVI in the layout golden,
@@ -116,6 +127,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,536 formulas (make goldens), and the reference CDM's
+// the DVI of 8,547 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

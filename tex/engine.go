@@ -136,7 +136,7 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}
-	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop, page: pg}
+	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop, page: pg, src: formula, srcToks: toks}
 	l, _, err := p.parseList()
 	if err == nil && p.left != nil {
 		// an array whose alignment ended early, its environment open at

@@ -28,6 +28,10 @@ type token struct {
 	kind tokKind
 	c    rune
 	s    string
+	// end is where the lexer resumed after the token: the byte offset
+	// in the string lexed (after the blanks a control word skips), for
+	// \verb, which reads the rest of the line itself (verb.go)
+	end int32
 }
 
 // lex splits a formula into tokens (TeX's get_next with LaTeX's
@@ -35,7 +39,12 @@ type token struct {
 // one token, % starts a comment).
 func lex(s string) []token {
 	toks := make([]token, 0, len(s)/2)
+	// each token's end is the position the next iteration starts at
+	marked := 0
 	for i := 0; i < len(s); {
+		for ; marked < len(toks); marked++ {
+			toks[marked].end = int32(i)
+		}
 		c, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case c == '\\':
@@ -100,6 +109,9 @@ func lex(s string) []token {
 			toks = append(toks, token{kind: tkChar, c: c})
 		}
 		i += n
+	}
+	for ; marked < len(toks); marked++ {
+		toks[marked].end = int32(len(s))
 	}
 	return toks
 }

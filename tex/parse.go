@@ -57,6 +57,13 @@ type parser struct {
 	left        *leftAlign
 	inlineDepth int
 	inlineEnv   string
+	// src is the formula's source and srcToks its tokens, the bottom of
+	// the input stack; last is the token next returned last and
+	// lastFromSrc whether it was read from srcToks (verb.go)
+	src         string
+	srcToks     []token
+	last        token
+	lastFromSrc bool
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -119,6 +126,8 @@ func (p *parser) next() (token, bool) {
 			continue
 		}
 		p.in[len(p.in)-1] = top[1:]
+		p.last = top[0]
+		p.lastFromSrc = len(p.srcToks) > 0 && &top[len(top)-1] == &p.srcToks[len(p.srcToks)-1]
 		return top[0], true
 	}
 	return token{}, false
@@ -780,6 +789,9 @@ func (p *parser) mathColor(l *list) error {
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack([]*node{newChar(f, 79, p.tok())}, 0, false)}})
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
+	}
+	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "verb" {
+		return p.coloredVerb(l, tok)
 	}
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})

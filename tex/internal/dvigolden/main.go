@@ -215,6 +215,10 @@ var probes = []string{
 	// \buildrel's argument meets the group's }: the display ends empty,
 	// and the α is set in the paragraph after it
 	`{ \mathcolor[RGB]{0,0,15}{\buildrel} \mathcolor[RGB]{0,0,30}{a} } \mathcolor[RGB]{0,0,45}{\alpha}`,
+	// \verb's text with 0 an escape character: control space, \{, \},
+	// \, and \5 after 0; \@noligs' characters
+	"\\mathcolor[RGB]{0,0,15}{\\verb} a0 b 0,c0{d0}e05 <x>-'`!`?`,, x",
+	"\\mathcolor[RGB]{0,0,15}{\\verb} a  ", // TeX drops the blanks ending a line
 }
 
 // colouredProbes are typeset as the sample is, coloured by the reference's
@@ -271,6 +275,16 @@ var colouredProbes = []string{
 	`{ \small \begin{array} { c } { a \ b } \\ { \boldsymbol { \alpha } + \boldsymbol { x } } \end{array} }`,
 	`{ \small \begin{array} { c } { \mathit { ff } } \\ { \mathtt { x } \mathsf { y } \mathbb { R } \mathfrak { g } \mathbf { b } \mathcal { L } } \end{array} }`,
 	`x = { \small \begin{array} { c } { \displaystyle \sum _ { n } a _ { n } } \\ { \alpha \beta \gamma \quad \Gamma } \end{array} } + \small { \begin{array} { r } { 1 } \end{array} }`,
+	// \verb alone in a colour body takes mathcolor.ltx's scan for
+	// scripts as its delimiter: 0 becomes an escape character and the
+	// rest of the line is set in cmtt12 (tex/verb.go); im2latex test line
+	// 1691, then variants (the last four are not modelled: \verb in
+	// \frac's argument, as the colouring writes \over; \. after 0; \verb
+	// inside \left or a script)
+	`\times \left[ \begin{array} { r r r } { p _ { 1 1 } ^ { j } } & { p _ { 1 2 } ^ { j } } & { p _ { 1 3 } ^ { j } } \\ { p _ { 2 1 } ^ { j } } & { p _ { 2 2 } ^ { j } } & { p _ { 2 3 } ^ { j } } \\ { p _ { 3 1 } ^ { j } } & { p _ { 3 2 } ^ { j } } & { p _ { 3 3 } ^ { j } } \\ \end{array} \right] , \verb + + \scriptscriptstyle { ( j = 1 , 2 , 3 ) } ,`,
+	`a = \verb + x + b`, `\frac { 1 } { 2 } \verb | < x > - ' , \{ 0 \} ^ { \prime } & \\`,
+	`{ a \verb b } c`, `a + \verb`,
+	`{ { a \over \verb b } } c`, `x \verb \vspace { 0 . 5 i n } y`, `\left( a \verb b \right)`, `x ^ { a \verb b }`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
