@@ -18,11 +18,6 @@ const (
 // deeper than MaxNesting braces.
 var ErrTooLarge = errors.New("formula exceeds the tokenizer's limits")
 
-// ErrTabular is no longer returned by TokenizeCDM (the reference's tabular
-// path is reproduced, latex/tabular.go); it is kept for callers that
-// still name it.
-var ErrTabular = errors.New("tabular formulas are not supported")
-
 // CDMResult is the reference CDM's view of one formula.
 type CDMResult struct {
 	// KaTeXOK is false when the reference's KaTeX normalizer fails and the

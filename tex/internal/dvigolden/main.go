@@ -53,6 +53,10 @@ type Record struct {
 	Colored string   `json:"colored"`
 	Tokens  []string `json:"tokens"`
 	Paper   string   `json:"paper"`
+	// Template is "tabular" for a formula the reference typesets on its
+	// tabular_template (one holding "tabular"), empty for its
+	// formular_template.
+	Template string `json:"template,omitempty"`
 	// Errors are the LaTeX errors ("! …" lines) of the formula's run.
 	Errors []string `json:"errors,omitempty"`
 	// Found is false when the start or end marker was not shipped out
@@ -113,7 +117,11 @@ func main() {
 
 	var recs []*Record
 	for _, pr := range probes {
-		recs = append(recs, &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"})
+		r := &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"}
+		if latex.IsTabular(pr) {
+			r.Template = "tabular"
+		}
+		recs = append(recs, r)
 	}
 	have := map[string]bool{}
 	for _, in := range inputs {
@@ -129,28 +137,36 @@ func main() {
 		if err != nil || len(res.Tokens) == 0 || len(res.Tokens) > 5800 {
 			continue
 		}
-		recs = append(recs, &Record{Source: in.source, Input: in.text, Colored: res.Rendered(), Tokens: res.Tokens, Paper: paper(len(res.Tokens))})
+		r := &Record{Source: in.source, Input: in.text, Colored: res.Rendered(), Tokens: res.Tokens, Paper: paper(len(res.Tokens))}
+		if latex.IsTabular(in.text) {
+			r.Template = "tabular"
+		}
+		recs = append(recs, r)
 	}
-	byPaper := map[string][]*Record{}
+	type key struct{ paper, template string }
+	byPaper := map[key][]*Record{}
 	for _, r := range recs {
-		byPaper[r.Paper] = append(byPaper[r.Paper], r)
+		k := key{r.Paper, r.Template}
+		byPaper[k] = append(byPaper[k], r)
 	}
-	for _, p := range []string{"a5", "a4", "a3"} {
-		list := byPaper[p]
-		for i := 0; i < len(list); i += *batch {
-			b := list[i:min(i+*batch, len(list))]
-			errs, err := typeset(dir, p, b)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if errs {
-				for _, r := range b {
-					if _, err := typeset(dir, p, []*Record{r}); err != nil {
-						log.Fatal(err)
+	for _, t := range []string{"", "tabular"} {
+		for _, p := range []string{"a5", "a4", "a3"} {
+			list := byPaper[key{p, t}]
+			for i := 0; i < len(list); i += *batch {
+				b := list[i:min(i+*batch, len(list))]
+				errs, err := typeset(dir, p, t, b)
+				if err != nil {
+					log.Fatal(err)
+				}
+				if errs {
+					for _, r := range b {
+						if _, err := typeset(dir, p, t, []*Record{r}); err != nil {
+							log.Fatal(err)
+						}
 					}
 				}
+				log.Printf("%s%s: %d/%d", p, t, i+len(b), len(list))
 			}
-			log.Printf("%s: %d/%d", p, i+len(b), len(list))
 		}
 	}
 	if err := write(*out, recs); err != nil {
@@ -215,6 +231,11 @@ var probes = []string{
 	// \buildrel's argument meets the group's }: the display ends empty,
 	// and the α is set in the paragraph after it
 	`{ \mathcolor[RGB]{0,0,15}{\buildrel} \mathcolor[RGB]{0,0,30}{a} } \mathcolor[RGB]{0,0,45}{\alpha}`,
+	// tabular (on the reference's tabular template): text cells, where
+	// braces break ligatures and kerns and a space's width follows the
+	// space factor
+	`\begin{tabular}{l|c} ff{}f A{V} To & fi \\ \hline AV. x & y: z \end{tabular}`,
+	`\begin{tabular}{r} a. b \end{tabular}`, `\left( \begin{tabular}{cc} a & b \\ c \end{tabular} \right)`,
 }
 
 // colouredProbes are typeset as the sample is, coloured by the reference's
@@ -271,6 +292,22 @@ var colouredProbes = []string{
 	`{ \small \begin{array} { c } { a \ b } \\ { \boldsymbol { \alpha } + \boldsymbol { x } } \end{array} }`,
 	`{ \small \begin{array} { c } { \mathit { ff } } \\ { \mathtt { x } \mathsf { y } \mathbb { R } \mathfrak { g } \mathbf { b } \mathcal { L } } \end{array} }`,
 	`x = { \small \begin{array} { c } { \displaystyle \sum _ { n } a _ { n } } \\ { \alpha \beta \gamma \quad \Gamma } \end{array} } + \small { \begin{array} { r } { 1 } \end{array} }`,
+	// tabular, which the reference tokenizes apart and typesets on its
+	// tabular template: cells in text mode, where each \mathcolor is an
+	// error that removes the spaces after it; \left and \right meet a
+	// \mathcolor ("Missing delimiter"). im2latex test lines 3105 and
+	// 7149, then variants
+	`\Omega = \left( \begin{tabular} { c | c } { 0 } & { I } \\ \hline { I } & { 0 } \\ \end{tabular} \right) .`,
+	`\begin{tabular} { | c | c | c | c | c | } \hline { n } & { 1 , . . . , 1 5 } & { 1 6 , . . . , 2 1 } & { 2 2 , . . . , 2 7 } & { 2 8 , . . . , 3 3 } \\ \hline { l } & { 1 } & { 2 } & { 3 } & { 4 } \\ \hline { } \\ \end{tabular} \ ,`,
+	`x = \left[ \begin{tabular} { l | r } { a b c } & { d } \\ \hline { x y } & { 1 2 } \end{tabular} \right] ^ { 2 }`,
+	`\begin{tabular} { | c | } \hline a \\ \hline \end{tabular}`,
+	`\begin{tabular} { c c } a & b \\ [ 2 pt ] c & d \end{tabular} x ^ { 2 }`,
+	`\begin{tabular} { @ { } l @ { } } a \end{tabular} + b`,
+	`x = \begin{tabular} { c c c } 1 & 2 \end{tabular} + y`,
+	`\begin{tabular} { r c l } { a } & { } & { c } \\ \hline \hline { } & { b } \end{tabular}`,
+	`\begin{tabular} { c } \frac { a } { b } \end{tabular}`,
+	`\begin{tabular} { c c } a & b`,
+	`\sum _ { i } \begin{tabular} { c } { a } \\ { b } \\ { c } \end{tabular} _ { x }`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
@@ -480,11 +517,16 @@ func looksBroken(s string) bool {
 	return false
 }
 
-// typeset runs LaTeX over the records on one page each and fills them in.
+// typeset runs LaTeX over the records on one page each, on the reference's
+// formula or tabular template, and fills them in.
 // It reports whether the log had errors.
-func typeset(dir, paperName string, recs []*Record) (bool, error) {
+func typeset(dir, paperName, template string, recs []*Record) (bool, error) {
 	var b strings.Builder
-	b.WriteString(reftemplate.Preamble(paperName))
+	if template == "tabular" {
+		b.WriteString(reftemplate.TabularPreamble(paperName))
+	} else {
+		b.WriteString(reftemplate.Preamble(paperName))
+	}
 	lines := strings.Count(b.String(), "\n")
 	lineOf := make([]int, len(recs))
 	for i, r := range recs {
