@@ -84,7 +84,7 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 					sf = 1000
 				case t.kind == tkCS && (t.s == "mathcolor" || t.s == " "):
 				case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
-					return p.e.unsupported("math in a tabular cell: " + tokString([]token{t}))
+					return p.e.unsupported("a command or script in a tabular cell: " + tokString([]token{t}))
 				}
 			}
 			switch {

@@ -6,7 +6,8 @@
 // stratified by construct with a fixed seed; colours them with leakaudit's
 // own CDM tokenizer, exactly as the reference does; runs real LaTeX
 // (Debian's TeX Live: `latex -interaction=nonstopmode`, DVI mode) on the
-// reference template; and reads from the DVI every glyph and rule with its
+// reference template (its tabular_template for a formula holding
+// "tabular", as the reference chooses); and reads from the DVI every glyph and rule with its
 // position and the token whose colour was current. Positions are in scaled
 // points relative to the formula's own reference point (the left end of its
 // baseline), y downwards, as the DVI has them; a \special at the start and
