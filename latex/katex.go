@@ -182,6 +182,9 @@ type kparser struct {
 	// x^{\prime\prime 2}) instead of letting the superscript replace
 	// them, as the reference does. Used by the tokens level only.
 	keepPrimes bool
+	// rec, when set, collects every consumed token as the reference's
+	// patched parser builds global_str (the tabular tokenizer's output).
+	rec *strings.Builder
 	// stack collects the atoms of the expressions being parsed, nested
 	// ones above their parents', so that each expression's list is
 	// allocated once at its final size.
@@ -286,6 +289,10 @@ func jsNumber(f float64) string {
 
 func (p *kparser) consume() {
 	p.pos = p.next.pos
+	if p.rec != nil {
+		p.rec.WriteString(" ")
+		p.rec.WriteString(p.next.text)
+	}
 	p.next = p.lex(p.pos, p.mode)
 }
 
@@ -451,6 +458,7 @@ func (p *kparser) parseImplicitGroup() *knode {
 	case fn == `\begin`:
 		begin := p.parseFunction(start)
 		env := begin.text
+		p.recEnvName(env)
 		spec, ok := katexEnvs[env]
 		if !ok {
 			fail("no such environment: %s", env)
@@ -462,6 +470,7 @@ func (p *kparser) parseImplicitGroup() *knode {
 		res := p.environment(env, args)
 		p.expect(`\end`, false)
 		end := p.parseFunction(nil)
+		p.recEnvName(env)
 		if end.text != env {
 			fail("mismatch: \\begin{%s} matched by \\end{%s}", env, end.text)
 		}

@@ -18,11 +18,6 @@ const (
 // deeper than MaxNesting braces.
 var ErrTooLarge = errors.New("formula exceeds the tokenizer's limits")
 
-// ErrTabular is returned for formulas containing "tabular": the reference
-// sends them through a separate table tokenizer that leakaudit does not
-// implement.
-var ErrTabular = errors.New("tabular formulas are not supported")
-
 // CDMResult is the reference CDM's view of one formula.
 type CDMResult struct {
 	// KaTeXOK is false when the reference's KaTeX normalizer fails and the
@@ -88,7 +83,8 @@ func checkLimits(s string) error {
 
 // TokenizeCDM runs a formula through the whole reference preprocessing
 // chain (docs/cdm.md §2–5): CJK wrapping, protection, the KaTeX normalizer
-// with its raw fallback, the fix-ups, normalize_latex and token selection.
+// (for a formula holding "tabular", the reference's tabular tokenizer,
+// TabularTokenize) with its raw fallback, the fix-ups, normalize_latex and token selection.
 // An error wrapping ErrCDMPass means the reference itself fails on the
 // formula (it then counts as a render failure).
 func TokenizeCDM(formula string) (CDMResult, error) {
@@ -96,16 +92,19 @@ func TokenizeCDM(formula string) (CDMResult, error) {
 	if err := checkLimits(formula); err != nil {
 		return res, err
 	}
-	if strings.Contains(formula, "tabular") {
-		return res, ErrTabular
-	}
 	s := formula
-	if containsCJK(s) {
+	tabular := IsTabular(formula)
+	if containsCJK(s) && !tabular {
+		// the reference wraps CJK only for its formula template
 		s = strings.NewReplacer("，", ", ", "：", ": ", "；", "; ").Replace(s)
 		s = wrapChineseAt(s)
 	}
 	s = ProtectCDM(s)
-	if out, ok := KaTeXNormalize(s); ok {
+	tokenize := KaTeXNormalize
+	if tabular {
+		tokenize = TabularTokenize
+	}
+	if out, ok := tokenize(s); ok {
 		res.KaTeXOK, res.Katex = true, out
 	} else {
 		res.Katex = s

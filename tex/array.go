@@ -19,8 +19,8 @@ import (
 
 var (
 	arrayColSep    = Scaled(5 << 16) // \arraycolsep 5pt
-	strutHt        = Scaled(665190)  // LaTeX's \strutbox: 0.7 × 14.5pt
-	strutDp        = Scaled(285082)  // 0.3 × 14.5pt
+	strutHt        = Scaled(665187)  // LaTeX's \strutbox: .7\baselineskip (14.5pt) in TeX's arithmetic
+	strutDp        = Scaled(285084)  // .3\baselineskip
 	arrayRuleWidth = Scaled(26214)   // \arrayrulewidth 0.4pt
 )
 
@@ -44,7 +44,11 @@ var doubleRuleSep = Scaled(2 << 16) // \doublerulesep 2pt
 // does (without the array package): l, c and r columns, each with
 // \arraycolsep on both sides unless @{} or @{\quad} stands there, | for a
 // \vline (two in a row with \doublerulesep between them), and *{n}{…}.
-func arrayPreamble(spec []token) ([]column, bool) {
+func arrayPreamble(spec []token) ([]column, bool) { return preamble(spec, arrayColSep) }
+
+// preamble is arrayPreamble with colSep between the columns: \arraycolsep
+// for array, \tabcolsep for tabular (\@tabacol).
+func preamble(spec []token, colSep Scaled) ([]column, bool) {
 	spec, ok := expandStars(spec, 0)
 	if !ok {
 		return nil, false
@@ -59,9 +63,9 @@ func arrayPreamble(spec []token) ([]column, bool) {
 		case t.kind == tkSpace:
 			continue
 		case t.kind == tkChar && (t.c == 'l' || t.c == 'c' || t.c == 'r'):
-			c := column{align: byte(t.c), before: pending, after: []sepItem{{width: arrayColSep}}}
+			c := column{align: byte(t.c), before: pending, after: []sepItem{{width: colSep}}}
 			if !atBefore {
-				c.before = append(c.before, sepItem{width: arrayColSep})
+				c.before = append(c.before, sepItem{width: colSep})
 			}
 			cols = append(cols, c)
 			pending, atBefore = nil, false
@@ -198,7 +202,7 @@ func (p *parser) array(l *list) error {
 		}
 	}
 	switch env {
-	case "array":
+	case "array", "tabular":
 	case "subarray":
 		spec, err := p.readArg()
 		if err != nil {
@@ -251,9 +255,16 @@ func (p *parser) array(l *list) error {
 	if err != nil {
 		return err
 	}
-	cols, ok := arrayPreamble(spec)
+	colSep := arrayColSep
+	if env == "tabular" {
+		colSep = tabColSep
+	}
+	cols, ok := preamble(spec, colSep)
 	if !ok {
-		return p.e.unsupported(`array preamble {` + tokString(spec) + `}`)
+		return p.e.unsupported(env + ` preamble {` + tokString(spec) + `}`)
+	}
+	if env == "tabular" {
+		return p.tabular(l, cols)
 	}
 	if _, normal := p.textFont(); !normal {
 		// only array after \small is modelled (command lets \begin
@@ -330,7 +341,15 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 			continue
 		}
 		p.e.fonts = cellFonts
-		items, end, err := p.cell(env)
+		var items []*noad
+		var text []*node // a tabular cell's list; nil when it has no tokens
+		var end endKind
+		var err error
+		if env == "tabular" {
+			text, end, err = p.tabularCell()
+		} else {
+			items, end, err = p.cell(env)
+		}
 		if errors.Is(err, errLeaveCell) {
 			// \hline in the cell: the cell, the row and the alignment
 			// end (hline.go)
@@ -349,14 +368,17 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		if err != nil {
 			return err
 		}
-		if end == endEnv && len(row) == 0 && len(items) == 0 {
+		if end == endEnv && len(row) == 0 && len(items) == 0 && text == nil {
 			break // \\ before \end{array}: \crcr adds no row
 		}
 		if len(row) >= len(cols) {
-			return p.e.unsupported("array row with more cells than columns")
+			return p.e.unsupported(env + " row with more cells than columns")
 		}
 		c := cols[len(row)]
-		hl := p.e.mlistToHlist(items, styleT, false)
+		hl := text
+		if env != "tabular" {
+			hl = p.e.mlistToHlist(items, styleT, false)
+		}
 		var cl []*node
 		if len(row) == 0 {
 			cl = append(cl, &node{kind: ruleNode, width: 0, height: arstrutHt, depth: arstrutDp, tok: -1})
@@ -405,7 +427,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 	hi := 0
 	for i, r := range rows {
 		for hi < len(hlines) && hlines[hi] == i {
-			vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
+			vl = appendHline(vl, hlines, hi)
 			hi++
 		}
 		var cells []*node
@@ -430,7 +452,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		}
 	}
 	for hi < len(hlines) {
-		vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
+		vl = appendHline(vl, hlines, hi)
 		hi++
 	}
 	p.e.fonts = outerFonts
@@ -450,6 +472,17 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 	box := vpack(vl)
 	l.add(&noad{kind: vcenterNoad, nucleus: field{kind: subBox, box: box}})
 	return nil
+}
+
+// appendHline appends the hi-th \hline's rule; latex.ltx's \@xhline
+// follows an \hline that another \hline follows with \vskip
+// \doublerulesep \vskip -\arrayrulewidth.
+func appendHline(vl []*node, hlines []int, hi int) []*node {
+	vl = append(vl, &node{kind: ruleNode, width: runningDim, height: arrayRuleWidth, tok: -1})
+	if hi+1 < len(hlines) && hlines[hi+1] == hlines[hi] {
+		vl = append(vl, newGlue(doubleRuleSep, 0, 0), newGlue(-arrayRuleWidth, 0, 0))
+	}
+	return vl
 }
 
 // appendSeps appends a template's separation: glue, and \vline rules as

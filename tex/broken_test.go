@@ -67,6 +67,13 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`\end{array} x`, ErrUnsupported, "", 0},
 		{`\begin{array}{c} a & b \end{array}`, ErrUnsupported, "", 0},
 		{`\begin{foo} a \end{foo}`, ErrUnsupported, "", 0},
+		// tabular cells are text: each \mathcolor is an error and goes on;
+		// \left before a \mathcolor takes a null delimiter
+		{`\begin{tabular}{c} { \mathcolor[RGB]{0,0,15}{a} } \end{tabular}`, nil, `\mathcolor allowed only in math mode`, 1},
+		{`\left \mathcolor[RGB]{0,0,15}{(} x \right.`, nil, "missing delimiter (. inserted)", 2},
+		{`\begin{tabular}{c} \frac{a}{b} \end{tabular}`, ErrUnsupported, "", 0},
+		{`\begin{tabular}{c} a & b \end{tabular}`, ErrUnsupported, "", 0},
+		{`\begin{tabular}{c} \multicolumn{1}{c}{a} \end{tabular}`, ErrUnsupported, "", 0},
 		{`\tag{1} a`, ErrUnsupported, "", 0},
 		{`\left( a \middle| b \right)`, ErrUnsupported, "", 0},
 	} {

@@ -22,7 +22,10 @@
 //     operator names, \overset/\underset/\stackrel, spacing, LaTeX's
 //     array (preambles of l, c, r, |, @{} and *{n}{…}; \hline, \\[dim])
 //     and amsmath's subarray/\substack, matrix, pmatrix, bmatrix,
-//     Bmatrix, vmatrix, Vmatrix, cases, aligned and gathered,
+//     Bmatrix, vmatrix, Vmatrix, cases, aligned and gathered, LaTeX's
+//     tabular (cells in text mode, where the reference's \mathcolor is
+//     an error that sets its body and removes the spaces after it;
+//     tabular.go),
 //     \overrightarrow, \cong, \notin, and pdflatex's recoveries (see
 //     Broken LaTeX below).
 //   - Printed math (printed.go): what im2latex-style formulas use in
@@ -115,6 +118,12 @@
 //	\verb other than alone in a colour    its delimiter is the next           ErrUnsupported
 //	body, or inside \left, a script, an   character, or tokens TeX read
 //	argument                              before it: not modelled
+//	\mathcolor in a tabular cell (text    "\mathcolor allowed only in math    the same (tabular.go); math in a
+//	mode: the reference colours each      mode": the body is set in its       cell ("Missing $ inserted") is
+//	cell's tokens)                        colour, the spaces after it go      ErrUnsupported
+//	\left or \right before a \mathcolor   "Missing delimiter (. inserted)":   the same
+//	(the tabular tokenizer splits         a null delimiter, the coloured
+//	\left( into two tokens)               ( set as an ordinary character
 //	\hline or \end{array} outside an      a page, after many errors (\\       ErrUnsupported
 //	array; \\ after an array's            after an alignment ended early ends
 //	alignment ended early; \noalign in    the display)
@@ -127,6 +136,6 @@
 // TestBrokenLaTeX pins each row.
 //
 // Accuracy is measured against real LaTeX: tex/testdata/layout_golden is
-// the DVI of 8,547 formulas (make goldens), and the reference CDM's
+// the DVI of 8,561 formulas (make goldens), and the reference CDM's
 // own pixel boxes and renders of 1,200 formulas are in the shared data.
 package tex

@@ -49,6 +49,10 @@ type parser struct {
 	leave *leaveState
 	// page is the page the display is set on (TypesetOn)
 	page Page
+	// tabularText is set while textBox sets a tabular cell (tabular.go):
+	// braces end a run of characters' ligatures and kerns, and what the
+	// model leaves out is refused rather than approximated
+	tabularText bool
 	// leftCell is the cell an \hline ended (hline.go); left is the array
 	// whose alignment ended early while its environment is open, and
 	// inlineDepth and inlineEnv the in-line formula of its \vcenter's

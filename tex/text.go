@@ -67,10 +67,26 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 		}
 		chars, toks = chars[:0], toks[:0]
 	}
+	sf := 1000 // \spacefactor, followed in tabular cells only
 	var walk func(ts []token) error
 	walk = func(ts []token) error {
 		for i := 0; i < len(ts); i++ {
 			t := ts[i]
+			if p.tabularText {
+				switch {
+				case t.kind == tkChar && t.c < 128 && f.exists(int(t.c)):
+					sf = spaceFactor(sf, t.c)
+				case t.kind == tkChar && isCJK(t.c):
+					return p.e.unsupported("CJK in a tabular cell")
+				case t.kind == tkBegin || t.kind == tkEnd:
+					flush() // a brace ends the characters' ligatures and kerns
+				case t.kind == tkCS && (textSymbols[t.s] != 0 || t.s == "l"):
+					sf = 1000
+				case t.kind == tkCS && (t.s == "mathcolor" || t.s == " "):
+				case t.kind == tkCS || t.kind == tkSup || t.kind == tkSub:
+					return p.e.unsupported("a command or script in a tabular cell: " + tokString([]token{t}))
+				}
+			}
 			switch {
 			case t.kind == tkChar && t.c < 128 && f.exists(int(t.c)):
 				chars = append(chars, int(t.c))
@@ -81,7 +97,18 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 				p.e.approximate("CJK glyphs set as 1em boxes")
 			case t.kind == tkSpace || t.kind == tkActive || t.kind == tkCS && t.s == " ":
 				flush()
-				list = append(list, newGlue(f.Param(2), f.Param(3), f.Param(4)))
+				g := newGlue(f.Param(2), f.Param(3), f.Param(4))
+				if p.tabularText && t.kind == tkSpace && sf != 1000 {
+					// app_space (tex.web §1043–1044): the space factor
+					// widens the space after sentence-ending punctuation
+					// and scales its stretch and shrink
+					if sf >= 2000 {
+						g.width += f.Param(7)
+					}
+					g.stretch = xnOverD(g.stretch, int64(sf), 1000)
+					g.shrink = xnOverD(g.shrink, 1000, int64(sf))
+				}
+				list = append(list, g)
 			case t.kind == tkBegin || t.kind == tkEnd:
 				// grouping only; a \mathcolor boundary stops ligatures
 			case t.kind == tkCS && t.s == "mathcolor":
@@ -108,6 +135,12 @@ func (p *parser) textBox(ts []token, f *mathFont) (*node, error) {
 				p.e.recover(`\mathcolor allowed only in math mode`)
 				for i+1 < len(ts) && ts[i+1].kind == tkSpace {
 					i++
+				}
+				if p.tabularText && i+1 < len(ts) {
+					if n := ts[i+1]; n.kind == tkSup || n.kind == tkSub || n.kind == tkChar && n.c == '\'' ||
+						n.kind == tkCS && (n.s == "limits" || n.s == "nolimits" || n.s == "displaylimits") {
+						return p.e.unsupported("a script after \\mathcolor in a tabular cell")
+					}
 				}
 			case t.kind == tkCS && (textSymbols[t.s] != 0 || t.s == "l"):
 				// ot1enc.def's text symbols; \l is {\@xxxii l}, the

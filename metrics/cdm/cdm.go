@@ -121,7 +121,6 @@ const (
 	FailTokenizer = "tokenizer"   // the reference's normalizer raises (unbalanced braces)
 	FailFatal     = "latex_fatal" // pdflatex would stop without output
 	FailNoBoxes   = "no_boxes"    // nothing coloured was drawn
-	FailTabular   = "tabular"     // the reference's table path, not reproduced
 	FailLimits    = "limits"      // beyond leakaudit's input limits
 	FailLaTeX     = "latex_error" // any LaTeX error (Strict only)
 	FailEngine    = "engine_unsupported"
@@ -143,9 +142,6 @@ func Render(formula string, prof Profile) Side {
 	}
 	res, err := latex.TokenizeCDM(formula)
 	switch {
-	case errors.Is(err, latex.ErrTabular):
-		s.Failure, s.Unsupported = FailTabular, true
-		return s
 	case errors.Is(err, latex.ErrTooLarge):
 		s.Failure = FailLimits
 		return s

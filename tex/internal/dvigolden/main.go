@@ -6,7 +6,8 @@
 // stratified by construct with a fixed seed; colours them with leakaudit's
 // own CDM tokenizer, exactly as the reference does; runs real LaTeX
 // (Debian's TeX Live: `latex -interaction=nonstopmode`, DVI mode) on the
-// reference template; and reads from the DVI every glyph and rule with its
+// reference template (its tabular_template for a formula holding
+// "tabular", as the reference chooses); and reads from the DVI every glyph and rule with its
 // position and the token whose colour was current. Positions are in scaled
 // points relative to the formula's own reference point (the left end of its
 // baseline), y downwards, as the DVI has them; a \special at the start and
@@ -53,6 +54,10 @@ type Record struct {
 	Colored string   `json:"colored"`
 	Tokens  []string `json:"tokens"`
 	Paper   string   `json:"paper"`
+	// Template is "tabular" for a formula the reference typesets on its
+	// tabular_template (one holding "tabular"), empty for its
+	// formular_template.
+	Template string `json:"template,omitempty"`
 	// Errors are the LaTeX errors ("! …" lines) of the formula's run.
 	Errors []string `json:"errors,omitempty"`
 	// Found is false when the start or end marker was not shipped out
@@ -113,7 +118,11 @@ func main() {
 
 	var recs []*Record
 	for _, pr := range probes {
-		recs = append(recs, &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"})
+		r := &Record{Source: "probe", Input: pr, Colored: pr, Paper: "a5"}
+		if latex.IsTabular(pr) {
+			r.Template = "tabular"
+		}
+		recs = append(recs, r)
 	}
 	have := map[string]bool{}
 	for _, in := range inputs {
@@ -129,28 +138,36 @@ func main() {
 		if err != nil || len(res.Tokens) == 0 || len(res.Tokens) > 5800 {
 			continue
 		}
-		recs = append(recs, &Record{Source: in.source, Input: in.text, Colored: res.Rendered(), Tokens: res.Tokens, Paper: paper(len(res.Tokens))})
+		r := &Record{Source: in.source, Input: in.text, Colored: res.Rendered(), Tokens: res.Tokens, Paper: paper(len(res.Tokens))}
+		if latex.IsTabular(in.text) {
+			r.Template = "tabular"
+		}
+		recs = append(recs, r)
 	}
-	byPaper := map[string][]*Record{}
+	type key struct{ paper, template string }
+	byPaper := map[key][]*Record{}
 	for _, r := range recs {
-		byPaper[r.Paper] = append(byPaper[r.Paper], r)
+		k := key{r.Paper, r.Template}
+		byPaper[k] = append(byPaper[k], r)
 	}
-	for _, p := range []string{"a5", "a4", "a3"} {
-		list := byPaper[p]
-		for i := 0; i < len(list); i += *batch {
-			b := list[i:min(i+*batch, len(list))]
-			errs, err := typeset(dir, p, b)
-			if err != nil {
-				log.Fatal(err)
-			}
-			if errs {
-				for _, r := range b {
-					if _, err := typeset(dir, p, []*Record{r}); err != nil {
-						log.Fatal(err)
+	for _, t := range []string{"", "tabular"} {
+		for _, p := range []string{"a5", "a4", "a3"} {
+			list := byPaper[key{p, t}]
+			for i := 0; i < len(list); i += *batch {
+				b := list[i:min(i+*batch, len(list))]
+				errs, err := typeset(dir, p, t, b)
+				if err != nil {
+					log.Fatal(err)
+				}
+				if errs {
+					for _, r := range b {
+						if _, err := typeset(dir, p, t, []*Record{r}); err != nil {
+							log.Fatal(err)
+						}
 					}
 				}
+				log.Printf("%s%s: %d/%d", p, t, i+len(b), len(list))
 			}
-			log.Printf("%s: %d/%d", p, i+len(b), len(list))
 		}
 	}
 	if err := write(*out, recs); err != nil {
@@ -219,6 +236,11 @@ var probes = []string{
 	// \, and \5 after 0; \@noligs' characters
 	"\\mathcolor[RGB]{0,0,15}{\\verb} a0 b 0,c0{d0}e05 <x>-'`!`?`,, x",
 	"\\mathcolor[RGB]{0,0,15}{\\verb} a  ", // TeX drops the blanks ending a line
+	// tabular (on the reference's tabular template): text cells, where
+	// braces break ligatures and kerns and a space's width follows the
+	// space factor
+	`\begin{tabular}{l|c} ff{}f A{V} To & fi \\ \hline AV. x & y: z \end{tabular}`,
+	`\begin{tabular}{r} a. b \end{tabular}`, `\left( \begin{tabular}{cc} a & b \\ c \end{tabular} \right)`,
 }
 
 // colouredProbes are typeset as the sample is, coloured by the reference's
@@ -285,6 +307,22 @@ var colouredProbes = []string{
 	`a = \verb + x + b`, `\frac { 1 } { 2 } \verb | < x > - ' , \{ 0 \} ^ { \prime } & \\`,
 	`{ a \verb b } c`, `a + \verb`,
 	`{ { a \over \verb b } } c`, `x \verb \vspace { 0 . 5 i n } y`, `\left( a \verb b \right)`, `x ^ { a \verb b }`,
+	// tabular, which the reference tokenizes apart and typesets on its
+	// tabular template: cells in text mode, where each \mathcolor is an
+	// error that removes the spaces after it; \left and \right meet a
+	// \mathcolor ("Missing delimiter"). im2latex test lines 3105 and
+	// 7149, then variants
+	`\Omega = \left( \begin{tabular} { c | c } { 0 } & { I } \\ \hline { I } & { 0 } \\ \end{tabular} \right) .`,
+	`\begin{tabular} { | c | c | c | c | c | } \hline { n } & { 1 , . . . , 1 5 } & { 1 6 , . . . , 2 1 } & { 2 2 , . . . , 2 7 } & { 2 8 , . . . , 3 3 } \\ \hline { l } & { 1 } & { 2 } & { 3 } & { 4 } \\ \hline { } \\ \end{tabular} \ ,`,
+	`x = \left[ \begin{tabular} { l | r } { a b c } & { d } \\ \hline { x y } & { 1 2 } \end{tabular} \right] ^ { 2 }`,
+	`\begin{tabular} { | c | } \hline a \\ \hline \end{tabular}`,
+	`\begin{tabular} { c c } a & b \\ [ 2 pt ] c & d \end{tabular} x ^ { 2 }`,
+	`\begin{tabular} { @ { } l @ { } } a \end{tabular} + b`,
+	`x = \begin{tabular} { c c c } 1 & 2 \end{tabular} + y`,
+	`\begin{tabular} { r c l } { a } & { } & { c } \\ \hline \hline { } & { b } \end{tabular}`,
+	`\begin{tabular} { c } \frac { a } { b } \end{tabular}`,
+	`\begin{tabular} { c c } a & b`,
+	`\sum _ { i } \begin{tabular} { c } { a } \\ { b } \\ { c } \end{tabular} _ { x }`,
 }
 
 // paper is the reference's page choice by token count (docs/cdm.md §6).
@@ -494,11 +532,16 @@ func looksBroken(s string) bool {
 	return false
 }
 
-// typeset runs LaTeX over the records on one page each and fills them in.
+// typeset runs LaTeX over the records on one page each, on the reference's
+// formula or tabular template, and fills them in.
 // It reports whether the log had errors.
-func typeset(dir, paperName string, recs []*Record) (bool, error) {
+func typeset(dir, paperName, template string, recs []*Record) (bool, error) {
 	var b strings.Builder
-	b.WriteString(reftemplate.Preamble(paperName))
+	if template == "tabular" {
+		b.WriteString(reftemplate.TabularPreamble(paperName))
+	} else {
+		b.WriteString(reftemplate.Preamble(paperName))
+	}
 	lines := strings.Count(b.String(), "\n")
 	lineOf := make([]int, len(recs))
 	for i, r := range recs {
