@@ -68,10 +68,16 @@ type Layout struct {
 type engine struct {
 	fonts     *fontTable
 	nullDelim Scaled
-	recovered []string
-	warnings  []string
-	approx    []string
-	unsup     error
+	// the document's text font (its em, control space and the text of
+	// an array's paragraph), \strutbox and \baselineskip
+	textFont         *mathFont
+	strutHt, strutDp Scaled
+	baselineSkip     Scaled
+	inline           bool // in-line math ($…$) in a 10 pt article
+	recovered        []string
+	warnings         []string
+	approx           []string
+	unsup            error
 }
 
 // approximate records that part of the layout is not TeX-exact.
@@ -111,11 +117,25 @@ func (e *engine) unsupported(what string) error {
 // returns every glyph and rule with its token.
 func Typeset(formula string) (*Layout, error) { return TypesetOn(formula, Page{}) }
 
+// TypesetInline lays out a formula as in-line math ($…$) in text style in
+// a 10 pt article, as l2p's document sets it (\documentclass{article}
+// with no size option: 10 pt text, 7 and 5 pt scripts; docs/metrics.md
+// §8.5), with no colours. Constructs whose recovery leaves math mode, and
+// size commands, are reported unsupported; a formula wider than a line
+// is set on one line (LaTeX would break it).
+func TypesetInline(formula string) (*Layout, error) {
+	return typeset(formula, Page{}, true)
+}
+
 // TypesetOn is Typeset for a display on page pg: a formula wider than the
 // page's line is packed to the line width, its glue shrinking as far as it
 // can (tex.web §1201), as pdflatex does before it overflows to the right.
 // A zero Page means no line width.
 func TypesetOn(formula string, pg Page) (out *Layout, err error) {
+	return typeset(formula, pg, false)
+}
+
+func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 	defer func() {
 		// A bug must not take a batch down: the formula fails with its
 		// reason, and the bug is reported.
@@ -128,7 +148,19 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 		return nil, tablesErr
 	}
 	loadSymbols()
-	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace}
+	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace, textFont: textFontCMR,
+		strutHt: strutHt, strutDp: strutDp, baselineSkip: baselineSkip}
+	top := styleD
+	if inline {
+		fonts, err := article10Tables()
+		if err != nil {
+			return nil, err
+		}
+		e.fonts, e.inline, top = fonts, true, styleT
+		e.textFont = fonts[famOperators][textSize]
+		e.baselineSkip = article10BaselineSkip
+		e.strutHt, e.strutDp = scaleDecimal(article10BaselineSkip, "0.7"), scaleDecimal(article10BaselineSkip, "0.3")
+	}
 	if len(formula) > MaxFormulaBytes {
 		return nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(formula), MaxFormulaBytes)
 	}
@@ -149,6 +181,8 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	}
 	if errors.Is(err, errLeaveMath) && e.unsup != nil {
 		err = e.unsup
+	} else if errors.Is(err, errLeaveMath) && inline {
+		err = e.unsupported("leaving in-line math early")
 	} else if errors.Is(err, errLeaveMath) {
 		// paragraph.go
 		l = p.leave.display
@@ -163,7 +197,7 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	if e.unsup != nil {
 		return nil, e.unsup
 	}
-	hl := e.mlistToHlist(l.finish(), styleD, true)
+	hl := e.mlistToHlist(l.finish(), top, true)
 	if e.unsup != nil {
 		return nil, e.unsup
 	}
