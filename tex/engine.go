@@ -62,6 +62,7 @@ type Layout struct {
 	// Approximate lists why parts of the layout are not TeX-exact (CJK
 	// glyphs); empty for an exact layout.
 	Approximate []string
+	dvi         []dviOp // the DVI commands (TypesetInline)
 }
 
 // engine is the state of one typesetting run.
@@ -206,7 +207,7 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 		box = hpack(hl, pg.TextWidth, true)
 	}
 	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
-	s := shipper{out: out}
+	s := shipper{out: out, rec: inline}
 	s.hlistOut(box, 0, 0)
 	if line != nil {
 		// one line, set at its natural width (\parfillskip takes the rest)
@@ -225,7 +226,49 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 
 // shipper converts a box tree to absolute glyphs and rules (TeX's
 // hlist_out and vlist_out, tex.web §619–§637).
-type shipper struct{ out *Layout }
+type shipper struct {
+	out *Layout
+	// rec records the DVI commands TeX would write (dvips.go), tracking
+	// the DVI's position (dvi_h, dvi_v) and the box nesting as TeX does
+	rec        bool
+	dviH, dviV Scaled
+	depth      int
+}
+
+// nested ships a box inside the current one as TeX does: push, the
+// box, pop (which returns the DVI to where it was).
+func (s *shipper) nested(b *node, left, base Scaled) {
+	h, v := s.dviH, s.dviV
+	if s.rec {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPush})
+	}
+	s.depth++
+	if b.kind == hlistNode {
+		s.hlistOut(b, left, base)
+	} else {
+		s.vlistOut(b, left, base)
+	}
+	s.depth--
+	if s.rec {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPop})
+	}
+	s.dviH, s.dviV = h, v
+}
+
+// synch moves the DVI to (h, v) (tex.web's synch_h, synch_v).
+func (s *shipper) synch(h, v Scaled) {
+	if !s.rec {
+		return
+	}
+	if h != s.dviH {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviRight, a: h - s.dviH})
+		s.dviH = h
+	}
+	if v != s.dviV {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviDown, a: v - s.dviV})
+		s.dviV = v
+	}
+}
 
 func (s *shipper) hlistOut(b *node, left, base Scaled) {
 	h := left
@@ -234,16 +277,17 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 	for _, p := range b.list {
 		switch p.kind {
 		case charNode:
-			s.out.Glyphs = append(s.out.Glyphs, Glyph{Font: p.font.Name, Size: p.font.Size, Char: p.c, X: h, Y: base, Token: int(p.tok), font: p.font})
 			w, _, _, _ := p.font.metrics(p.c)
+			if s.rec {
+				s.synch(h, base)
+				s.out.dvi = append(s.out.dvi, dviOp{kind: dviChar, g: int32(len(s.out.Glyphs))})
+				s.dviH = h + w
+			}
+			s.out.Glyphs = append(s.out.Glyphs, Glyph{Font: p.font.Name, Size: p.font.Size, Char: p.c, X: h, Y: base, Token: int(p.tok), font: p.font})
 			h += w
 		case hlistNode, vlistNode:
 			if len(p.list) > 0 {
-				if p.kind == hlistNode {
-					s.hlistOut(p, h, base+p.shift)
-				} else {
-					s.vlistOut(p, h, base+p.shift)
-				}
+				s.nested(p, h, base+p.shift)
 			}
 			h += p.width
 		case ruleNode:
@@ -256,6 +300,11 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 			}
 			if ht+dp > 0 && p.width > 0 {
 				s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: p.width, Height: ht + dp, Token: int(p.tok)})
+				if s.rec {
+					s.synch(h, base+dp)
+					s.out.dvi = append(s.out.dvi, dviOp{kind: dviSetRule, a: p.width, g: int32(len(s.out.Rules) - 1)})
+					s.dviH += p.width
+				}
 			}
 			h += p.width
 		case glueNode:
@@ -272,6 +321,11 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 				}
 				if ht+dp > 0 {
 					s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: w + curG, Height: ht + dp, Token: int(lr.tok)})
+					if s.rec {
+						s.synch(h, base+dp)
+						s.out.dvi = append(s.out.dvi, dviOp{kind: dviSetRule, a: w + curG, g: int32(len(s.out.Rules) - 1)})
+						s.dviH += w + curG
+					}
 				}
 				h += w + curG
 				continue
@@ -283,7 +337,7 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 				edge := h + ruleWd
 				x := h + (ruleWd%lb.width)/2
 				for x+lb.width <= edge {
-					s.hlistOut(lb, x, base+lb.shift)
+					s.nested(lb, x, base+lb.shift)
 					x += lb.width
 				}
 				h = edge - 10
@@ -324,11 +378,10 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 		case hlistNode, vlistNode:
 			v += p.height
 			if len(p.list) > 0 {
-				if p.kind == hlistNode {
-					s.hlistOut(p, left+p.shift, v)
-				} else {
-					s.vlistOut(p, left+p.shift, v)
+				if s.rec {
+					s.synch(s.dviH, v)
 				}
+				s.nested(p, left+p.shift, v)
 			}
 			v += p.depth
 		case ruleNode:
@@ -340,6 +393,10 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 			v += ht
 			if ht > 0 && w > 0 {
 				s.out.Rules = append(s.out.Rules, Rule{X: left, Y: v, Width: w, Height: ht, Token: int(p.tok)})
+				if s.rec {
+					s.synch(left, v)
+					s.out.dvi = append(s.out.dvi, dviOp{kind: dviPutRule, g: int32(len(s.out.Rules) - 1)})
+				}
 			}
 		case glueNode:
 			w := p.width - curG

@@ -125,6 +125,15 @@ func (c *canvas) draw(l *Layout, s, ox, oy float64) {
 	}
 }
 
+// Advance is how far the glyph moves the DVI's h (its TFM width).
+func (g *Glyph) Advance() Scaled {
+	if g.font == nil {
+		return 0
+	}
+	wd, _, _, _ := g.font.metrics(g.Char)
+	return wd
+}
+
 // TFMBox is the box dvips -E measures a page's marks by: the union of
 // the characters' TFM boxes (from the reference point to the width, from
 // the height to the depth, each side slanted by the font's slant) and of
