@@ -11,7 +11,7 @@ func TestDriverGrid(t *testing.T) {
 	}
 	for _, f := range []string{`x^2+1`, `\frac{a}{b} + \sqrt{x_1}`, `\left( \sum_{i=1}^n x_i \right)`, `\begin{array}{cc} a & b \\ c & d \end{array}`, `\boxed{x} \overbrace{a+b}^{n}`} {
 		l := mustTypeset(t, TypesetInline, f)
-		const dpi = 72.27 * 65536 // one pixel a scaled point
+		const dpi = 72.27 * 65536                        // one pixel a scaled point
 		h0, v0 := Scaled(10_000_000), Scaled(20_000_000) // on the page: positive
 		xs, ys, rules, ok := l.DriverGrid(h0, v0, dpi, 0)
 		if !ok {
