@@ -39,3 +39,25 @@ func mustTypeset(t *testing.T, typeset func(string) (*Layout, error), f string) 
 	}
 	return l
 }
+
+// TestTypesetInlineConcurrent loads the 10 pt tables while other formulas
+// are set (go test -race).
+func TestTypesetInlineConcurrent(t *testing.T) {
+	done := make(chan error)
+	for i := range 8 {
+		go func() {
+			var err error
+			if i%2 == 0 {
+				_, err = TypesetInline(`\boldsymbol{\alpha} + x^{2}`)
+			} else {
+				_, err = Typeset(`\boldsymbol{\alpha} + x^{2}`)
+			}
+			done <- err
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
