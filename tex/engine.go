@@ -169,6 +169,9 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}
+	if inline {
+		toks = dotsBeforeShift(toks)
+	}
 	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop, page: pg}
 	l, _, err := p.parseList()
 	if err == nil && p.left != nil {
@@ -406,4 +409,22 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 			v += p.width
 		}
 	}
+}
+
+// dotsBeforeShift adds the thin space amsmath's dots put before the
+// closing $ of in-line math: \cdots, \dots and their kin look at the next
+// token (\extrap@, \extra@) and add \, before a $ (\ldots does not).
+func dotsBeforeShift(toks []token) []token {
+	i := len(toks) - 1
+	for i >= 0 && toks[i].kind == tkSpace {
+		i--
+	}
+	if i < 0 || toks[i].kind != tkCS {
+		return toks
+	}
+	switch toks[i].s {
+	case "cdots", "dots", "dotsb", "dotsc", "dotso", "dotsm":
+		return append(toks[:i+1:i+1], lex(`\,`)...)
+	}
+	return toks
 }
