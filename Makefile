@@ -96,7 +96,8 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz FuzzScanParquet -fuzztime $(FUZZTIME) ./dataset/
 
 ## goldens: regenerate the committed TeX oracles: TFM metrics, the symbol
-## table, and the layout golden from real LaTeX's DVI (needs Debian's
+## table, and the layout goldens (the CDM template's display, and in-line
+## math in l2p's 10 pt article for IMEGE) from real LaTeX's DVI (needs Debian's
 ## texlive-base, -binaries, -latex-base, -latex-recommended, -latex-extra and
 ## -fonts-recommended, and ../shared/data; CI only reads the committed files).
 ## The IMEGE golden needs BIDM=/path/to/bidm, built (make in BIDM/) from
@@ -111,6 +112,7 @@ goldens:
 	/usr/bin/python3 metrics/texbleu/internal/bpegolden/expected.py $(TMPDIR_GOLDENS)/node_modules
 	$(GO) run ./tex/internal/symgen
 	$(GO) run ./tex/internal/dvigolden
+	$(GO) run ./tex/internal/dvigolden -inline -n 12 -npred 30 -nprinted 4
 	$(GO) run ./metrics/imege/internal/imegegolden -bidm "$(BIDM)"
 
 clean:

@@ -209,6 +209,28 @@ func fbox(content *node, tok int32) *node {
 	return hpack([]*node{hpack([]*node{body}, 0, false), newKern(-w), hpack([]*node{frame}, 0, false)}, 0, false)
 }
 
+// kernelFbox is \fbox as latex.ltx's \@frameb@x sets it (color, which
+// l2p's document loads, leaves it alone): a \vbox of a rule, a row of
+// two vertical rules around the content padded by \fboxsep, and a rule,
+// lowered so that the content keeps its baseline.
+func kernelFbox(content *node, tok int32) *node {
+	padded := hpack([]*node{newKern(fboxSep), content, newKern(fboxSep)}, 0, false)
+	inner := vpack([]*node{newKern(fboxSep), padded, newKern(fboxSep)})
+	side := func() *node { return newRule(fboxRule, runningDim, runningDim, tok) }
+	row := hpack([]*node{side(), inner, side()}, 0, false)
+	body := vpack([]*node{newRule(runningDim, fboxRule, 0, tok), row, newRule(runningDim, fboxRule, 0, tok)})
+	body.shift = fboxRule + fboxSep + padded.depth
+	return hpack([]*node{hpack([]*node{body}, 0, false)}, 0, false)
+}
+
+// fbox is \fbox in the document the engine sets the formula in.
+func (e *engine) fbox(content *node, tok int32) *node {
+	if e.inline {
+		return kernelFbox(content, tok)
+	}
+	return fbox(content, tok)
+}
+
 // brace handles \overbrace and \underbrace (fontmath.ltx): a \mathop with
 // limits over a \vbox (\vtop) aligning the display-style argument and a
 // brace drawn by \downbracefill (\upbracefill): four cmex pieces joined by

@@ -44,11 +44,12 @@ var doubleRuleSep = Scaled(2 << 16) // \doublerulesep 2pt
 // does (without the array package): l, c and r columns, each with
 // \arraycolsep on both sides unless @{} or @{\quad} stands there, | for a
 // \vline (two in a row with \doublerulesep between them), and *{n}{…}.
-func arrayPreamble(spec []token) ([]column, bool) { return preamble(spec, arrayColSep) }
+// em is the text font's em, the width of @{\quad}.
+func arrayPreamble(spec []token, em Scaled) ([]column, bool) { return preamble(spec, arrayColSep, em) }
 
 // preamble is arrayPreamble with colSep between the columns: \arraycolsep
 // for array, \tabcolsep for tabular (\@tabacol).
-func preamble(spec []token, colSep Scaled) ([]column, bool) {
+func preamble(spec []token, colSep, em Scaled) ([]column, bool) {
 	spec, ok := expandStars(spec, 0)
 	if !ok {
 		return nil, false
@@ -88,7 +89,7 @@ func preamble(spec []token, colSep Scaled) ([]column, bool) {
 			case i+2 < len(spec) && spec[i+1].kind == tkBegin && spec[i+2].kind == tkEnd:
 				i += 2
 			case i+3 < len(spec) && spec[i+1].kind == tkBegin && spec[i+2].kind == tkCS && spec[i+2].s == "quad" && spec[i+3].kind == tkEnd:
-				w = textFontCMR.Param(6) // \quad: 1em of the text font
+				w = em // \quad: 1em of the text font
 				i += 3
 			default:
 				return nil, false
@@ -216,7 +217,7 @@ func (p *parser) array(l *list) error {
 	case "cases":
 		// amsmath: \left\lbrace \def\arraystretch{1.2}
 		// \array{@{}l@{\quad}l@{}} … \endarray \right.
-		cols, _ := arrayPreamble(lex(`@{}l@{\quad}l@{}`))
+		cols, _ := arrayPreamble(lex(`@{}l@{\quad}l@{}`), p.e.textFont.Param(6))
 		return p.delimited(l, `\lbrace`, ".", func(inner *list) error {
 			return p.alignment(inner, env, cols, "1.2")
 		})
@@ -230,7 +231,7 @@ func (p *parser) array(l *list) error {
 		// amsmath's \env@matrix: \hskip -\arraycolsep
 		// \array{*\c@MaxMatrixCols c} … \endarray \hskip -\arraycolsep,
 		// inside \left…\right for the delimited kinds.
-		cols, _ := arrayPreamble(lex(`*{10}{c}`)) // \c@MaxMatrixCols is 10
+		cols, _ := arrayPreamble(lex(`*{10}{c}`), p.e.textFont.Param(6)) // \c@MaxMatrixCols is 10
 		body := func(inner *list) error {
 			inner.add(&noad{kind: glueItem, glue: newGlue(-arrayColSep, 0, 0)})
 			if err := p.alignment(inner, env, cols, ""); err != nil {
@@ -259,7 +260,7 @@ func (p *parser) array(l *list) error {
 	if env == "tabular" {
 		colSep = tabColSep
 	}
-	cols, ok := preamble(spec, colSep)
+	cols, ok := preamble(spec, colSep, p.e.textFont.Param(6))
 	if !ok {
 		return p.e.unsupported(env + ` preamble {` + tokString(spec) + `}`)
 	}
@@ -305,7 +306,7 @@ func (p *parser) delimited(l *list, open, close string, body func(*list) error) 
 // \end{env} and adds its \vcenter; stretch is \arraystretch ("" for 1).
 func (p *parser) alignment(l *list, env string, cols []column, stretch string) error {
 	// \@arstrut: \strutbox × \arraystretch
-	arstrutHt, arstrutDp := strutHt, strutDp
+	arstrutHt, arstrutDp := p.e.strutHt, p.e.strutDp
 	// the cells' fonts: after \small, each cell's $ selects the math
 	// fonts of 10.95pt (\check@mathfonts) and \strutbox is \small's
 	cellFonts := p.e.fonts
@@ -323,7 +324,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 	outerFonts := p.e.fonts
 	defer func() { p.e.fonts = outerFonts }()
 	if stretch != "" {
-		arstrutHt, arstrutDp = scaleDecimal(strutHt, stretch), scaleDecimal(strutDp, stretch)
+		arstrutHt, arstrutDp = scaleDecimal(p.e.strutHt, stretch), scaleDecimal(p.e.strutDp, stretch)
 	}
 	var rows [][]*node
 	var gaps []Scaled // glue after each row
@@ -570,7 +571,6 @@ func (p *parser) subarray(l *list, align byte) error {
 var (
 	jot           = Scaled(3 << 16)
 	minAlignSep   = Scaled(10 << 16)
-	alignBaseline = baselineSkip + jot
 	alignLineSkip = lineSkip + jot
 	alignLineLim  = jot // \normallineskiplimit 0pt + \jot
 )
@@ -594,7 +594,7 @@ func (p *parser) amsAlign(l *list, env string) error {
 	aligned := env == "aligned"
 	p.envs = append(p.envs, env)
 	defer func() { p.envs = p.envs[:len(p.envs)-1] }()
-	strut := func() *node { return &node{kind: hlistNode, height: strutHt, depth: strutDp} }
+	strut := func() *node { return &node{kind: hlistNode, height: p.e.strutHt, depth: p.e.strutDp} }
 	// a cell's unset box: its hlist and its column (0-based)
 	cell := func(items []*noad, col int) *node {
 		var mlist []*noad
@@ -705,7 +705,7 @@ func (p *parser) amsAlign(l *list, env string) error {
 			if g := gaps[i-1]; g != 0 {
 				vl = append(vl, newGlue(g, 0, 0))
 			}
-			ls := alignBaseline - prevDepth(vl) - rb.height
+			ls := p.e.baselineSkip + jot - prevDepth(vl) - rb.height
 			if ls < alignLineLim {
 				ls = alignLineSkip
 			}

@@ -258,7 +258,7 @@ func (p *parser) command(l *list, name string) error {
 			return err
 		}
 		inner := hpack(p.e.mlistToHlist(append([]*noad{{kind: styleNoad, style: styleD}}, items...), styleT, false), 0, false)
-		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(inner, p.tok())}})
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: p.e.fbox(inner, p.tok())}})
 		return nil
 	case "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE", "huge", "Huge":
 		// size commands are invalid in math: LaTeX warns (a font
@@ -267,6 +267,10 @@ func (p *parser) command(l *list, name string) error {
 		// current text font (\@setfontsize), which control space and em
 		// units measure, to the end of the group
 		e.warn("Command \\%s invalid in math mode", name)
+		if e.inline && name != "normalsize" {
+			// the 10 pt article's sizes (size10.clo) are not modelled
+			return e.unsupported(`\` + name + ` in a 10 pt article`)
+		}
 		p.sizes = append(p.sizes, sizeChange{depth: p.depth, name: name})
 		return nil
 	case "%", "&", "#":

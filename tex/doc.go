@@ -5,6 +5,11 @@
 //
 // The target is the reference CDM's page: a 12 pt article with amsmath,
 // amssymb, upgreek and xcolor, the formula alone in a displaymath.
+// TypesetInline has a second one, IMEGE's renderer l2p's: in-line math
+// (text style) in a 10 pt article with color, amsmath, amssymb and
+// amsfonts, with the 10/7/5 pt fonts (docs/metrics.md §8.5); it also
+// records the DVI commands, from which Layout.DriverGrid puts characters
+// on a DVI driver's pixel grid.
 //
 //   - Fonts: the TFM files pdflatex uses at 12/8/6 pt (Computer Modern,
 //     AMS, Euler), embedded unmodified with their licences (fonts/), read

@@ -62,16 +62,23 @@ type Layout struct {
 	// Approximate lists why parts of the layout are not TeX-exact (CJK
 	// glyphs); empty for an exact layout.
 	Approximate []string
+	dvi         []dviOp // the DVI commands (TypesetInline)
 }
 
 // engine is the state of one typesetting run.
 type engine struct {
 	fonts     *fontTable
 	nullDelim Scaled
-	recovered []string
-	warnings  []string
-	approx    []string
-	unsup     error
+	// the document's text font (its em, control space and the text of
+	// an array's paragraph), \strutbox and \baselineskip
+	textFont         *mathFont
+	strutHt, strutDp Scaled
+	baselineSkip     Scaled
+	inline           bool // in-line math ($…$) in a 10 pt article
+	recovered        []string
+	warnings         []string
+	approx           []string
+	unsup            error
 }
 
 // approximate records that part of the layout is not TeX-exact.
@@ -111,11 +118,25 @@ func (e *engine) unsupported(what string) error {
 // returns every glyph and rule with its token.
 func Typeset(formula string) (*Layout, error) { return TypesetOn(formula, Page{}) }
 
+// TypesetInline lays out a formula as in-line math ($…$) in text style in
+// a 10 pt article, as l2p's document sets it (\documentclass{article}
+// with no size option: 10 pt text, 7 and 5 pt scripts; docs/metrics.md
+// §8.5), with no colours. Constructs whose recovery leaves math mode, and
+// size commands, are reported unsupported; a formula wider than a line
+// is set on one line (LaTeX would break it).
+func TypesetInline(formula string) (*Layout, error) {
+	return typeset(formula, Page{}, true)
+}
+
 // TypesetOn is Typeset for a display on page pg: a formula wider than the
 // page's line is packed to the line width, its glue shrinking as far as it
 // can (tex.web §1201), as pdflatex does before it overflows to the right.
 // A zero Page means no line width.
 func TypesetOn(formula string, pg Page) (out *Layout, err error) {
+	return typeset(formula, pg, false)
+}
+
+func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 	defer func() {
 		// A bug must not take a batch down: the formula fails with its
 		// reason, and the bug is reported.
@@ -128,13 +149,28 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 		return nil, tablesErr
 	}
 	loadSymbols()
-	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace}
+	e := &engine{fonts: &normalFonts, nullDelim: nullDelimiterSpace, textFont: textFontCMR,
+		strutHt: strutHt, strutDp: strutDp, baselineSkip: baselineSkip}
+	top := styleD
+	if inline {
+		fonts, err := article10Tables()
+		if err != nil {
+			return nil, err
+		}
+		e.fonts, e.inline, top = fonts, true, styleT
+		e.textFont = fonts[famOperators][textSize]
+		e.baselineSkip = article10BaselineSkip
+		e.strutHt, e.strutDp = scaleDecimal(article10BaselineSkip, "0.7"), scaleDecimal(article10BaselineSkip, "0.3")
+	}
 	if len(formula) > MaxFormulaBytes {
 		return nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(formula), MaxFormulaBytes)
 	}
 	toks := lex(formula)
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
+	}
+	if inline {
+		toks = dotsBeforeShift(toks)
 	}
 	p := &parser{e: e, in: [][]token{toks}, fam: -1, budget: 16*len(toks) + 4096, nextFrame: frameTop, page: pg, src: formula, srcToks: toks}
 	l, _, err := p.parseList()
@@ -149,6 +185,8 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	}
 	if errors.Is(err, errLeaveMath) && e.unsup != nil {
 		err = e.unsup
+	} else if errors.Is(err, errLeaveMath) && inline {
+		err = e.unsupported("leaving in-line math early")
 	} else if errors.Is(err, errLeaveMath) {
 		// paragraph.go
 		l = p.leave.display
@@ -163,7 +201,7 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 	if e.unsup != nil {
 		return nil, e.unsup
 	}
-	hl := e.mlistToHlist(l.finish(), styleD, true)
+	hl := e.mlistToHlist(l.finish(), top, true)
 	if e.unsup != nil {
 		return nil, e.unsup
 	}
@@ -172,7 +210,7 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 		box = hpack(hl, pg.TextWidth, true)
 	}
 	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
-	s := shipper{out: out}
+	s := shipper{out: out, rec: inline}
 	s.hlistOut(box, 0, 0)
 	if line != nil {
 		// one line, set at its natural width (\parfillskip takes the rest)
@@ -191,7 +229,49 @@ func TypesetOn(formula string, pg Page) (out *Layout, err error) {
 
 // shipper converts a box tree to absolute glyphs and rules (TeX's
 // hlist_out and vlist_out, tex.web §619–§637).
-type shipper struct{ out *Layout }
+type shipper struct {
+	out *Layout
+	// rec records the DVI commands TeX would write (dvips.go), tracking
+	// the DVI's position (dvi_h, dvi_v) and the box nesting as TeX does
+	rec        bool
+	dviH, dviV Scaled
+	depth      int
+}
+
+// nested ships a box inside the current one as TeX does: push, the
+// box, pop (which returns the DVI to where it was).
+func (s *shipper) nested(b *node, left, base Scaled) {
+	h, v := s.dviH, s.dviV
+	if s.rec {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPush})
+	}
+	s.depth++
+	if b.kind == hlistNode {
+		s.hlistOut(b, left, base)
+	} else {
+		s.vlistOut(b, left, base)
+	}
+	s.depth--
+	if s.rec {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPop})
+	}
+	s.dviH, s.dviV = h, v
+}
+
+// synch moves the DVI to (h, v) (tex.web's synch_h, synch_v).
+func (s *shipper) synch(h, v Scaled) {
+	if !s.rec {
+		return
+	}
+	if h != s.dviH {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviRight, a: h - s.dviH})
+		s.dviH = h
+	}
+	if v != s.dviV {
+		s.out.dvi = append(s.out.dvi, dviOp{kind: dviDown, a: v - s.dviV})
+		s.dviV = v
+	}
+}
 
 func (s *shipper) hlistOut(b *node, left, base Scaled) {
 	h := left
@@ -200,16 +280,17 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 	for _, p := range b.list {
 		switch p.kind {
 		case charNode:
-			s.out.Glyphs = append(s.out.Glyphs, Glyph{Font: p.font.Name, Size: p.font.Size, Char: p.c, X: h, Y: base, Token: int(p.tok), font: p.font})
 			w, _, _, _ := p.font.metrics(p.c)
+			if s.rec {
+				s.synch(h, base)
+				s.out.dvi = append(s.out.dvi, dviOp{kind: dviChar, g: int32(len(s.out.Glyphs))})
+				s.dviH = h + w
+			}
+			s.out.Glyphs = append(s.out.Glyphs, Glyph{Font: p.font.Name, Size: p.font.Size, Char: p.c, X: h, Y: base, Token: int(p.tok), font: p.font})
 			h += w
 		case hlistNode, vlistNode:
 			if len(p.list) > 0 {
-				if p.kind == hlistNode {
-					s.hlistOut(p, h, base+p.shift)
-				} else {
-					s.vlistOut(p, h, base+p.shift)
-				}
+				s.nested(p, h, base+p.shift)
 			}
 			h += p.width
 		case ruleNode:
@@ -222,6 +303,11 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 			}
 			if ht+dp > 0 && p.width > 0 {
 				s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: p.width, Height: ht + dp, Token: int(p.tok)})
+				if s.rec {
+					s.synch(h, base+dp)
+					s.out.dvi = append(s.out.dvi, dviOp{kind: dviSetRule, a: p.width, g: int32(len(s.out.Rules) - 1)})
+					s.dviH += p.width
+				}
 			}
 			h += p.width
 		case glueNode:
@@ -238,6 +324,11 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 				}
 				if ht+dp > 0 {
 					s.out.Rules = append(s.out.Rules, Rule{X: h, Y: base + dp, Width: w + curG, Height: ht + dp, Token: int(lr.tok)})
+					if s.rec {
+						s.synch(h, base+dp)
+						s.out.dvi = append(s.out.dvi, dviOp{kind: dviSetRule, a: w + curG, g: int32(len(s.out.Rules) - 1)})
+						s.dviH += w + curG
+					}
 				}
 				h += w + curG
 				continue
@@ -249,7 +340,7 @@ func (s *shipper) hlistOut(b *node, left, base Scaled) {
 				edge := h + ruleWd
 				x := h + (ruleWd%lb.width)/2
 				for x+lb.width <= edge {
-					s.hlistOut(lb, x, base+lb.shift)
+					s.nested(lb, x, base+lb.shift)
 					x += lb.width
 				}
 				h = edge - 10
@@ -290,11 +381,10 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 		case hlistNode, vlistNode:
 			v += p.height
 			if len(p.list) > 0 {
-				if p.kind == hlistNode {
-					s.hlistOut(p, left+p.shift, v)
-				} else {
-					s.vlistOut(p, left+p.shift, v)
+				if s.rec {
+					s.synch(s.dviH, v)
 				}
+				s.nested(p, left+p.shift, v)
 			}
 			v += p.depth
 		case ruleNode:
@@ -306,6 +396,10 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 			v += ht
 			if ht > 0 && w > 0 {
 				s.out.Rules = append(s.out.Rules, Rule{X: left, Y: v, Width: w, Height: ht, Token: int(p.tok)})
+				if s.rec {
+					s.synch(left, v)
+					s.out.dvi = append(s.out.dvi, dviOp{kind: dviPutRule, g: int32(len(s.out.Rules) - 1)})
+				}
 			}
 		case glueNode:
 			w := p.width - curG
@@ -315,4 +409,22 @@ func (s *shipper) vlistOut(b *node, left, base Scaled) {
 			v += p.width
 		}
 	}
+}
+
+// dotsBeforeShift adds the thin space amsmath's dots put before the
+// closing $ of in-line math: \cdots, \dots and their kin look at the next
+// token (\extrap@, \extra@) and add \, before a $ (\ldots does not).
+func dotsBeforeShift(toks []token) []token {
+	i := len(toks) - 1
+	for i >= 0 && toks[i].kind == tkSpace {
+		i--
+	}
+	if i < 0 || toks[i].kind != tkCS {
+		return toks
+	}
+	switch toks[i].s {
+	case "cdots", "dots", "dotsb", "dotsc", "dotso", "dotsm":
+		return append(toks[:i+1:i+1], lex(`\,`)...)
+	}
+	return toks
 }

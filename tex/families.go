@@ -126,6 +126,7 @@ var (
 	normalFonts fontTable
 	boldFonts   fontTable
 	fontsByID   []*mathFont
+	fontsMu     sync.Mutex // guards fontsByID
 	tablesErr   error
 	textFontCMR *mathFont // the document's current text font: cmr12
 )
@@ -138,9 +139,13 @@ func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
 	if err != nil {
 		return nil, err
 	}
-	f := &mathFont{Font: t.Scale(spec.at), Name: spec.name, id: len(fontsByID)}
+	f := &mathFont{Font: t.Scale(spec.at), Name: spec.name}
 	f.loadInk()
+	// the tables of other sizes may be loading at the same time
+	fontsMu.Lock()
+	f.id = len(fontsByID)
 	fontsByID = append(fontsByID, f)
+	fontsMu.Unlock()
 	cache[spec] = f
 	return f, nil
 }
@@ -251,8 +256,80 @@ func smallTables() (normal, bold *fontTable, err error) {
 
 // boldOf is the bold math version of a font table.
 func boldOf(t *fontTable) *fontTable {
-	if t == &smallFonts {
+	switch t {
+	case &smallFonts:
 		return &smallBoldFonts
+	case &article10Fonts:
+		return &article10BoldFont
 	}
 	return &boldFonts
+}
+
+// article10FamilyFonts are the fonts of each family at text, script and
+// scriptscript size in a 10 pt article (no class option: size10.clo's
+// \normalsize, fontmath.ltx's \DeclareMathSizes{10}{10}{7}{5}), loaded as
+// the font definitions load them (ot1cmr.fd, omlcmm.fd, omscmsy.fd,
+// amsmath's cmex, umsa/umsb/ueur/ueuf.fd, ot1cmss.fd, ot1cmtt.fd); the
+// 10 pt golden DVIs' fnt_defs confirm them.
+var article10FamilyFonts = map[int][3]fontSpec{
+	famOperators: {{"cmr10", pt(10)}, {"cmr7", pt(7)}, {"cmr5", pt(5)}},
+	famLetters:   {{"cmmi10", pt(10)}, {"cmmi7", pt(7)}, {"cmmi5", pt(5)}},
+	famSymbols:   {{"cmsy10", pt(10)}, {"cmsy7", pt(7)}, {"cmsy5", pt(5)}},
+	famLarge:     {{"cmex10", pt(10)}, {"cmex7", pt(7)}, {"cmex7", pt(5)}},
+	4:            {{"eurm10", pt(10)}, {"eurm7", pt(7)}, {"eurm5", pt(5)}},
+	5:            {{"msam10", pt(10)}, {"msam7", pt(7)}, {"msam5", pt(5)}},
+	6:            {{"msbm10", pt(10)}, {"msbm7", pt(7)}, {"msbm5", pt(5)}},
+	famBF:        {{"cmbx10", pt(10)}, {"cmbx7", pt(7)}, {"cmbx5", pt(5)}},
+	famIT:        {{"cmti10", pt(10)}, {"cmti7", pt(7)}, {"cmti7", pt(5)}},
+	famFrak:      {{"eufm10", pt(10)}, {"eufm7", pt(7)}, {"eufm5", pt(5)}},
+	famSF:        {{"cmss10", pt(10)}, {"cmss8", pt(7)}, {"cmss8", pt(5)}},
+	famTT:        {{"cmtt10", pt(10)}, {"cmtt8", pt(7)}, {"cmtt8", pt(5)}},
+}
+
+// article10BoldFamilyFonts replace them in the bold math version.
+var article10BoldFamilyFonts = map[int][3]fontSpec{
+	famOperators: {{"cmbx10", pt(10)}, {"cmbx7", pt(7)}, {"cmbx5", pt(5)}},
+	famLetters:   {{"cmmib10", pt(10)}, {"cmmib7", pt(7)}, {"cmmib5", pt(5)}},
+	famSymbols:   {{"cmbsy10", pt(10)}, {"cmbsy7", pt(7)}, {"cmbsy5", pt(5)}},
+	famBF:        {{"cmbx10", pt(10)}, {"cmbx7", pt(7)}, {"cmbx5", pt(5)}},
+}
+
+// The 10 pt article's \baselineskip (size10.clo: \@setfontsize\normalsize
+// \@xpt\@xiipt), whose 0.7 and 0.3 make \strutbox.
+var article10BaselineSkip = pt(12)
+
+var (
+	article10Once                     sync.Once
+	article10Fonts, article10BoldFont fontTable
+	article10Err                      error
+)
+
+// article10Tables returns the font tables of a formula set in a 10 pt
+// article.
+func article10Tables() (normal *fontTable, err error) {
+	article10Once.Do(func() {
+		cache := map[fontSpec]*mathFont{}
+		fill := func(t *fontTable, specs map[int][3]fontSpec) {
+			for fam, s := range specs {
+				for size := range 3 {
+					f, err := loadFont(s[size], cache)
+					if err != nil {
+						article10Err = fmt.Errorf("tex: family %d: %w", fam, err)
+						return
+					}
+					t[fam][size] = f
+				}
+			}
+		}
+		fill(&article10Fonts, article10FamilyFonts)
+		fill(&article10BoldFont, article10BoldFamilyFonts)
+		for fam := range numFams {
+			for size := range 3 {
+				if article10BoldFont[fam][size] == nil {
+					article10BoldFont[fam][size] = article10Fonts[fam][size]
+				}
+			}
+		}
+	})
+	return &article10Fonts, article10Err
 }

@@ -139,7 +139,7 @@ func (p *parser) leftCellBox(items []*noad, c column, first bool, strutHt, strut
 	}
 	cl = append(cl, e.mlistToHlist(items, styleT, false)...)
 	e.recover("You can't use `\\hrule' here except with leaders")
-	b, err := p.textBox(lex("height"), textFontCMR)
+	b, err := p.textBox(lex("height"), e.textFont)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 	startPar := func() {
 		if !inPar {
 			vl = append(vl, &node{kind: glueNode, stretch: parSkipStretch})
-			em := textFontCMR.Param(6)
+			em := e.textFont.Param(6)
 			line = append(line, &node{kind: hlistNode, width: scaleDecimal(em, "1.5")})
 			inPar, lastChar, sf = true, -1, 1000
 		}
@@ -230,7 +230,7 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 				if sf != 1000 {
 					return nil, false, e.unsupported("a space after punctuation in an array's paragraph")
 				}
-				f := textFontCMR
+				f := e.textFont
 				line = append(line, newGlue(f.Param(2), f.Param(3), f.Param(4)))
 				lastChar = -1
 			}
@@ -285,7 +285,7 @@ func (p *parser) vcenterRest(vl []*node, pg Page) ([]*node, bool, error) {
 			return nil, false, e.unsupported(`\end in an array's vertical list`)
 		case t.kind == tkChar && isTextChar(t.c):
 			startPar()
-			f := textFontCMR
+			f := e.textFont
 			if lastChar >= 0 {
 				if _, _, _, ok := f.LigKernStep(lastChar, int(t.c)); ok {
 					return nil, false, e.unsupported("text characters that kern or ligature in an array's paragraph")

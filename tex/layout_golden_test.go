@@ -26,6 +26,7 @@ type goldenRecord struct {
 	Found   bool       `json:"found"`
 	Origin  [2]int32   `json:"origin"`
 	Width   int32      `json:"width"`
+	Broken  bool       `json:"broken"`
 	Fonts   []string   `json:"fonts"`
 	Glyphs  [][5]int32 `json:"glyphs"`
 	Rules   [][5]int32 `json:"rules"`
@@ -39,6 +40,11 @@ func readLayoutGolden(tb testing.TB) []goldenRecord {
 	if p := os.Getenv("LEAKAUDIT_LAYOUT_GOLDEN"); p != "" {
 		path = p
 	}
+	return readGoldenFile(tb, path)
+}
+
+func readGoldenFile(tb testing.TB, path string) []goldenRecord {
+	tb.Helper()
 	f, err := os.Open(path)
 	if err != nil {
 		tb.Fatal(err)

@@ -774,7 +774,7 @@ func (p *parser) mathColor(l *list) error {
 		// \boxed or \fbox alone frames an empty formula (it takes the
 		// colour's end as its argument), drawn after the colour is popped.
 		l.add(&noad{kind: whatsitItem, tok: tok})
-		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: fbox(&node{kind: hlistNode}, p.tok())}})
+		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: p.e.fbox(&node{kind: hlistNode}, p.tok())}})
 		l.add(&noad{kind: whatsitItem, tok: -2})
 		return nil
 	}
@@ -874,7 +874,7 @@ func (p *parser) loneCfrac(l *list, tok int32) error {
 	outer := p.tok()
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})
-	strut := &node{kind: hlistNode, height: strutHt, depth: strutDp}
+	strut := &node{kind: hlistNode, height: p.e.strutHt, depth: p.e.strutDp}
 	num := []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: strut}}, {kind: whatsitItem, tok: -2}}
 	p.popColor()
 	den, err := p.readArg()

@@ -22,6 +22,16 @@ type RenderOptions struct {
 	// Pad is the white margin kept around the ink, in pixels (the
 	// reference crops 8).
 	Pad int
+	// Frame, when its width is positive, is the image drawn instead of
+	// the ink's crop (Page and Pad are then ignored).
+	Frame Frame
+}
+
+// Frame is an image of W×H pixels with the layout's reference point at
+// (X, Y) pixels from its top left corner; ink outside it is lost.
+type Frame struct {
+	W, H int
+	X, Y float64
 }
 
 // MaxRenderPixels bounds the canvas Render allocates (about 64 MB).
@@ -47,6 +57,9 @@ func (l *Layout) Render(o RenderOptions) (*image.Gray, error) {
 	_, _, all, any := l.Inks(0)
 	if !any {
 		return nil, fmt.Errorf("tex: the formula has no ink")
+	}
+	if o.Frame.W > 0 {
+		return l.renderFrame(o.Frame, s)
 	}
 	var ox, oy float64 // the layout's reference point in device pixels
 	if o.Page.Width > 0 {
@@ -74,8 +87,30 @@ func (l *Layout) Render(o RenderOptions) (*image.Gray, error) {
 		return nil, fmt.Errorf("tex: a %d×%d px render exceeds %d pixels", w, h, MaxRenderPixels)
 	}
 	c := &canvas{w: w, h: h, ink: make([]uint8, w*h)}
-	ox -= float64(cx0)
-	oy -= float64(cy0)
+	c.draw(l, s, ox-float64(cx0), oy-float64(cy0))
+	return c.crop(o.Pad)
+}
+
+// renderFrame draws the layout into the frame fr, at s pixels a point.
+func (l *Layout) renderFrame(fr Frame, s float64) (*image.Gray, error) {
+	if fr.H <= 0 {
+		return nil, fmt.Errorf("tex: a %d×%d px frame", fr.W, fr.H)
+	}
+	if int64(fr.W)*int64(fr.H) > MaxRenderPixels {
+		return nil, fmt.Errorf("tex: a %d×%d px render exceeds %d pixels", fr.W, fr.H, MaxRenderPixels)
+	}
+	c := &canvas{w: fr.W, h: fr.H, ink: make([]uint8, fr.W*fr.H)}
+	c.draw(l, s, fr.X, fr.Y)
+	img := image.NewGray(image.Rect(0, 0, fr.W, fr.H))
+	for i, v := range c.ink {
+		img.Pix[i] = 255 - v
+	}
+	return img, nil
+}
+
+// draw paints the layout's glyphs and rules, its reference point at
+// (ox, oy) canvas pixels, at s pixels a point.
+func (c *canvas) draw(l *Layout, s, ox, oy float64) {
 	for i := range l.Glyphs {
 		g := &l.Glyphs[i]
 		if m, x, y := glyphMaskFor(g, s, ox+g.X.Pt()*s, oy+g.Y.Pt()*s); m != nil {
@@ -88,7 +123,45 @@ func (l *Layout) Render(o RenderOptions) (*image.Gray, error) {
 	for _, r := range l.Rules {
 		c.fillRect(ox+r.X.Pt()*s, oy+(r.Y-r.Height).Pt()*s, ox+(r.X+r.Width).Pt()*s, oy+r.Y.Pt()*s)
 	}
-	return c.crop(o.Pad)
+}
+
+// Advance is how far the glyph moves the DVI's h (its TFM width).
+func (g *Glyph) Advance() Scaled {
+	if g.font == nil {
+		return 0
+	}
+	wd, _, _, _ := g.font.metrics(g.Char)
+	return wd
+}
+
+// TFMBox is the box dvips -E measures a page's marks by: the union of
+// the characters' TFM boxes (from the reference point to the width, from
+// the height to the depth, each side slanted by the font's slant) and of
+// the rules, relative to the layout's reference point, y downwards; ok
+// is false for a layout without characters or rules.
+func (l *Layout) TFMBox() (x0, y0, x1, y1 Scaled, ok bool) {
+	add := func(a, b, c, d Scaled) {
+		if !ok {
+			x0, y0, x1, y1, ok = a, b, c, d, true
+			return
+		}
+		x0, y0, x1, y1 = min(x0, a), min(y0, b), max(x1, c), max(y1, d)
+	}
+	for i := range l.Glyphs {
+		g := &l.Glyphs[i]
+		if g.font == nil {
+			continue
+		}
+		wd, ht, dp, _ := g.font.metrics(g.Char)
+		slant := float64(g.font.Param(1)) / float64(Unity)
+		add(g.X+Scaled(math.Round(-float64(dp)*slant)), g.Y-ht, g.X+wd+Scaled(math.Round(float64(ht)*slant)), g.Y+dp)
+	}
+	for _, r := range l.Rules {
+		if r.Width > 0 && r.Height > 0 {
+			add(r.X, r.Y-r.Height, r.X+r.Width, r.Y)
+		}
+	}
+	return
 }
 
 // canvas accumulates ink coverage (0 none, 255 full).

@@ -21,6 +21,9 @@ var tabColSep = Scaled(6 << 16) // \tabcolsep 6pt
 
 // tabular handles \begin{tabular}[c]{cols} … \end{tabular}.
 func (p *parser) tabular(l *list, cols []column) error {
+	if p.e.inline {
+		return p.e.unsupported(`\begin{tabular} in an in-line formula`)
+	}
 	if p.e.fonts != &normalFonts {
 		return p.e.unsupported(`\begin{tabular} after \boldmath`)
 	}

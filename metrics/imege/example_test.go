@@ -7,7 +7,8 @@ import (
 )
 
 // A formula compared with itself and with a one-symbol edit, rendered by
-// leakaudit at 300 dpi and scored with the released script's parameters.
+// leakaudit at 300 dpi as l2p renders them (10 pt, in-line) and scored
+// with the released script's parameters.
 func Example() {
 	ref, err := imege.Render(`a+b`, 300, 0)
 	if err != nil {
@@ -27,5 +28,5 @@ func Example() {
 	}
 	// Output:
 	// 1.000000 1.000000 0.00
-	// 0.846026 0.769806 19.39
+	// 0.837838 0.747681 20.98
 }

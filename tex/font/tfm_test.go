@@ -78,7 +78,7 @@ func TestTFMGolden(t *testing.T) {
 		}
 	}
 	checkAll()
-	if loads != 4*len(EmbeddedFonts()) || chars < 20000 {
+	if loads != 7*len(EmbeddedFonts()) || chars < 20000 {
 		t.Errorf("golden covers %d loads and %d characters", loads, chars)
 	}
 	t.Logf("%d font loads, %d characters, %d parameters, %d kern pairs identical to TeX", loads, chars, params, kerns)

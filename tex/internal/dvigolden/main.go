@@ -18,6 +18,12 @@
 // that each record's error list is its own. Run it with `make goldens`
 // (it needs texlive-latex-base, -latex-recommended, -latex-extra and
 // -fonts-recommended); CI only reads the committed file.
+//
+// With -inline it writes tex/testdata/layout_golden_inline.jsonl.gz, the
+// oracle for tex.TypesetInline: the formulas uncoloured, each as in-line
+// math ($…$) in l2p's document (a 10 pt article with color, amsmath,
+// amssymb and amsfonts, the formula in a center environment), as IMEGE's
+// renderer sets them (docs/metrics.md §8.5).
 package main
 
 import (
@@ -67,7 +73,10 @@ type Record struct {
 	// from the DVI origin one inch in from the page's top left corner.
 	Origin [2]int32 `json:"origin"`
 	// Width is the distance from the start to the end marker.
-	Width  int32    `json:"width"`
+	Width int32 `json:"width"`
+	// Broken is set when the end marker is not on the start marker's
+	// line (an in-line formula broken across lines).
+	Broken bool     `json:"broken,omitempty"`
 	Fonts  []string `json:"fonts"`
 	Glyphs []Glyph  `json:"glyphs"`
 	Rules  []Rule   `json:"rules"`
@@ -87,10 +96,40 @@ var (
 	batch      = flag.Int("batch", 100, "formulas per LaTeX run")
 	only       = flag.Bool("probes", false, "typeset the hand-written probes only (a quick check; not the committed golden)")
 	file       = flag.String("formulas", "", "with -probes, also typeset the formulas of this file, one a line, coloured as the reference colours them (a quick check)")
+	inline     = flag.Bool("inline", false, "typeset uncoloured formulas as in-line math in l2p's 10 pt article (the oracle of tex.TypesetInline)")
 )
+
+// inlinePaper marks a record typeset in l2p's document.
+const inlinePaper = "l2p"
+
+// l2pPreamble is the document l2p writes around its input (IMEGE's call:
+// l2p -d 600 -p amsmath,amssymb,amsfonts FILE; default colours).
+const l2pPreamble = `\documentclass{article}
+\usepackage{color}
+\usepackage{amsmath}
+\usepackage{amssymb}
+\usepackage{amsfonts}
+\definecolor{bg}{rgb}{
+1,1,1
+}
+\definecolor{fg}{rgb}{
+0,0,0
+}
+\pagestyle{empty}
+\pagecolor{bg}
+\begin{document}
+\color{fg}
+`
 
 func main() {
 	flag.Parse()
+	if *inline {
+		set := false
+		flag.Visit(func(f *flag.Flag) { set = set || f.Name == "o" })
+		if !set {
+			*out = "tex/testdata/layout_golden_inline.jsonl.gz"
+		}
+	}
 	root := shareddata.Find()
 	if root == "" {
 		log.Fatal("shared data not found (../shared/data or $LEAKAUDIT_DATA)")
@@ -124,6 +163,20 @@ func main() {
 		}
 		recs = append(recs, r)
 	}
+	if *inline {
+		for _, r := range recs {
+			r.Paper = inlinePaper
+		}
+		seen := map[string]bool{}
+		for _, in := range inputs {
+			if strings.TrimSpace(in.text) == "" || seen[in.text] || strings.ContainsAny(in.text, "\n\r") {
+				continue
+			}
+			seen[in.text] = true
+			recs = append(recs, &Record{Source: in.source, Input: in.text, Colored: in.text, Paper: inlinePaper})
+		}
+		inputs = nil
+	}
 	have := map[string]bool{}
 	for _, in := range inputs {
 		have[in.text] = true
@@ -151,7 +204,7 @@ func main() {
 		byPaper[k] = append(byPaper[k], r)
 	}
 	for _, t := range []string{"", "tabular"} {
-		for _, p := range []string{"a5", "a4", "a3"} {
+		for _, p := range []string{"a5", "a4", "a3", inlinePaper} {
 			list := byPaper[key{p, t}]
 			for i := 0; i < len(list); i += *batch {
 				b := list[i:min(i+*batch, len(list))]
@@ -537,7 +590,18 @@ func looksBroken(s string) bool {
 // It reports whether the log had errors.
 func typeset(dir, paperName, template string, recs []*Record) (bool, error) {
 	var b strings.Builder
-	if template == "tabular" {
+	if paperName == inlinePaper {
+		b.WriteString(l2pPreamble)
+		for i, r := range recs {
+			if i > 0 {
+				b.WriteString("\\newpage\n")
+			}
+			// as l2p writes a line holding one in-line formula, with a
+			// blank line after it; the markers stand outside the math
+			// (\mathsurround is 0)
+			fmt.Fprintf(&b, "\\begin{center}\n\\leavevmode\\special{la:b %d}$%s$\\special{la:e %d}\n\n\\end{center}\n", i, r.Colored, i)
+		}
+	} else if template == "tabular" {
 		b.WriteString(reftemplate.TabularPreamble(paperName))
 	} else {
 		b.WriteString(reftemplate.Preamble(paperName))
@@ -545,6 +609,9 @@ func typeset(dir, paperName, template string, recs []*Record) (bool, error) {
 	lines := strings.Count(b.String(), "\n")
 	lineOf := make([]int, len(recs))
 	for i, r := range recs {
+		if paperName == inlinePaper {
+			break
+		}
 		if i > 0 {
 			b.WriteString("\\newpage\n")
 			lines++
@@ -693,6 +760,7 @@ func readDVI(d []byte, recs []*Record) error {
 		case strings.HasPrefix(x, "la:e "):
 			if rec != nil {
 				rec.Width = st.h - origin[0]
+				rec.Broken = st.v != origin[1]
 			}
 			rec = nil
 		case strings.HasPrefix(x, "color push"):

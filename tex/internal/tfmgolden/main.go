@@ -27,8 +27,9 @@ import (
 )
 
 // sizes at which each font is checked, besides its design size: the
-// 12/8/6 pt math sizes of a 12 pt document.
-var sizes = []int{12, 8, 6}
+// 12/8/6 pt math sizes of a 12 pt document and the 10/7/5 pt ones of a
+// 10 pt document (tex.TypesetInline).
+var sizes = []int{12, 8, 6, 10, 7, 5}
 
 var kernPairs = []string{"AV", "To", "Ty", "LT", "Av", "Wa", "Yo", "P.", "xy", "fj"}
 
