@@ -1029,14 +1029,7 @@ func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
 			break
 		}
 	}
-	if !strings.Contains(s, "matrix") && !strings.Contains(s, "cases") && !strings.Contains(s, "array") && !strings.Contains(s, "begin") {
-		for i := 0; i < 300; i++ {
-			var c bool
-			if s, c = jsReplaceFirst(s, `\\`, `\,`); !c {
-				break
-			}
-		}
-	}
+	s = flattenRows(s)
 	s += " "
 	for i := 0; i < 300; i++ {
 		changed := false
@@ -1099,4 +1092,20 @@ func katexRender(line string, keepPrimes bool) (out string, err error) {
 	r.b.Grow(2*len(line) + 16)
 	r.expr(tree, false)
 	return r.b.String(), nil
+}
+
+// flattenRows is the preprocessors' line pass for a line with none of
+// matrix, cases, array or begin: each \\ (up to 300) becomes \, so that
+// a multi-line formula without an environment is read as one line.
+func flattenRows(s string) string {
+	if strings.Contains(s, "matrix") || strings.Contains(s, "cases") || strings.Contains(s, "array") || strings.Contains(s, "begin") {
+		return s
+	}
+	for i := 0; i < 300; i++ {
+		var c bool
+		if s, c = jsReplaceFirst(s, `\\`, `\,`); !c {
+			break
+		}
+	}
+	return s
 }

@@ -43,9 +43,7 @@ func TabularTokenize(formula string) (out string, ok bool) {
 	s = strings.NewReplacer("\r", " ", "\n", " ").Replace(s)
 	s = reHskip.ReplaceAllString(s, `hspace{${1}${2}}`)
 	// preprocess_tabular.js
-	if strings.HasPrefix(s, "%") {
-		s = s[1:]
-	}
+	s = strings.TrimPrefix(s, "%")
 	s = strings.ReplaceAll(s, `\~`, " ")
 	for i := 0; i < 300; i++ {
 		a, c1 := jsReplaceFirst(s, `\>`, " ")
@@ -58,14 +56,7 @@ func TabularTokenize(formula string) (out string, ok bool) {
 			break
 		}
 	}
-	if !strings.Contains(s, "matrix") && !strings.Contains(s, "cases") && !strings.Contains(s, "array") && !strings.Contains(s, "begin") {
-		for i := 0; i < 300; i++ {
-			var c bool
-			if s, c = jsReplaceFirst(s, `\\`, `\,`); !c {
-				break
-			}
-		}
-	}
+	s = flattenRows(s)
 	s += " "
 	toks, err := katexTokens(s)
 	if err != nil {

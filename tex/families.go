@@ -152,27 +152,9 @@ func loadFont(spec fontSpec, cache map[fontSpec]*mathFont) (*mathFont, error) {
 
 func initFonts() {
 	tablesOnce.Do(func() {
-		cache := map[fontSpec]*mathFont{}
-		fill := func(t *fontTable, specs map[int][3]fontSpec) {
-			for fam, s := range specs {
-				for size := range 3 {
-					f, err := loadFont(s[size], cache)
-					if err != nil {
-						tablesErr = fmt.Errorf("tex: family %d: %w", fam, err)
-						return
-					}
-					t[fam][size] = f
-				}
-			}
-		}
-		fill(&normalFonts, familyFonts)
-		fill(&boldFonts, boldFamilyFonts)
-		for fam := range numFams {
-			for size := range 3 {
-				if boldFonts[fam][size] == nil {
-					boldFonts[fam][size] = normalFonts[fam][size]
-				}
-			}
+		tablesErr = fillTables(&normalFonts, &boldFonts, familyFonts, boldFamilyFonts)
+		if tablesErr != nil {
+			return
 		}
 		textFontCMR = normalFonts[famOperators][textSize]
 	})
@@ -308,28 +290,40 @@ var (
 // article.
 func article10Tables() (normal *fontTable, err error) {
 	article10Once.Do(func() {
-		cache := map[fontSpec]*mathFont{}
-		fill := func(t *fontTable, specs map[int][3]fontSpec) {
-			for fam, s := range specs {
-				for size := range 3 {
-					f, err := loadFont(s[size], cache)
-					if err != nil {
-						article10Err = fmt.Errorf("tex: family %d: %w", fam, err)
-						return
-					}
-					t[fam][size] = f
-				}
-			}
-		}
-		fill(&article10Fonts, article10FamilyFonts)
-		fill(&article10BoldFont, article10BoldFamilyFonts)
-		for fam := range numFams {
-			for size := range 3 {
-				if article10BoldFont[fam][size] == nil {
-					article10BoldFont[fam][size] = article10Fonts[fam][size]
-				}
-			}
-		}
+		article10Err = fillTables(&article10Fonts, &article10BoldFont, article10FamilyFonts, article10BoldFamilyFonts)
 	})
 	return &article10Fonts, article10Err
+}
+
+// fillTables loads a normal and a bold font table from their families'
+// font specifications (fonts shared between them are loaded once); a
+// family the bold table does not name is the normal table's.
+func fillTables(normal, bold *fontTable, specs, boldSpecs map[int][3]fontSpec) error {
+	cache := map[fontSpec]*mathFont{}
+	fill := func(t *fontTable, specs map[int][3]fontSpec) error {
+		for fam, s := range specs {
+			for size := range 3 {
+				f, err := loadFont(s[size], cache)
+				if err != nil {
+					return fmt.Errorf("tex: family %d: %w", fam, err)
+				}
+				t[fam][size] = f
+			}
+		}
+		return nil
+	}
+	if err := fill(normal, specs); err != nil {
+		return err
+	}
+	if err := fill(bold, boldSpecs); err != nil {
+		return err
+	}
+	for fam := range numFams {
+		for size := range 3 {
+			if bold[fam][size] == nil {
+				bold[fam][size] = normal[fam][size]
+			}
+		}
+	}
+	return nil
 }
