@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/fingerprint"
 
@@ -518,19 +519,49 @@ func streamSorted(ctx context.Context, db *badger.DB, next func() (key, val []by
 
 // streamWrite is streamSorted up to the stream writer's Flush, which writes
 // its last tables and which the caller must call (or Cancel). buf is a
-// scratch buffer, reset before and after.
+// scratch buffer, reset before and after. The pairs are encoded into one
+// buffer while the stream writer reads the previous one on another
+// goroutine, so that merging and Badger's decoding use both cores.
 func streamWrite(ctx context.Context, db *badger.DB, buf *z.Buffer, next func() (key, val []byte, ok bool, err error)) (*badger.StreamWriter, error) {
 	sw := db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return nil, fmt.Errorf("prepare stream write: %w", err)
 	}
+	spare := z.NewBuffer(32<<20, "leakaudit.index")
+	defer spare.Release()
 	buf.Reset()
 	defer buf.Reset()
+	// full carries encoded buffers to the writer goroutine, free brings
+	// them back once written; werr is the writer's first error.
+	full, free := make(chan *z.Buffer), make(chan *z.Buffer, 2)
+	free <- spare
+	var werr error
+	var failed atomic.Bool // werr is set: stop encoding
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for b := range full {
+			if werr == nil {
+				if werr = sw.Write(b); werr != nil {
+					failed.Store(true)
+				}
+			}
+			b.Reset()
+			free <- b
+		}
+	}()
+	finish := func() error {
+		close(full)
+		<-done
+		return werr
+	}
+	cur := buf
 	kv := &pb.KV{Version: 1}
 	for {
 		key, val, ok, err := next()
 		if err != nil {
+			finish()
 			sw.Cancel()
 			return nil, err
 		}
@@ -538,24 +569,26 @@ func streamWrite(ctx context.Context, db *badger.DB, buf *z.Buffer, next func() 
 			break
 		}
 		kv.Key, kv.Value = key, val
-		badger.KVToBuffer(kv, buf)
-		if buf.LenNoPadding() >= 16<<20 {
+		badger.KVToBuffer(kv, cur)
+		if cur.LenNoPadding() >= 16<<20 {
 			if err := ctx.Err(); err != nil {
+				finish()
 				sw.Cancel()
 				return nil, err
 			}
-			if err := sw.Write(buf); err != nil {
-				sw.Cancel()
-				return nil, err
+			if failed.Load() {
+				break
 			}
-			buf.Reset()
+			full <- cur
+			cur = <-free
 		}
 	}
-	if buf.LenNoPadding() > 0 {
-		if err := sw.Write(buf); err != nil {
-			sw.Cancel()
-			return nil, err
-		}
+	if cur.LenNoPadding() > 0 {
+		full <- cur
+	}
+	if err := finish(); err != nil {
+		sw.Cancel()
+		return nil, err
 	}
 	return sw, nil
 }
