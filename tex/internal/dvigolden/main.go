@@ -47,10 +47,10 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/reftemplate"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/tex"
-	"github.com/leakaudit/leakaudit/tex/internal/reftemplate"
 )
 
 // Record is one golden formula.
@@ -101,25 +101,6 @@ var (
 
 // inlinePaper marks a record typeset in l2p's document.
 const inlinePaper = "l2p"
-
-// l2pPreamble is the document l2p writes around its input (IMEGE's call:
-// l2p -d 600 -p amsmath,amssymb,amsfonts FILE; default colours).
-const l2pPreamble = `\documentclass{article}
-\usepackage{color}
-\usepackage{amsmath}
-\usepackage{amssymb}
-\usepackage{amsfonts}
-\definecolor{bg}{rgb}{
-1,1,1
-}
-\definecolor{fg}{rgb}{
-0,0,0
-}
-\pagestyle{empty}
-\pagecolor{bg}
-\begin{document}
-\color{fg}
-`
 
 func main() {
 	flag.Parse()
@@ -591,7 +572,7 @@ func looksBroken(s string) bool {
 func typeset(dir, paperName, template string, recs []*Record) (bool, error) {
 	var b strings.Builder
 	if paperName == inlinePaper {
-		b.WriteString(l2pPreamble)
+		b.WriteString(reftemplate.L2PPreamble)
 		for i, r := range recs {
 			if i > 0 {
 				b.WriteString("\\newpage\n")

@@ -28,8 +28,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/internal/reftemplate"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
-	"github.com/leakaudit/leakaudit/tex/internal/reftemplate"
 )
 
 // sources are the files whose declarations are collected, in load order.

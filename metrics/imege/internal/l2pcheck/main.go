@@ -27,43 +27,18 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/reftemplate"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/metrics/imege"
 	"github.com/leakaudit/leakaudit/tex"
 )
-
-// l2pDocument is the file l2p writes for IMEGE's call (l2p -d 600 -p
-// amsmath,amssymb,amsfonts FILE, FILE holding one line `$formula$`).
-func l2pDocument(formula string) string {
-	return `\documentclass{article}
-\usepackage{color}
-\usepackage{amsmath}
-\usepackage{amssymb}
-\usepackage{amsfonts}
-\definecolor{bg}{rgb}{
-1,1,1
-}
-\definecolor{fg}{rgb}{
-0,0,0
-}
-\pagestyle{empty}
-\pagecolor{bg}
-\begin{document}
-\color{fg}
-\begin{center}
-$` + formula + `$
-
-\end{center}
-\end{document}
-`
-}
 
 // l2p renders a formula as l2p does; nil when LaTeX reports an error.
 func l2p(dir, formula string, dpi int) (*image.Gray, error) {
 	for _, f := range []string{"foo.dvi", "foo.ps", "foo.log", "img.png"} {
 		os.Remove(filepath.Join(dir, f))
 	}
-	if err := os.WriteFile(filepath.Join(dir, "foo.latex"), []byte(l2pDocument(formula)), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "foo.latex"), []byte(reftemplate.L2PDocument(formula)), 0o644); err != nil {
 		return nil, err
 	}
 	run := func(name string, args ...string) error {

@@ -1,6 +1,8 @@
-// Package reftemplate holds the reference CDM's LaTeX preambles (UniMERNet
-// cdm/ formular_template and tabular_template, docs/cdm.md §6), shared by
-// the generators that ask real LaTeX for goldens.
+// Package reftemplate holds the reference programs' LaTeX documents: the
+// reference CDM's preambles (UniMERNet cdm/ formular_template and
+// tabular_template, docs/cdm.md §6) and the document IMEGE's renderer, l2p,
+// writes (docs/metrics.md §8.5), shared by the generators that ask real
+// LaTeX for goldens.
 package reftemplate
 
 import "fmt"
@@ -45,4 +47,30 @@ func preamble(paper, packages string) string {
 }
 \makeatother
 `, paper, packages)
+}
+
+// L2PPreamble is the document l2p writes around its input, up to and
+// including \color{fg} (IMEGE's call: l2p -d 600 -p
+// amsmath,amssymb,amsfonts FILE; default colours).
+const L2PPreamble = `\documentclass{article}
+\usepackage{color}
+\usepackage{amsmath}
+\usepackage{amssymb}
+\usepackage{amsfonts}
+\definecolor{bg}{rgb}{
+1,1,1
+}
+\definecolor{fg}{rgb}{
+0,0,0
+}
+\pagestyle{empty}
+\pagecolor{bg}
+\begin{document}
+\color{fg}
+`
+
+// L2PDocument is the whole file l2p writes for a one-line input
+// $formula$: the formula centred, in in-line math.
+func L2PDocument(formula string) string {
+	return L2PPreamble + "\\begin{center}\n$" + formula + "$\n\n\\end{center}\n\\end{document}\n"
 }
