@@ -179,18 +179,18 @@ type partWriter struct {
 }
 
 type fileWriter struct {
-	f       *os.File
-	w       *parquet.GenericWriter[Row]
-	buf     []Row // rows not yet handed to w: the writer costs less per row in batches
-	pending int   // rows in w's current row group
+	f   *os.File
+	w   *parquet.GenericWriter[Row]
+	buf []Row // rows not yet handed to w: the writer costs less per row in batches
 }
 
 const (
 	// rowBatch is how many rows a file writer collects before writing them.
 	rowBatch = 4096
-	// defaultRowGroupRows bounds a row group: the writer keeps the current
-	// one in memory until it is flushed, so without a bound an 80M-row
-	// file held gigabytes.
+	// defaultRowGroupRows bounds a row group (the writer's
+	// MaxRowsPerRowGroup): the writer keeps the current one in memory
+	// until it is flushed, so without a bound an 80M-row file held
+	// gigabytes.
 	defaultRowGroupRows = 1 << 20
 )
 
@@ -202,13 +202,8 @@ func (fw *fileWriter) flush() error {
 		return nil
 	}
 	_, err := fw.w.Write(fw.buf)
-	fw.pending += len(fw.buf)
 	clear(fw.buf)
 	fw.buf = fw.buf[:0]
-	if err == nil && fw.pending >= rowGroupRows {
-		err = fw.w.Flush()
-		fw.pending = 0
-	}
 	return err
 }
 
@@ -246,7 +241,7 @@ func (pw *partWriter) write(r Row) error {
 		if err != nil {
 			return err
 		}
-		meta := []parquet.WriterOption{parquet.Compression(&parquet.Zstd),
+		meta := []parquet.WriterOption{parquet.Compression(&parquet.Zstd), parquet.MaxRowsPerRowGroup(int64(rowGroupRows)),
 			parquet.KeyValueMetadata(MetaFormat, Format), parquet.KeyValueMetadata(MetaTool, pw.o.Tool),
 			parquet.KeyValueMetadata(MetaHash, Hash), parquet.KeyValueMetadata(MetaLevels, levelsString(pw.o.Levels))}
 		if c := SaltCheck(pw.o.Salt); c != "" {
