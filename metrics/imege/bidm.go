@@ -461,6 +461,7 @@ func (m *matcher) within(pr *probe, rc, rb, from int, lim int64, flim float64) (
 	f := float32(flim)
 	base := rc
 	st := m.ref.stats
+	_ = st[base+m.maxOff] // the bound kernels read st without bounds checks
 	for li := from; li < nl-1; li++ {
 		if bound(pr.blocks[li], st, base, f) > f {
 			return 0, false
