@@ -345,7 +345,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 	var last [keyLen]byte
 	var key, val []byte // reused: the stream write copies them before the next call
 	first := true
-	var filters map[canon.LevelID]*filterBuilder // the current shard's
+	var filters shardFilters // the current shard's
 	// The postings of one key (a group) come together. A group of more
 	// than countAfter postings is followed by its count record; the
 	// posting that ends such a group waits in pend while the record is
@@ -389,7 +389,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 			if dup {
 				continue
 			}
-			f := filters[canon.LevelID(key[1])]
+			f := filters[key[1]]
 			if f == nil {
 				return nil, nil, false, fmt.Errorf("corrupt run: posting of level %d", key[1])
 			}
@@ -414,8 +414,8 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 		grpN = 0
 		return nil, nil, false, nil
 	}
-	buf := z.NewBuffer(32<<20, "leakaudit.index")
-	defer buf.Release()
+	bufs := newStreamBuffers()
+	defer bufs.release()
 	// A shard's last tables are written, and the shard closed, on another
 	// goroutine while the next shard is merged: at most two shards are
 	// open at once.
@@ -430,7 +430,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 	}
 	defer wait()
 	for s := range numShards {
-		filters = map[canon.LevelID]*filterBuilder{}
+		filters = shardFilters{}
 		for _, l := range levels {
 			filters[l.ID] = newFilter(counts[s][l.ID])
 		}
@@ -448,7 +448,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 		}
 		var sw *badger.StreamWriter
 		if has {
-			sw, err = streamWrite(ctx, db, buf, func() ([]byte, []byte, bool, error) { return next(s) })
+			sw, err = streamWrite(ctx, db, bufs, func() ([]byte, []byte, bool, error) { return next(s) })
 		}
 		if err == nil {
 			err = writeFilters(ix.dir, s, cid, filters)
@@ -472,9 +472,6 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 			if cerr := closeShard(db); err == nil {
 				err = cerr
 			}
-			if err == nil {
-				err = syncDir(shardDir(ix.dir, s)) // the filters' renames
-			}
 			if err != nil {
 				err = fmt.Errorf("shard %d: %w", s, err)
 			}
@@ -490,15 +487,24 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 	return nil
 }
 
+// shardFilters are the key filters of one shard's postings being merged,
+// by level id (nil for a level not being built).
+type shardFilters [256]*filterBuilder
+
 // writeFilters writes the key filters of a shard, one per level.
-func writeFilters(dir string, s int, cid uint16, filters map[canon.LevelID]*filterBuilder) error {
+func writeFilters(dir string, s int, cid uint16, filters shardFilters) error {
+	wrote := false
 	for id, f := range filters {
-		if err := f.write(filterPath(dir, s, cid, id)); err != nil {
+		if f == nil {
+			continue
+		}
+		if err := f.write(filterPath(dir, s, cid, canon.LevelID(id))); err != nil {
 			return fmt.Errorf("write index filter: %w", err)
 		}
+		wrote = true
 	}
-	if len(filters) > 0 {
-		return syncDir(shardDir(dir, s))
+	if wrote {
+		syncDir(shardDir(dir, s))
 	}
 	return nil
 }
@@ -508,30 +514,41 @@ func writeFilters(dir string, s int, cid uint16, filters map[canon.LevelID]*filt
 // written directly, below whatever the database already holds. The slices
 // next returns are copied before it is called again.
 func streamSorted(ctx context.Context, db *badger.DB, next func() (key, val []byte, ok bool, err error)) error {
-	buf := z.NewBuffer(32<<20, "leakaudit.index")
-	defer buf.Release()
-	sw, err := streamWrite(ctx, db, buf, next)
+	bufs := newStreamBuffers()
+	defer bufs.release()
+	sw, err := streamWrite(ctx, db, bufs, next)
 	if err != nil {
 		return err
 	}
 	return sw.Flush()
 }
 
+// streamBuffers are streamWrite's two scratch buffers, reused from call
+// to call.
+type streamBuffers [2]*z.Buffer
+
+func newStreamBuffers() *streamBuffers {
+	return &streamBuffers{z.NewBuffer(32<<20, "leakaudit.index"), z.NewBuffer(32<<20, "leakaudit.index")}
+}
+
+func (b *streamBuffers) release() {
+	b[0].Release()
+	b[1].Release()
+}
+
 // streamWrite is streamSorted up to the stream writer's Flush, which writes
-// its last tables and which the caller must call (or Cancel). buf is a
-// scratch buffer, reset before and after. The pairs are encoded into one
-// buffer while the stream writer reads the previous one on another
-// goroutine, so that merging and Badger's decoding use both cores.
-func streamWrite(ctx context.Context, db *badger.DB, buf *z.Buffer, next func() (key, val []byte, ok bool, err error)) (*badger.StreamWriter, error) {
+// its last tables and which the caller must call (or Cancel). The pairs are
+// encoded into one of bufs while the stream writer reads the other on
+// another goroutine, so that merging and Badger's decoding use both cores.
+func streamWrite(ctx context.Context, db *badger.DB, bufs *streamBuffers, next func() (key, val []byte, ok bool, err error)) (*badger.StreamWriter, error) {
 	sw := db.NewStreamWriter()
 	if err := sw.PrepareIncremental(); err != nil {
 		sw.Cancel()
 		return nil, fmt.Errorf("prepare stream write: %w", err)
 	}
-	spare := z.NewBuffer(32<<20, "leakaudit.index")
-	defer spare.Release()
+	buf, spare := bufs[0], bufs[1]
 	buf.Reset()
-	defer buf.Reset()
+	spare.Reset()
 	// full carries encoded buffers to the writer goroutine, free brings
 	// them back once written; werr is the writer's first error.
 	full, free := make(chan *z.Buffer), make(chan *z.Buffer, 2)

@@ -88,7 +88,7 @@ func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 		// Lookups are prefix scans, which Badger's per-table Bloom
 		// filters never serve (the key filters do that job); without
 		// them the tables' indexes, which opening a database reads
-		// whole, are a third of the size.
+		// whole, are smaller.
 		WithBloomFalsePositive(0).
 		WithNumCompactors(2)
 }
@@ -358,29 +358,10 @@ func (ix *DB) saveManifest() error {
 	if err != nil {
 		return err
 	}
-	tmp := filepath.Join(ix.dir, manifestFile+".tmp")
-	f, err := os.Create(tmp)
-	if err != nil {
+	if err := writeFileAtomic(filepath.Join(ix.dir, manifestFile), append(data, '\n')); err != nil {
 		return fmt.Errorf("write index manifest: %w", err)
 	}
-	if _, err := f.Write(append(data, '\n')); err != nil {
-		f.Close()
-		return fmt.Errorf("write index manifest: %w", err)
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, filepath.Join(ix.dir, manifestFile)); err != nil {
-		return fmt.Errorf("write index manifest: %w", err)
-	}
-	if d, err := os.Open(ix.dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
+	syncDir(ix.dir)
 	return nil
 }
 

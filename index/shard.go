@@ -263,7 +263,8 @@ func (ix *DB) removeAll(path string) error {
 	if err := os.RemoveAll(path); err != nil {
 		return fmt.Errorf("clear %s: %w", path, err)
 	}
-	return syncDir(ix.dir)
+	syncDir(ix.dir)
+	return nil
 }
 
 // removeOldLayout removes the Badger database of a format-1 index from the
@@ -280,17 +281,42 @@ func (ix *DB) removeOldLayout() error {
 			}
 		}
 	}
-	return syncDir(ix.dir)
+	syncDir(ix.dir)
+	return nil
 }
 
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
+// syncDir makes the entries of dir (creations, renames, removals)
+// durable. It is best effort: not every file system can sync a folder, so
+// a failure is ignored, and the files themselves are synced before they
+// are renamed in (writeFileAtomic).
+func syncDir(dir string) {
+	if d, err := os.Open(dir); err == nil {
+		d.Sync()
+		d.Close()
+	}
+}
+
+// writeFileAtomic replaces path with data: written beside it, synced, and
+// renamed over it, so that a reader or a crash sees the old file or the
+// new one, never a part. The caller syncs the folder.
+func writeFileAtomic(path string, data []byte) error {
+	tmp := path + ".tmp"
+	f, err := os.Create(tmp)
 	if err != nil {
 		return err
 	}
-	defer d.Close()
-	d.Sync()
-	return nil
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
 }
 
 // shardExists reports whether shard s has a database.
