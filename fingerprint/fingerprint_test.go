@@ -308,12 +308,12 @@ func TestRowGroups(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, rg := range pf.RowGroups() {
-			if rg.NumRows() > int64(groups)+rowBatch {
+			if rg.NumRows() > int64(groups) {
 				t.Errorf("a row group of %d rows, bound %d", rg.NumRows(), groups)
 			}
 		}
-		if want := 10000 / (groups + rowBatch); len(pf.RowGroups()) < want {
-			t.Errorf("%d row groups, want at least %d", len(pf.RowGroups()), want)
+		if want := (10000 + groups - 1) / groups; len(pf.RowGroups()) != want {
+			t.Errorf("%d row groups, want %d", len(pf.RowGroups()), want)
 		}
 		var rows []Row
 		if _, err := Scan(out, func(r Row) error { rows = append(rows, r); return nil }); err != nil {
