@@ -28,22 +28,29 @@ type token struct {
 	kind tokKind
 	c    rune
 	s    string
-	// end is where the lexer resumed after the token: the byte offset
-	// in the string lexed (after the blanks a control word skips), for
-	// \verb, which reads the rest of the line itself (verb.go)
-	end int32
 }
 
 // lex splits a formula into tokens (TeX's get_next with LaTeX's
 // catcodes: spaces after a control word are skipped, runs of spaces are
 // one token, % starts a comment).
 func lex(s string) []token {
+	toks, _ := lexEnds(s, false)
+	return toks
+}
+
+// lexEnds is lex, and with ends set also where the lexer resumed after
+// each token: the byte offset in s (after the blanks a control word
+// skips), for \verb, which reads the rest of the line itself (verb.go).
+func lexEnds(s string, ends bool) ([]token, []int32) {
 	toks := make([]token, 0, len(s)/2)
-	// each token's end is the position the next iteration starts at
-	marked := 0
+	var end []int32
 	for i := 0; i < len(s); {
-		for ; marked < len(toks); marked++ {
-			toks[marked].end = int32(i)
+		if ends {
+			// each token's end is the position the next iteration
+			// starts at
+			for len(end) < len(toks) {
+				end = append(end, int32(i))
+			}
 		}
 		c, n := utf8.DecodeRuneInString(s[i:])
 		switch {
@@ -110,10 +117,10 @@ func lex(s string) []token {
 		}
 		i += n
 	}
-	for ; marked < len(toks); marked++ {
-		toks[marked].end = int32(len(s))
+	for ends && len(end) < len(toks) {
+		end = append(end, int32(len(s)))
 	}
-	return toks
+	return toks, end
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

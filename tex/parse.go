@@ -62,12 +62,9 @@ type parser struct {
 	inlineDepth int
 	inlineEnv   string
 	// src is the formula's source and srcToks its tokens, the bottom of
-	// the input stack; last is the token next returned last and
-	// lastFromSrc whether it was read from srcToks (verb.go)
-	src         string
-	srcToks     []token
-	last        token
-	lastFromSrc bool
+	// the input stack (verb.go)
+	src     string
+	srcToks []token
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -130,8 +127,6 @@ func (p *parser) next() (token, bool) {
 			continue
 		}
 		p.in[len(p.in)-1] = top[1:]
-		p.last = top[0]
-		p.lastFromSrc = len(p.srcToks) > 0 && &top[len(top)-1] == &p.srcToks[len(p.srcToks)-1]
 		return top[0], true
 	}
 	return token{}, false
@@ -766,6 +761,7 @@ func (p *parser) readMathColor() (tok int32, body []token, err error) {
 
 // mathColor handles \mathcolor[RGB]{r,g,b}{body}.
 func (p *parser) mathColor(l *list) error {
+	left := p.sourceLeft() // for \verb, which needs its place in the source
 	tok, body, err := p.readMathColor()
 	if err != nil {
 		return err
@@ -795,7 +791,7 @@ func (p *parser) mathColor(l *list) error {
 		return nil
 	}
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "verb" {
-		return p.coloredVerb(l, tok)
+		return p.coloredVerb(l, tok, left)
 	}
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})

@@ -52,14 +52,18 @@ import (
 // of the source, or a token TeX had read before \verb changed the
 // catcodes).
 
-// coloredVerb handles \mathcolor[…]{…}{\verb}; tok is the colour's token.
-func (p *parser) coloredVerb(l *list, tok int32) error {
+// coloredVerb handles \mathcolor[…]{…}{\verb}; tok is the colour's token
+// and left0 the source tokens left before the colour's arguments were read
+// (sourceLeft).
+func (p *parser) coloredVerb(l *list, tok int32, left0 int) error {
 	e := p.e
-	if p.last.kind != tkEnd {
-		return e.unsupported(`\verb as an unbraced \mathcolor argument`)
-	}
-	if !p.lastFromSrc || !p.readFromSource() {
+	left := p.sourceLeft()
+	if left0 < 0 || left < 0 {
 		return e.unsupported(`\verb in a macro's argument (tokens TeX read before \verb changed the catcodes)`)
+	}
+	last := len(p.srcToks) - left - 1 // the arguments' last token, read from the source
+	if last < 0 || p.srcToks[last].kind != tkEnd {
+		return e.unsupported(`\verb as an unbraced \mathcolor argument`)
 	}
 	n := len(p.frames)
 	if n == 0 || p.frames[0].kind != frameTop || l != p.frames[n-1].list {
@@ -80,7 +84,8 @@ func (p *parser) coloredVerb(l *list, tok int32) error {
 	case len(p.sizes) != 0 || e.fonts != &normalFonts:
 		return e.unsupported(`\verb after a size command or in bold math`)
 	}
-	rest := p.src[p.last.end:]
+	_, ends := lexEnds(p.src, true)
+	rest := p.src[ends[last]:]
 	if strings.ContainsAny(rest, "\r\n") {
 		return e.unsupported(`a line break after \verb (the text after it is read in math again)`)
 	}
@@ -142,19 +147,22 @@ func (p *parser) coloredVerb(l *list, tok int32) error {
 	return nil
 }
 
-// readFromSource reports whether the input stack holds nothing but what
-// is left of the formula's source: no token read again, no expansion.
-func (p *parser) readFromSource() bool {
+// sourceLeft returns how many of the formula's source tokens are left
+// when the input stack holds nothing else (no token read again, no
+// expansion), or -1.
+func (p *parser) sourceLeft() int {
 	if len(p.srcToks) == 0 {
-		return false
+		return -1
 	}
+	left := 0
 	for i, s := range p.in {
 		if len(s) == 0 {
 			continue
 		}
 		if i != 0 || &s[len(s)-1] != &p.srcToks[len(p.srcToks)-1] {
-			return false
+			return -1
 		}
+		left = len(s)
 	}
-	return true
+	return left
 }
