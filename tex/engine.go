@@ -218,9 +218,6 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 			return nil, e.unsupported("the paragraph after the display is longer than its line")
 		}
 		lb := hpack(line, 0, false)
-		if lb.width > pg.TextWidth {
-			return nil, e.unsupported("the paragraph after the display is longer than its line")
-		}
 		x, y := placeParagraph(box, lb, pg)
 		s.hlistOut(lb, x, y)
 	}
@@ -235,7 +232,6 @@ type shipper struct {
 	// the DVI's position (dvi_h, dvi_v) and the box nesting as TeX does
 	rec        bool
 	dviH, dviV Scaled
-	depth      int
 }
 
 // nested ships a box inside the current one as TeX does: push, the
@@ -245,13 +241,11 @@ func (s *shipper) nested(b *node, left, base Scaled) {
 	if s.rec {
 		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPush})
 	}
-	s.depth++
 	if b.kind == hlistNode {
 		s.hlistOut(b, left, base)
 	} else {
 		s.vlistOut(b, left, base)
 	}
-	s.depth--
 	if s.rec {
 		s.out.dvi = append(s.out.dvi, dviOp{kind: dviPop})
 	}

@@ -359,10 +359,10 @@ func (p *parser) inlineInArray(env string) ([]*node, error) {
 // endLeftEnv handles \end{name} in math after the alignment of an array
 // ended early: in the in-line formula of its \vcenter's paragraph
 // (inline) or in the formula around the array.
-func (p *parser) endLeftEnv(depth int) (handled bool, inline bool, err error) {
+func (p *parser) endLeftEnv(depth int) (inline bool, err error) {
 	arg, err := p.readArg()
 	if err != nil {
-		return true, false, err
+		return false, err
 	}
 	name := tokString(arg)
 	switch {
@@ -371,15 +371,15 @@ func (p *parser) endLeftEnv(depth int) (handled bool, inline bool, err error) {
 		p.e.recover("extra }, or forgotten $")
 		p.e.recover("extra }, or forgotten $")
 		p.e.recover("missing $ inserted")
-		return true, true, nil
+		return true, nil
 	case p.inlineEnv == "" && p.left != nil && depth == p.left.depth && name == p.left.env:
 		p.e.recover(`Misplaced \crcr`)
 		p.e.recover(`extra }, or forgotten \endgroup`)
 		p.e.recover(`extra }, or forgotten \endgroup`)
 		p.left = nil
-		return true, false, nil
+		return false, nil
 	}
-	return true, false, p.e.unsupported(`\end{` + name + `} after an array left early`)
+	return false, p.e.unsupported(`\end{` + name + `} after an array left early`)
 }
 
 // naturalWidth is the natural width of an hlist, summed without overflow

@@ -390,7 +390,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 					}
 					return nil, endEOF, p.e.unsupported(`\\ after an array left early`)
 				case "end":
-					_, inline, err := p.endLeftEnv(depth)
+					inline, err := p.endLeftEnv(depth)
 					if err != nil {
 						return nil, endEOF, err
 					}
