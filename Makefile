@@ -61,6 +61,8 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/80M$$' -benchtime 1x -timeout 120m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkFingerprintLabels' -benchtime 1x -timeout 30m ./fingerprint/
+	$(GO) test -run '^$$' -bench 'BenchmarkScanKeys' -benchtime 3x ./fingerprint/
+	$(GO) test -run '^$$' -bench 'BenchmarkSortRun' -benchtime 3x ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM' -cpu 1 ./latex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./canon/

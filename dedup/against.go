@@ -134,15 +134,19 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 	if job.Near > 0 {
 		sum.Note = "a fingerprint has no token sequences: near matching skipped for it"
 	}
-	st, err := fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
-		name := in.Name + ":" + r.ID
-		if r.Corpus != "" && r.Corpus != in.Name {
-			name = in.Name + "/" + r.Corpus + ":" + r.ID
+	ids := make([]canon.LevelID, len(job.Levels))
+	for i, l := range job.Levels {
+		ids[i] = l.ID
+	}
+	st, err := fingerprint.ScanKeys(in.Source.Path, ids, func(k *fingerprint.KeyRow) error {
+		name := in.Name + ":" + k.ID
+		if k.Corpus != "" && k.Corpus != in.Name {
+			name = in.Name + "/" + k.Corpus + ":" + k.ID
 		}
 		e := entry{src: ai, name: name}
-		for li, l := range job.Levels {
-			if d, ok := r.Key(l.ID); ok {
-				ag.keys[li][d] = append(ag.keys[li][d], e)
+		for li := range job.Levels {
+			if k.Has[li] {
+				ag.keys[li][k.Keys[li]] = append(ag.keys[li][k.Keys[li]], e)
 			}
 		}
 		sum.Labels++

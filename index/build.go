@@ -33,11 +33,12 @@ import (
 // memtable or compactions. Memory is bounded by two runs plus the merge's
 // read buffers, whatever the corpus size.
 //
-// In runs, a posting key's first byte (always 'p' in the database) holds
-// the posting's shard instead, so that runs sort, and the merge yields
-// postings, shard by shard: each shard is opened, written and closed in
-// turn, and Badger's memory-mapped tables of at most one shard are mapped
-// at a time.
+// In runs, a posting key is shard(1) level(1) digest(16) corpus(2)
+// seq(4), so that runs sort, and the merge yields postings, shard by shard:
+// each shard is opened, written and closed in turn, and Badger's
+// memory-mapped tables of at most one shard are mapped at a time. A build
+// writes one corpus, so this order is also the order of the block keys
+// (block.go) the merge packs the postings into.
 
 // keyLen is the length of a posting key.
 const keyLen = postingPrefixLen + 2 + 4
@@ -47,7 +48,7 @@ const keyLen = postingPrefixLen + 2 + 4
 type itemDigests [8]canon.Digest
 
 // runPostings is the number of postings sorted in memory at once (about
-// 32 MB of keys and offsets per run).
+// 32 MB of keys and offsets per run, and as much again to sort them into).
 const runPostings = 1 << 20
 
 type posting struct {
@@ -59,6 +60,9 @@ type posting struct {
 type run struct {
 	ps    []posting
 	arena []byte
+	// sorted receives ps in order (sortRun), and counts the buckets.
+	sorted []posting
+	counts []int32
 }
 
 func (r *run) reset() { r.ps, r.arena = r.ps[:0], r.arena[:0] }
@@ -82,19 +86,81 @@ func comparePostings(a, b *posting) int {
 var _ [keyLen - 24]struct{}
 var _ [24 - keyLen]struct{}
 
-// writeRun sorts r and writes it to path as records of key, value length
-// (uvarint) and value. Postings with equal keys keep one copy.
-func writeRun(r *run, path string) error {
-	slices.SortFunc(r.ps, func(a, b posting) int { return comparePostings(&a, &b) })
+// sortRun sorts r's postings into r.sorted and returns them. The
+// postings are first distributed into buckets by the head of their key,
+// in key order: shard, level (as its place among the run's levels) and the
+// 12 digest bits after the shard's four, a counting sort in two passes;
+// each bucket, a handful of postings as digests are uniform, is then
+// sorted alone. On a run of 1M postings this takes about a quarter of
+// the time of one comparison sort of the whole run (BenchmarkSortRun:
+// 53 against 207 ms).
+func sortRun(r *run, levelPlace *[256]uint8, nLevels int) []posting {
+	nb := numShards * nLevels << 12
+	if cap(r.counts) < nb+1 {
+		r.counts = make([]int32, nb+1)
+	}
+	counts := r.counts[:nb+1]
+	clear(counts)
+	bucket := func(p *posting) int {
+		return (int(p.key[0])*nLevels+int(levelPlace[p.key[1]]))<<12 | int(p.key[2]&0x0f)<<8 | int(p.key[3])
+	}
+	for i := range r.ps {
+		counts[bucket(&r.ps[i])+1]++
+	}
+	for b := 1; b <= nb; b++ {
+		counts[b] += counts[b-1]
+	}
+	if cap(r.sorted) < len(r.ps) {
+		r.sorted = make([]posting, len(r.ps))
+	}
+	out := r.sorted[:len(r.ps)]
+	next := counts[:nb] // next[b]: where bucket b's next posting goes
+	for i := range r.ps {
+		b := bucket(&r.ps[i])
+		out[next[b]] = r.ps[i]
+		next[b]++
+	}
+	// next[b] is now bucket b's end, and the start of bucket b+1.
+	start := int32(0)
+	for b := range nb {
+		end := next[b]
+		if seg := out[start:end]; len(seg) > 1 {
+			sortPostings(seg)
+		}
+		start = end
+	}
+	return out
+}
+
+// sortPostings sorts a few postings: by insertion when they are few, as
+// in a bucket of sortRun, else by slices.SortFunc (a key that many
+// postings share fills one bucket).
+func sortPostings(ps []posting) {
+	if len(ps) > 16 {
+		slices.SortFunc(ps, func(a, b posting) int { return comparePostings(&a, &b) })
+		return
+	}
+	for i := 1; i < len(ps); i++ {
+		for j := i; j > 0 && comparePostings(&ps[j-1], &ps[j]) > 0; j-- {
+			ps[j-1], ps[j] = ps[j], ps[j-1]
+		}
+	}
+}
+
+// writeRun sorts r (sortRun) and writes it to path as records of key,
+// value length (uvarint) and value. Postings with equal keys keep one
+// copy.
+func writeRun(r *run, levelPlace *[256]uint8, nLevels int, path string) error {
+	ps := sortRun(r, levelPlace, nLevels)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
 	var lenBuf [binary.MaxVarintLen32]byte
-	for i := range r.ps {
-		p := &r.ps[i]
-		if i > 0 && p.key == r.ps[i-1].key {
+	for i := range ps {
+		p := &ps[i]
+		if i > 0 && p.key == ps[i-1].key {
 			continue
 		}
 		w.Write(p.key[:])
@@ -194,6 +260,10 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		defer prog.Done()
 	}
 
+	var levelPlace [256]uint8 // a level id's place in levels, for sortRun
+	for i, l := range levels {
+		levelPlace[l.ID] = uint8(i)
+	}
 	// Fill runs; sort and write each full run on another goroutine.
 	var files []string
 	sorted := make(chan error, 1)
@@ -211,7 +281,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		cur, spare = spare, cur
 		cur.reset()
 		sorting = true
-		go func() { sorted <- writeRun(full, path) }()
+		go func() { sorted <- writeRun(full, &levelPlace, len(levels), path) }()
 		return nil
 	}
 	var n int64
@@ -238,7 +308,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			var p posting
 			sh := shardOf(d)
 			counts[sh][l.ID]++
-			p.key[0] = byte(sh) // 'p' once merged (streamRuns)
+			p.key[0] = byte(sh)
 			p.key[1] = byte(l.ID)
 			copy(p.key[2:], d[:])
 			binary.BigEndian.PutUint16(p.key[postingPrefixLen:], cid)
@@ -270,9 +340,9 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		// numbered by its row, and names the row's corpus and id
 		// (refValue), so that lookups name the items as the corpora do.
 		var row int64
-		st, err = fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
+		st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
 			row++
-			return add(row-1, refValue(r.Corpus, r.ID), func(_ int, l canon.Level) canon.Digest { d, _ := r.Key(l.ID); return d })
+			return add(row-1, refValue(k.Corpus, k.ID), func(i int, _ canon.Level) canon.Digest { return k.Keys[i] })
 		})
 	} else {
 		// Labels are canonicalized and digested on every core
@@ -309,6 +379,15 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		return st, 0, err
 	}
 	return st, n, nil
+}
+
+// levelIDs returns the ids of levels.
+func levelIDs(levels []canon.Level) []canon.LevelID {
+	ids := make([]canon.LevelID, len(levels))
+	for i, l := range levels {
+		ids[i] = l.ID
+	}
+	return ids
 }
 
 // shardCounts counts postings by shard and level id.
@@ -363,7 +442,7 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 		grpN = 0
 		return ckey, cval, true, nil
 	}
-	next := func(s int) ([]byte, []byte, bool, error) {
+	nextPosting := func(s int) ([]byte, []byte, bool, error) {
 		if pend {
 			pend = false
 			copy(grp[:], pkey)
@@ -375,7 +454,6 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 			dup := !first && rr.key == last
 			last, first = rr.key, false
 			key, val = append(key[:0], rr.key[:]...), append(val[:0], rr.val...)
-			key[0] = 'p'
 			ok, err := rr.next()
 			if err != nil {
 				return nil, nil, false, err
@@ -413,6 +491,44 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 		}
 		grpN = 0
 		return nil, nil, false, nil
+	}
+	// The postings are packed into blocks (block.go). A posting of
+	// another level than the block's ends it and waits in carry.
+	bw := blockWriter{cid: cid}
+	var (
+		carry    bool
+		carryKey [keyLen]byte
+		carryVal []byte
+	)
+	addPosting := func(key, val []byte) {
+		bw.add(canon.LevelID(key[1]), [16]byte(key[2:postingPrefixLen]), binary.BigEndian.Uint32(key[postingPrefixLen+2:]), val)
+	}
+	next := func(s int) ([]byte, []byte, bool, error) {
+		if carry {
+			addPosting(carryKey[:], carryVal)
+			carry = false
+		}
+		for !bw.full() {
+			key, val, ok, err := nextPosting(s)
+			if err != nil {
+				return nil, nil, false, err
+			}
+			if !ok {
+				break
+			}
+			if bw.n > 0 && canon.LevelID(key[1]) != bw.level {
+				carry = true
+				copy(carryKey[:], key)
+				carryVal = append(carryVal[:0], val...)
+				break
+			}
+			addPosting(key, val)
+		}
+		if bw.n == 0 {
+			return nil, nil, false, nil
+		}
+		k, v := bw.take()
+		return k, v, true, nil
 	}
 	bufs := newStreamBuffers()
 	defer bufs.release()

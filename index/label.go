@@ -35,8 +35,9 @@ var ErrIncomplete = errors.New("index build did not finish; run the build again 
 // FormatVersion is the on-disk layout version. An index with another
 // version is rebuilt from scratch by the next build, and refused by lookups
 // until then (ErrOldFormat). Version 1 was a single Badger database;
-// version 2 shards the postings over numShards databases.
-const FormatVersion = 2
+// version 2 shards the postings over numShards databases, one Badger
+// entry per posting; version 3 stores them in blocks (block.go).
+const FormatVersion = 3
 
 // Options tune the Badger database behind an index. The zero value gives
 // bounded memory suitable for a 2-core, modest-memory machine.
@@ -204,7 +205,7 @@ type NamedFingerprint struct {
 	Fingerprint
 }
 
-// DB is an open index: label postings (prefix 'p', sharded over numShards
+// DB is an open index: label postings (blocks, prefix 'p', sharded over numShards
 // Badger databases) and image hashes (prefix 'h', in a database of their
 // own) of training corpora, with their manifest. Lookups may run
 // concurrently, but not alongside a build.
@@ -402,6 +403,8 @@ func FingerprintFile(path string) (Fingerprint, error) {
 	return fp, err
 }
 
+// postingPrefixLen is the length of a run key's shard, level and digest
+// (build.go), which all the postings of one key share.
 const postingPrefixLen = 1 + 1 + 16
 
 // A key that many training items share (x, 1, \alpha: thousands of
@@ -416,20 +419,13 @@ const (
 	countSeq   = 1<<32 - 1
 )
 
-// appendCountKey appends the key of the count record of corpus cid's
-// postings under prefix (a posting prefix, 'p' level digest).
+// appendCountKey appends the run key of the count record of corpus cid's
+// postings under prefix (a run key's first postingPrefixLen bytes: shard,
+// level, digest).
 func appendCountKey(dst, prefix []byte, cid uint16) []byte {
 	dst = append(dst, prefix[:postingPrefixLen]...)
 	dst = binary.BigEndian.AppendUint16(dst, cid)
 	return binary.BigEndian.AppendUint32(dst, countSeq)
-}
-
-func postingPrefix(level canon.LevelID, d [16]byte) []byte {
-	k := make([]byte, postingPrefixLen, postingPrefixLen+6)
-	k[0] = 'p'
-	k[1] = byte(level)
-	copy(k[2:], d[:])
-	return k
 }
 
 // BuildReport says what a build did.
@@ -611,15 +607,17 @@ func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) 
 	if err != nil {
 		return m, err
 	}
-	if !q.mayHave(level.ID, d) {
+	cids := q.corporaWith(level.ID, d)
+	if len(cids) == 0 {
 		return m, nil // no training label has the key
 	}
-	prefix := postingPrefix(level.ID, d)
 	err = q.db.View(func(txn *badger.Txn) error {
-		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
-		defer it.Close()
-		m, err = ix.scan(it, prefix, maxRefs)
-		return err
+		for _, cid := range cids {
+			if err := ix.scan(txn, level.ID, cid, d, maxRefs, &m); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
 	return m, err
 }
@@ -635,69 +633,89 @@ func (ix *DB) readable() error {
 	return nil
 }
 
-// scan reads the postings under prefix from it: their count, and the
-// first maxRefs of them named.
-func (ix *DB) scan(it *badger.Iterator, prefix []byte, maxRefs int) (Match, error) {
-	var m Match
-	var (
-		cur  uint16 // the corpus of the postings being read
-		seen uint64 // its postings read so far
-		ck   []byte
-	)
-	for it.Seek(prefix); it.ValidForPrefix(prefix); {
-		item := it.Item()
-		k := item.Key()
-		if len(k) != postingPrefixLen+6 {
-			return m, fmt.Errorf("corrupt posting key %x", k)
+// scan adds to m the postings of digest d in corpus cid at level: their
+// count, and the first of them named until m has maxRefs refs.
+func (ix *DB) scan(txn *badger.Txn, level canon.LevelID, cid uint16, d [16]byte, maxRefs int, m *Match) error {
+	prefix := blockPrefix(level, cid)
+	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
+	defer it.Close()
+	var seen uint64 // postings of d read
+	var r blockReader
+	for it.Seek(appendBlockKey(prefix[:0:0], level, cid, d, 0)); it.ValidForPrefix(prefix); it.Next() {
+		var err error
+		var done bool
+		r.b, err = it.Item().ValueCopy(r.b[:0])
+		if err != nil {
+			return err
 		}
-		cid := binary.BigEndian.Uint16(k[postingPrefixLen:])
-		seq := binary.BigEndian.Uint32(k[postingPrefixLen+2:])
-		if seq == countSeq { // every posting it counts was read
-			it.Next()
-			continue
-		}
-		if m.Count == 0 || cid != cur {
-			cur, seen = cid, 0
-		}
-		seen++
-		m.Count++
-		if len(m.Refs) < maxRefs {
-			c, _ := ix.m.corpus(cid)
-			ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(seq), 10)}
-			if err := item.Value(func(v []byte) error {
-				if corpus, id, ok := bytes.Cut(v, []byte{0}); ok {
-					ref.Corpus, ref.ID = string(corpus), string(id) // an item of a fingerprint
-				} else if len(v) > 0 {
-					ref.ID = string(v)
-				}
+		for !done {
+			ok, err := r.next()
+			if err != nil {
+				return fmt.Errorf("%w %x", err, it.Item().Key())
+			}
+			if !ok {
+				break
+			}
+			switch c := compareDigest(&r.digest, &d); {
+			case c < 0:
+				continue
+			case c > 0:
 				return nil
-			}); err != nil {
-				return m, err
 			}
-			m.Refs = append(m.Refs, ref)
+			if r.seq == countSeq { // every posting it counts was read
+				return nil
+			}
+			seen++
+			m.Count++
+			if len(m.Refs) < maxRefs {
+				c, _ := ix.m.corpus(cid)
+				ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(r.seq), 10)}
+				if corpus, id, ok := bytes.Cut(r.val, []byte{0}); ok {
+					ref.Corpus, ref.ID = string(corpus), string(id) // an item of a fingerprint
+				} else if len(r.val) > 0 {
+					ref.ID = string(r.val)
+				}
+				m.Refs = append(m.Refs, ref)
+			}
+			if seen >= countAfter && len(m.Refs) >= maxRefs {
+				// The refs are taken: the count record, if the group
+				// has one, says how many postings remain.
+				return ix.addCount(it, level, cid, d, seen, m)
+			}
 		}
-		if seen < countAfter || len(m.Refs) < maxRefs {
-			it.Next()
+	}
+	return nil
+}
+
+// addCount seeks it to the count record of digest d in corpus cid, if the
+// group has one, and adds to m the postings it counts beyond the seen
+// ones read.
+func (ix *DB) addCount(it *badger.Iterator, level canon.LevelID, cid uint16, d [16]byte, seen uint64, m *Match) error {
+	it.Seek(appendBlockKey(nil, level, cid, d, countSeq))
+	if !it.ValidForPrefix(blockPrefix(level, cid)) {
+		return nil // exactly countAfter postings: no record
+	}
+	var r blockReader
+	var err error
+	if r.b, err = it.Item().ValueCopy(nil); err != nil {
+		return err
+	}
+	for {
+		ok, err := r.next()
+		if err != nil {
+			return fmt.Errorf("%w %x", err, it.Item().Key())
+		}
+		if !ok || compareDigest(&r.digest, &d) > 0 {
+			return nil // no record
+		}
+		if r.digest != d || r.seq != countSeq {
 			continue
 		}
-		// The refs are taken: the count record, if the group has one,
-		// says how many postings remain.
-		ck = appendCountKey(ck[:0], prefix, cid)
-		it.Seek(ck)
-		if !it.ValidForPrefix(ck) {
-			continue // exactly countAfter postings: no record
+		n, w := binary.Uvarint(r.val)
+		if w <= 0 || w != len(r.val) || n < seen {
+			return fmt.Errorf("corrupt posting count %x", r.val)
 		}
-		if err := it.Item().Value(func(v []byte) error {
-			n, w := binary.Uvarint(v)
-			if w <= 0 || w != len(v) || n < seen {
-				return fmt.Errorf("corrupt posting count %x", v)
-			}
-			m.Count += int64(n - seen)
-			return nil
-		}); err != nil {
-			return m, err
-		}
-		it.Next()
+		m.Count += int64(n - seen)
+		return nil
 	}
-	return m, nil
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -318,7 +319,8 @@ func TestOldLayoutRebuilt(t *testing.T) {
 	}
 	key, _ := ls[0].Canon("x")
 	err = old.Update(func(txn *badger.Txn) error {
-		return txn.Set(append(postingPrefix(ls[0].ID, canon.DigestOf(key, nil)), 0, 0, 0, 0, 0, 0), nil)
+		d := canon.DigestOf(key, nil)
+		return txn.Set(append(append([]byte{'p', byte(ls[0].ID)}, d[:]...), 0, 0, 0, 0, 0, 0), nil)
 	})
 	old.Close()
 	if err != nil {
@@ -388,12 +390,32 @@ func TestShards(t *testing.T) {
 			defer it.Close()
 			for it.Rewind(); it.Valid(); it.Next() {
 				k := it.Item().Key()
-				var d [16]byte
-				copy(d[:], k[2:])
-				if k[0] != 'p' || shardOf(d) != s {
+				if len(k) != blockKeyLen || k[0] != 'p' || shardOf([16]byte(k[4:20])) != s {
 					t.Errorf("shard %d holds key %x", s, k)
+					continue
 				}
-				n++
+				v, _ := it.Item().ValueCopy(nil)
+				r := blockReader{b: v}
+				var last [16]byte
+				var lastSeq uint32
+				for i := 0; ; i++ {
+					ok, err := r.next()
+					if err != nil {
+						t.Fatalf("shard %d block %x: %v", s, k, err)
+					}
+					if !ok {
+						// The block's key is its last posting's.
+						if i == 0 || [16]byte(k[4:20]) != last || binary.BigEndian.Uint32(k[20:]) != lastSeq {
+							t.Errorf("shard %d: block %x ends with %x/%d", s, k, last, lastSeq)
+						}
+						break
+					}
+					if shardOf(r.digest) != s {
+						t.Errorf("shard %d holds a posting of digest %x", s, r.digest)
+					}
+					last, lastSeq = r.digest, r.seq
+					n++
+				}
 			}
 			return nil
 		})
@@ -495,7 +517,7 @@ func TestKeyFilters(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ok := q.mayHave(ws.ID, d)
+		ok := len(q.corporaWith(ws.ID, d)) > 0
 		if i < 15000 && !ok {
 			t.Fatalf("filter rejects indexed key %s", key)
 		}
@@ -530,6 +552,14 @@ func TestKeyFilters(t *testing.T) {
 // counts and refs must equal a full scan's whatever maxRefs is, for groups
 // just below, at and above the threshold, in one corpus or several.
 func TestCountRecords(t *testing.T) {
+	defer func(n int) { blockPostings = n }(blockPostings)
+	for _, n := range []int{1, 2, 7, blockPostings, 1000} {
+		blockPostings = n
+		t.Run(fmt.Sprintf("block%d", n), testCountRecords)
+	}
+}
+
+func testCountRecords(t *testing.T) {
 	sizes := map[string][2]int{ // label → postings in corpus a, b
 		"k_{1}": {1, 0},
 		"k_{2}": {countAfter - 1, 1},

@@ -75,11 +75,11 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, fps []NamedFinge
 			if merr != nil {
 				return fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
 			}
-			st, err = fingerprint.Scan(in.Source.Path, func(r fingerprint.Row) error {
-				for li, l := range p.levels {
-					if d, ok := r.Key(l.ID); ok {
-						if m := p.digests[li][d]; m != nil {
-							p.add(m, TrainRef{Corpus: r.Corpus, ID: r.ID})
+			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(p.levels), func(k *fingerprint.KeyRow) error {
+				for li := range p.levels {
+					if k.Has[li] {
+						if m := p.digests[li][k.Keys[li]]; m != nil {
+							p.add(m, TrainRef{Corpus: k.Corpus, ID: k.ID})
 						}
 					}
 				}

@@ -15,7 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 )
 
-// On-disk layout (FormatVersion 2):
+// On-disk layout (FormatVersion 3):
 //
 //	manifest.json     the Manifest
 //	shard-00/ … shard-15/
@@ -131,25 +131,27 @@ type shardSet struct {
 // queryDB is a shard opened for lookups, with its key filters.
 type queryDB struct {
 	db *badger.DB
-	// filters holds, per level, the filters of the corpora done at that
-	// level; a level in unfiltered has a done corpus without one, whose
-	// postings only a search finds.
-	filters    map[canon.LevelID][]*keyFilter
-	unfiltered map[canon.LevelID]bool
+	// filters holds, per level, the corpora done at that level in id
+	// order, each with its key filter (nil for a corpus without one,
+	// whose postings only a search finds).
+	filters map[canon.LevelID][]corpusFilter
 }
 
-// mayHave reports whether the shard may hold postings of digest d at
-// level (false: certainly not).
-func (q *queryDB) mayHave(level canon.LevelID, d [16]byte) bool {
-	if q.unfiltered[level] {
-		return true
-	}
-	for _, f := range q.filters[level] {
-		if f.mayHave(d) {
-			return true
+type corpusFilter struct {
+	cid uint16
+	f   *keyFilter
+}
+
+// corporaWith returns the corpora whose postings in the shard may include
+// digest d at level, in id order (none: certainly none do).
+func (q *queryDB) corporaWith(level canon.LevelID, d [16]byte) []uint16 {
+	var out []uint16
+	for _, cf := range q.filters[level] {
+		if cf.f == nil || cf.f.mayHave(d) {
+			out = append(out, cf.cid)
 		}
 	}
-	return false
+	return out
 }
 
 func (q *queryDB) close() error {
@@ -171,7 +173,7 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
 		return nil, fmt.Errorf("index %s is damaged (%s has no database: %v); delete the folder and build it again", ix.dir, filepath.Base(dir), err)
 	}
-	q := &queryDB{filters: map[canon.LevelID][]*keyFilter{}, unfiltered: map[canon.LevelID]bool{}}
+	q := &queryDB{filters: map[canon.LevelID][]corpusFilter{}}
 	for _, l := range ix.m.Levels {
 		id := canon.LevelID(l.ID)
 		for _, c := range ix.m.Corpora {
@@ -183,11 +185,7 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 				q.closeFilters()
 				return nil, err
 			}
-			if f == nil {
-				q.unfiltered[id] = true
-			} else {
-				q.filters[id] = append(q.filters[id], f)
-			}
+			q.filters[id] = append(q.filters[id], corpusFilter{c.ID, f})
 		}
 	}
 	db, err := ix.openBadger(dir, true, numShards)
@@ -202,8 +200,10 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 
 func (q *queryDB) closeFilters() {
 	for _, fs := range q.filters {
-		for _, f := range fs {
-			f.close()
+		for _, cf := range fs {
+			if cf.f != nil {
+				cf.f.close()
+			}
 		}
 	}
 }
