@@ -273,3 +273,31 @@ func TestAppendKeyMatchesCanon(t *testing.T) {
 		}
 	}
 }
+
+// TestDigests: one pass over a label gives every level's Digest and the
+// TokenCount, with and without a salt, for labels the fast path takes,
+// labels only the chain takes, labels the tokenizer refuses and more
+// levels than Digests keeps on the stack.
+func TestDigests(t *testing.T) {
+	levels := Levels()
+	many := append(append([]Level{}, levels...), levels...)
+	many = append(many, levels...)
+	for _, salt := range [][]byte{nil, []byte("s")} {
+		for _, s := range []string{"", " ", `\[ x \]`, "a b  c", `\frac{a}{b}`, `x^{2`, `\frac{a}`, `}{`, `\left( x \right)`,
+			`{\bf x} \not= y`, "a\xffb \\c d", `\begin{matrix} a & b \\ c & d \end{matrix}`, `\mathbb{R}`, `\sqrt[3]{x}`, `\\`} {
+			for _, ls := range [][]Level{levels, many, nil} {
+				out := make([]Digest, len(ls))
+				n, ok := Digests(s, ls, salt, out)
+				wantN, wantOK := TokenCount(s)
+				if n != wantN || ok != wantOK {
+					t.Errorf("Digests(%q) count = %d, %v; TokenCount = %d, %v", s, n, ok, wantN, wantOK)
+				}
+				for i, l := range ls {
+					if want := l.Digest(s, salt); out[i] != want {
+						t.Errorf("Digests(%q, salt %q) at %s = %x, want %x", s, salt, l.Name, out[i], want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -203,19 +203,48 @@ func fromTokens(s string, key func(toks []string) string) (string, error) {
 // appended to dst.
 func appendTokensKey(dst []byte, s string) []byte {
 	ws := CanonWS(s)
-	withTokens(ws, func(toks []string, ok bool) {
-		if !ok {
-			dst = append(dst, failed(ws)...)
-			return
+	withTokens(ws, func(toks []string, ok bool) { dst = appendTokensOf(dst, ws, toks, ok) })
+	return dst
+}
+
+// appendTokensOf appends the tokens-level key of a label with ws key ws
+// and token sequence toks (ok false: the tokenizer refused it).
+func appendTokensOf(dst []byte, ws string, toks []string, ok bool) []byte {
+	if !ok {
+		return append(dst, failed(ws)...)
+	}
+	for i, t := range toks {
+		if i > 0 {
+			dst = append(dst, ' ')
 		}
-		for i, t := range toks {
-			if i > 0 {
-				dst = append(dst, ' ')
+		dst = append(dst, t...)
+	}
+	return dst
+}
+
+// Digests sets out[i] to levels[i].Digest(label, salt) and returns the
+// label's TokenCount, computing the ws key and the token sequence, which
+// the ws and tokens levels and the count share, once for all of them: a
+// fingerprint's row in one pass.
+func Digests(label string, levels []Level, salt []byte, out []Digest) (tokens int, ok bool) {
+	ws := CanonWS(label)
+	bp := keyBufs.Get().(*[]byte)
+	withTokens(ws, func(toks []string, tokOK bool) {
+		tokens, ok = len(toks), tokOK
+		for i, l := range levels {
+			switch l.ID {
+			case WS:
+				*bp = append((*bp)[:0], ws...)
+			case Tokens:
+				*bp = appendTokensOf((*bp)[:0], ws, toks, tokOK)
+			default:
+				*bp = l.Append((*bp)[:0], label)
 			}
-			dst = append(dst, t...)
+			out[i] = DigestOfBytes(*bp, salt)
 		}
 	})
-	return dst
+	keyBufs.Put(bp)
+	return tokens, ok
 }
 
 // l4Classes maps tokens to render-identical classes: the reference's

@@ -1,6 +1,7 @@
 package fingerprint
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -12,10 +13,11 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 )
 
-// A KeyRow is what a label lookup needs of a row: its corpus, its id and
-// its digests at the levels asked for.
+// A KeyRow is what a label lookup needs of a row: its corpus, its id, its
+// position in the corpus and its digests at the levels asked for.
 type KeyRow struct {
 	Corpus, ID string
+	Seq        int64
 	// Keys[i] is the digest at the i-th level asked for, when Has[i].
 	Keys []canon.Digest
 	Has  []bool
@@ -120,6 +122,34 @@ func (c *keyColumn) read(rg parquet.RowGroup, ci int, optional bool) error {
 
 func (c *keyColumn) value(i int) []byte { return c.data[c.offsets[i]:c.offsets[i+1]] }
 
+// readSeqs reads the required int64 column ci of rg (seq) into dst.
+func readSeqs(dst []int64, rg parquet.RowGroup, ci int) ([]int64, error) {
+	dst = dst[:0]
+	pages := rg.ColumnChunks()[ci].Pages()
+	defer pages.Close()
+	for {
+		p, err := pages.ReadPage()
+		if errors.Is(err, io.EOF) {
+			return dst, nil
+		}
+		if err != nil {
+			return dst, err
+		}
+		if p.Dictionary() != nil || p.Type().Kind() != parquet.Int64 {
+			parquet.Release(p)
+			return dst, errNotDirect
+		}
+		values := p.Data()
+		v := values.Int64()
+		if int64(len(v)) != p.NumValues() {
+			parquet.Release(p)
+			return dst, errNotDirect
+		}
+		dst = append(dst, v...)
+		parquet.Release(p)
+	}
+}
+
 // scanKeysFile reads one file column by column; direct is false, and
 // nothing was read, when its columns are not in leakaudit's layout.
 func scanKeysFile(path string, levels []canon.LevelID, k *KeyRow, fn func(*KeyRow) error, st *dataset.Stats) (direct bool, err error) {
@@ -154,11 +184,22 @@ func scanKeysFile(path string, levels []canon.LevelID, k *KeyRow, fn func(*KeyRo
 		}
 		idx[i] = c
 	}
+	seqCol, ok := col["seq"]
+	if !ok {
+		return false, nil
+	}
 	cols := make([]keyColumn, len(names))
 	next := make([]int, len(names)) // the next value of each optional column
+	var seqs []int64
 	for _, rg := range pf.RowGroups() {
-		for i := range cols {
-			if err := cols[i].read(rg, idx[i], i >= 2); err != nil {
+		for i := 0; i <= len(cols); i++ {
+			var err error
+			if i < len(cols) {
+				err = cols[i].read(rg, idx[i], i >= 2)
+			} else {
+				seqs, err = readSeqs(seqs, rg, seqCol)
+			}
+			if err != nil {
 				if errors.Is(err, errNotDirect) && st.Items == 0 {
 					return false, nil
 				}
@@ -178,12 +219,16 @@ func scanKeysFile(path string, levels []canon.LevelID, k *KeyRow, fn func(*KeyRo
 				return false, fmt.Errorf("%s: column %s has %d values in a row group of %d rows", path, names[i], n, rows)
 			}
 		}
+		if len(seqs) != rows {
+			return false, fmt.Errorf("%s: column seq has %d values in a row group of %d rows", path, len(seqs), rows)
+		}
 		clear(next)
 		for r := range rows {
 			if c := cols[0].value(r); k.Corpus != string(c) { // no allocation when equal
 				k.Corpus = string(c)
 			}
 			k.ID = string(cols[1].value(r))
+			k.Seq = seqs[r]
 			for li := range levels {
 				c := &cols[2+li]
 				k.Keys[li], k.Has[li] = canon.Digest{}, false
@@ -206,7 +251,7 @@ func scanKeysFile(path string, levels []canon.LevelID, k *KeyRow, fn func(*KeyRo
 // scanKeysRows reads one file row by row (Scan's reader).
 func scanKeysRows(path string, levels []canon.LevelID, k *KeyRow, fn func(*KeyRow) error, st *dataset.Stats) error {
 	fst, err := Scan(path, func(r Row) error {
-		k.Corpus, k.ID = r.Corpus, r.ID
+		k.Corpus, k.ID, k.Seq = r.Corpus, r.ID, r.Seq
 		for i, l := range levels {
 			k.Keys[i], k.Has[i] = r.Key(l)
 		}
@@ -234,4 +279,63 @@ func keyColumnName(id canon.LevelID) string {
 		return "key_render"
 	}
 	return ""
+}
+
+// OneCorpus returns the corpus of a fingerprint file or folder whose rows
+// all belong to one corpus, read off the files' statistics of the corpus
+// column without reading a row; ok is false when the rows belong to
+// several corpora, or a file does not record the statistics (or has no
+// rows). Statistics may be cut short by other writers: a caller that
+// relies on the name checks it against the rows it reads.
+func OneCorpus(path string) (name string, ok bool, err error) {
+	fs, err := files(path)
+	if err != nil {
+		return "", false, err
+	}
+	first := true
+	for _, p := range fs {
+		f, err := os.Open(p)
+		if err != nil {
+			return "", false, err
+		}
+		fi, err := f.Stat()
+		if err != nil {
+			f.Close()
+			return "", false, err
+		}
+		pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+		if err != nil {
+			f.Close()
+			return "", false, fmt.Errorf("%s: %w", p, err)
+		}
+		ci := -1
+		for i, c := range pf.Schema().Columns() {
+			if len(c) == 1 && c[0] == "corpus" {
+				ci = i
+			}
+		}
+		md := pf.Metadata()
+		f.Close()
+		if ci < 0 {
+			return "", false, nil
+		}
+		for _, rg := range md.RowGroups {
+			if rg.NumRows == 0 {
+				continue
+			}
+			if ci >= len(rg.Columns) {
+				return "", false, nil
+			}
+			s := rg.Columns[ci].MetaData.Statistics
+			if s.NullCount != 0 || s.MinValue == nil || !bytes.Equal(s.MinValue, s.MaxValue) {
+				return "", false, nil
+			}
+			if first {
+				name, first = string(s.MinValue), false
+			} else if name != string(s.MinValue) {
+				return "", false, nil
+			}
+		}
+	}
+	return name, !first, nil
 }

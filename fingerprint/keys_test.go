@@ -18,7 +18,7 @@ func keysByRows(t *testing.T, path string, ids []canon.LevelID) []string {
 	t.Helper()
 	var out []string
 	if _, err := Scan(path, func(r Row) error {
-		s := r.Corpus + "|" + r.ID
+		s := fmt.Sprintf("%s|%s|%d", r.Corpus, r.ID, r.Seq)
 		for _, id := range ids {
 			d, ok := r.Key(id)
 			s += fmt.Sprintf("|%v:%x", ok, d)
@@ -35,7 +35,7 @@ func keysDirect(t *testing.T, path string, ids []canon.LevelID) []string {
 	t.Helper()
 	var out []string
 	st, err := ScanKeys(path, ids, func(k *KeyRow) error {
-		s := k.Corpus + "|" + k.ID
+		s := fmt.Sprintf("%s|%s|%d", k.Corpus, k.ID, k.Seq)
 		for i := range ids {
 			d := k.Keys[i]
 			if !k.Has[i] {

@@ -80,6 +80,14 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 	if len(o.Levels) == 0 {
 		return nil, fmt.Errorf("no level to fingerprint")
 	}
+	names := map[string]bool{}
+	for _, in := range inputs {
+		// A corpus's items are told apart by their positions in it.
+		if names[in.Name] {
+			return nil, fmt.Errorf("two inputs named %q: give each corpus its own name", in.Name)
+		}
+		names[in.Name] = true
+	}
 	res := &Result{Out: out, Salted: len(o.Salt) > 0}
 	for _, l := range o.Levels {
 		res.Levels = append(res.Levels, l.Name)
@@ -157,11 +165,18 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 
 // setLabel sets the row's token count and keys (and label, if asked for).
 func (r *Row) setLabel(label string, o Options) {
-	if n, ok := canon.TokenCount(label); ok {
+	var buf [8]canon.Digest
+	ds := buf[:0]
+	if len(o.Levels) <= len(buf) {
+		ds = buf[:len(o.Levels)]
+	} else {
+		ds = make([]canon.Digest, len(o.Levels))
+	}
+	if n, ok := canon.Digests(label, o.Levels, o.Salt, ds); ok {
 		r.Tokens = int32(n)
 	}
-	for _, l := range o.Levels {
-		r.setKey(l.ID, l.Digest(label, o.Salt))
+	for i, l := range o.Levels {
+		r.setKey(l.ID, ds[i])
 	}
 	if o.WithLabels {
 		r.Label = &label

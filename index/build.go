@@ -249,10 +249,12 @@ func (h runHeap) init() {
 
 // ingest streams one corpus into postings at the given levels and writes
 // them into the database with an incremental stream write.
-func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []canon.Level, prog Progress) (dataset.Stats, int64, error) {
+// items is the corpus the postings' items belong to when it is not the
+// input's (Corpus.Items).
+func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []canon.Level, prog Progress) (st dataset.Stats, n int64, items string, err error) {
 	tmp, err := os.MkdirTemp(ix.dir, "build-")
 	if err != nil {
-		return dataset.Stats{}, 0, err
+		return dataset.Stats{}, 0, "", err
 	}
 	defer os.RemoveAll(tmp)
 	if prog != nil {
@@ -284,7 +286,6 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		go func() { sorted <- writeRun(full, &levelPlace, len(levels), path) }()
 		return nil
 	}
-	var n int64
 	var counts shardCounts
 	// add records one item's postings, with the digest of each level
 	// (digest(i, levels[i])).
@@ -299,7 +300,8 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			}
 		}
 		voff, vlen := uint32(len(cur.arena)), uint32(0)
-		if id != strconv.FormatInt(seq, 10) {
+		var num [20]byte
+		if id != string(strconv.AppendInt(num[:0], seq, 10)) {
 			cur.arena = append(cur.arena, id...)
 			vlen = uint32(len(id))
 		}
@@ -325,7 +327,6 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		}
 		return nil
 	}
-	var st dataset.Stats
 	if fingerprint.Is(in.Source.Path) {
 		// A fingerprint stands in for its corpus: its digests are the
 		// postings' digests.
@@ -333,22 +334,60 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		if merr == nil {
 			merr = meta.Check(levels, ix.salt)
 		}
-		if merr != nil {
-			return st, 0, fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
+		var one bool
+		if merr == nil {
+			items, one, merr = fingerprint.OneCorpus(in.Source.Path)
 		}
-		// Its rows may come from several corpora: each posting is
-		// numbered by its row, and names the row's corpus and id
-		// (refValue), so that lookups name the items as the corpora do.
-		var row int64
-		st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
-			row++
-			return add(row-1, refValue(k.Corpus, k.ID), func(i int, _ canon.Level) canon.Digest { return k.Keys[i] })
-		})
+		if merr != nil {
+			return st, 0, "", fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
+		}
+		digest := func(k *fingerprint.KeyRow) func(int, canon.Level) canon.Digest {
+			return func(i int, _ canon.Level) canon.Digest { return k.Keys[i] }
+		}
+		if one {
+			// The rows are the items of one corpus (items): a posting is
+			// numbered by its item's position, and holds the id only when
+			// it is not that position, as for the corpus itself; lookups
+			// name that corpus (Corpus.Items). A position met twice would
+			// lose a posting: it is refused.
+			var seen []uint64 // a bit per position
+			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
+				if k.Corpus != items {
+					return fmt.Errorf("item %s of corpus %q in a fingerprint whose statistics name only corpus %q", k.ID, k.Corpus, items)
+				}
+				if k.Seq < 0 || k.Seq >= countSeq {
+					return fmt.Errorf("item %s has position %d", k.ID, k.Seq)
+				}
+				w := int(k.Seq >> 6)
+				if w >= len(seen) {
+					seen = slices.Grow(seen, w+1-len(seen))[:w+1]
+				}
+				if seen[w]&(1<<(k.Seq&63)) != 0 {
+					return fmt.Errorf("corpus %s has two items at position %d", items, k.Seq)
+				}
+				seen[w] |= 1 << (k.Seq & 63)
+				id := k.ID
+				if strings.IndexByte(id, 0) >= 0 {
+					id = refValue(items, id) // read back whole, not cut at its NUL
+				}
+				return add(k.Seq, id, digest(k))
+			})
+		} else {
+			items = ""
+			// Rows of several corpora: each posting is numbered by its
+			// row, and names the row's corpus and id (refValue), so that
+			// lookups name the items as the corpora do.
+			var row int64
+			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
+				row++
+				return add(row-1, refValue(k.Corpus, k.ID), digest(k))
+			})
+		}
 	} else {
 		// Labels are canonicalized and digested on every core
 		// (ScanMapped); the postings are added in file order.
 		if len(levels) > len(itemDigests{}) {
-			return st, 0, fmt.Errorf("at most %d levels can be indexed at once", len(itemDigests{}))
+			return st, 0, "", fmt.Errorf("at most %d levels can be indexed at once", len(itemDigests{}))
 		}
 		st, err = dataset.ScanMapped(ctx, in.Source, 0, func(it dataset.Item) itemDigests {
 			var ds itemDigests
@@ -373,12 +412,12 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 		}
 	}
 	if err != nil {
-		return st, 0, err
+		return st, 0, "", err
 	}
 	if err := ix.streamRuns(ctx, files, cid, levels, &counts); err != nil {
-		return st, 0, err
+		return st, 0, "", err
 	}
-	return st, n, nil
+	return st, n, items, nil
 }
 
 // levelIDs returns the ids of levels.

@@ -27,6 +27,15 @@
 // two levels, an index built from a fingerprint took 10.3 s with it and
 // 6.8 s with blocks, with the same answers.
 //
+// An index built from a fingerprint (package fingerprint) has the digests
+// without the labels. When all its rows belong to one corpus (its files'
+// statistics of the corpus column say so), the postings are the corpus's
+// own: numbered by the items' positions, with ids only where they are not
+// the positions, and lookups name that corpus (Corpus.Items). Otherwise a
+// posting is numbered by its row and holds the row's corpus and id. The
+// first way halved the index built from an 80M-row fingerprint (4.2 to
+// 2.1 GB) and its build time (112 to 70 s).
+//
 // Keys that many training items share (x, 1, \alpha: thousands of
 // postings in a large corpus) would make every lookup of them read all
 // their postings to count them. When one corpus has more than 64 postings

@@ -48,17 +48,25 @@ func filterPath(dir string, s int, cid uint16, level canon.LevelID) string {
 }
 
 // filterBits are the block of a digest (in [0, blocks)) and its bits in the
-// block (filterK positions below 512). A digest's top bits are its shard's
-// (shardOf), which all digests of a filter share: they are left out.
+// block (filterK positions below 512). The block is read off the digest's
+// head after its top four bits, its shard's (shardOf), which all digests of
+// a filter share, so that digests in order fill blocks in order: a build,
+// which adds them in order, writes the filter as a stream instead of at
+// random, which cost it a cache miss a posting (18 s of 110 for 80M labels
+// at two levels). The positions are read off the digest's tail.
 func filterBits(d [16]byte, blocks uint64) (block uint64, pos [filterK]uint) {
-	block, _ = bits.Mul64(binary.BigEndian.Uint64(d[8:]), blocks)
-	h := binary.BigEndian.Uint64(d[:8]) << 4 // 60 bits, 9 per position
+	block, _ = bits.Mul64(binary.BigEndian.Uint64(d[:8])<<4, blocks)
+	h := binary.BigEndian.Uint64(d[8:]) // 64 bits, 9 per position
 	for i := range pos {
 		pos[i] = uint(h>>(64-9)) & 511
 		h <<= 9
 	}
 	return block, pos
 }
+
+// The top four bits of a digest are its shard's.
+var _ [numShards - 16]struct{}
+var _ [16 - numShards]struct{}
 
 // filterBuilder collects the digests of one (shard, corpus, level).
 type filterBuilder struct {

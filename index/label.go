@@ -115,6 +115,11 @@ type Corpus struct {
 	Input  Fingerprint   `json:"input"`
 	Stats  dataset.Stats `json:"stats"`
 	Levels []string      `json:"levels_done"`
+	// Items, for a corpus indexed from a fingerprint of one corpus, names
+	// that corpus: its postings are numbered by the items' positions in
+	// it, as the corpus's own would be, and lookups name it. (The postings
+	// of a fingerprint of several corpora name each item's corpus.)
+	Items string `json:"items_corpus,omitempty"`
 }
 
 // LevelInfo records a level and the version of its rules.
@@ -532,13 +537,13 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 		if len(todo) == 0 {
 			continue
 		}
-		st, n, err := ix.ingest(ctx, uint16(i), in, todo, prog)
+		st, n, items, err := ix.ingest(ctx, uint16(i), in, todo, prog)
 		rep.Postings += n
 		if err != nil {
 			return rep, fmt.Errorf("index corpus %s: %w", in.Name, err)
 		}
 		c := &ix.m.Corpora[i]
-		c.Stats = st
+		c.Stats, c.Items = st, items
 		for _, l := range todo {
 			c.Levels = append(c.Levels, l.Name)
 			rep.Indexed = append(rep.Indexed, in.Name+"@"+l.Name)
@@ -670,6 +675,9 @@ func (ix *DB) scan(txn *badger.Txn, level canon.LevelID, cid uint16, d [16]byte,
 			if len(m.Refs) < maxRefs {
 				c, _ := ix.m.corpus(cid)
 				ref := TrainRef{Corpus: c.Name, ID: strconv.FormatUint(uint64(r.seq), 10)}
+				if c.Items != "" {
+					ref.Corpus = c.Items
+				}
 				if corpus, id, ok := bytes.Cut(r.val, []byte{0}); ok {
 					ref.Corpus, ref.ID = string(corpus), string(id) // an item of a fingerprint
 				} else if len(r.val) > 0 {

@@ -565,6 +565,17 @@ func TestRealFingerprint(t *testing.T) {
 	if itemsA != itemsB {
 		t.Error("per-item evidence differs between the corpora and their fingerprint")
 	}
+	// A fingerprint of one corpus: the items named as the corpus names
+	// them (its postings numbered by the items' positions).
+	one := filepath.Join(dir, "one.fp.parquet")
+	if _, stderr, code := runCode(t, "fingerprint", "--input", train[1], "--out", one, "--level", "audit,ws,tokens"); code != exitOK {
+		t.Fatalf("fingerprint: exit %d\n%s", code, stderr)
+	}
+	splitsA, itemsA = overlap("corpus-one", "--train", train[1])
+	splitsB, itemsB = overlap("fingerprint-one", "--train", one)
+	if splitsA != splitsB || itemsA != itemsB || !strings.Contains(itemsB, `"corpus":"hme100k_train"`) {
+		t.Errorf("overlap or per-item evidence differs between a corpus and its fingerprint:\ncorpus      %s\nfingerprint %s", splitsA, splitsB)
+	}
 	// Salted: the same counts with the salt, refused without it.
 	salted := filepath.Join(dir, "salted.parquet")
 	if _, stderr, code := runCode(t, "fingerprint", "--input", train[1], "--out", salted, "--level", "ws", "--salt", "for-reviewer-2"); code != exitOK {
