@@ -172,3 +172,41 @@ func TestTokenizerLimits(t *testing.T) {
 		t.Errorf("400 nested braces: %v", err)
 	}
 }
+
+// TestBracesShort: katexRender fails at once on a line with more { tokens
+// than } tokens (bracesShort) only where the parse itself fails: on hand
+// cases (escaped braces, a brace after \\, braces in text and size
+// arguments) and on the labels of three shared lists, each as it is and
+// with a brace dropped or added.
+func TestBracesShort(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		short bool
+	}{
+		{`{a}`, false}, {`{a`, true}, {`\{a`, false}, {`\\{a`, true}, {`a}`, false}, {`\left\{ x \right.`, false},
+		{`\text{{}`, true}, {`\rule{1em}{`, true}, {`\{ \}`, false}, {`\`, false}, {`\sqrt }`, false}, {`x^{\{}`, false},
+	} {
+		if got := bracesShort(c.in); got != c.short {
+			t.Errorf("bracesShort(%q) = %v, want %v", c.in, got, c.short)
+		}
+	}
+	checked := 0
+	for _, list := range []string{"labels/crohme_2014_captions.json", "labels/hme100k_test_captions.json", "labels/mathwriting_valid_captions.json"} {
+		for _, s := range shareddata.JSONStrings(t, list) {
+			for _, v := range []string{s, s + " {", "{ " + s, strings.Replace(s, "}", "", 1), strings.Replace(s, "{", "", 1), s[:max(strings.LastIndex(s, "}"), 0)]} {
+				if !bracesShort(v) {
+					continue
+				}
+				checked++
+				for _, keep := range []bool{false, true} {
+					if out, err := katexParse(v, keep); err == nil {
+						t.Errorf("bracesShort(%q), but it parses: %q", v, out)
+					}
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d lines with more { than }", checked)
+	}
+}
