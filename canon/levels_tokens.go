@@ -84,6 +84,9 @@ func chainTokensOf(ws string) ([]string, bool) {
 // fast path when the string is in its subset (tokens_fast.go), else by the
 // chain.
 func appendTokens(dst []string, ws string) ([]string, bool) {
+	if latex.FailsOnBraces(ws) {
+		return dst, false // as the chain would, without running either path
+	}
 	if out, ok := fastTokens(ws, dst); ok {
 		return out, true
 	}

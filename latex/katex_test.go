@@ -210,3 +210,38 @@ func TestBracesShort(t *testing.T) {
 		t.Errorf("only %d lines with more { than }", checked)
 	}
 }
+
+// TestFailsOnBraces: FailsOnBraces holds only where NormalizeKeepingPrimes
+// fails: on the labels of three shared lists, as they are and with a
+// brace dropped or added; and not where a preparing pass could change the
+// braces.
+func TestFailsOnBraces(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		fails bool
+	}{
+		{`\frac { a } { b`, true}, {`x ^ { 2`, true}, {`\{ x`, false}, {`x ^ { 2 } }`, false}, {`{ x % }`, false}, {`{ x $`, false},
+		{`{ \label { a }`, false}, {`\{\rm x {`, false}, {`{ a \\ b`, false}, {`{ \begin{matrix} a \end{matrix}`, false}, {"{ é", false},
+	} {
+		if got := FailsOnBraces(c.in); got != c.fails {
+			t.Errorf("FailsOnBraces(%q) = %v, want %v", c.in, got, c.fails)
+		}
+	}
+	checked := 0
+	for _, list := range []string{"labels/crohme_2014_captions.json", "labels/hme100k_test_captions.json", "labels/mathwriting_valid_captions.json"} {
+		for _, s := range shareddata.JSONStrings(t, list) {
+			for _, v := range []string{s, s + " {", "{ " + s, strings.Replace(s, "}", "", 1), strings.Replace(s, "{", "", 1), s[:max(strings.LastIndex(s, "}"), 0)]} {
+				if !FailsOnBraces(v) {
+					continue
+				}
+				checked++
+				if out, ok := NormalizeKeepingPrimes(v); ok {
+					t.Errorf("FailsOnBraces(%q), but it normalizes: %q", v, out)
+				}
+			}
+		}
+	}
+	if checked < 1000 {
+		t.Errorf("only %d lines checked", checked)
+	}
+}
