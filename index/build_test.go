@@ -3,8 +3,11 @@ package index
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
@@ -160,6 +163,71 @@ func TestBlocks(t *testing.T) {
 		r := blockReader{b: bad}
 		if _, err := r.next(); err == nil {
 			t.Errorf("block %x read without error", bad)
+		}
+	}
+}
+
+// TestRunReader: a run written by writeRun reads back record for record,
+// in order and without repeats, with values from empty to larger than the
+// reader's buffer; a file cut short is an error, not a shorter run.
+func TestRunReader(t *testing.T) {
+	r := randomRun(20000, []uint8{1, 2}, 7)
+	sizes := []int{0, 1, 9, 300 << 10, 17}
+	for i := range r.ps {
+		n := sizes[i%len(sizes)]
+		if n > 1000 && i > 10 {
+			n = 5 // one value larger than the buffer is enough
+		}
+		r.ps[i].voff, r.ps[i].vlen = uint32(len(r.arena)), uint32(n)
+		for j := range n {
+			r.arena = append(r.arena, byte(i+j))
+		}
+	}
+	var place [256]uint8
+	place[2] = 1
+	path := filepath.Join(t.TempDir(), "run")
+	if err := writeRun(r, &place, 2, path); err != nil {
+		t.Fatal(err)
+	}
+	// What writeRun writes: the sorted postings, repeats dropped.
+	var want []string
+	for i, p := range r.sorted {
+		if i > 0 && p.key == r.sorted[i-1].key {
+			continue
+		}
+		want = append(want, fmt.Sprintf("%x/%x", p.key, r.arena[p.voff:p.voff+p.vlen]))
+	}
+	read := func(path string) ([]string, error) {
+		f, err := os.Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		rr := newRunReader(f)
+		var got []string
+		for {
+			ok, err := rr.next()
+			if err != nil || !ok {
+				return got, err
+			}
+			got = append(got, fmt.Sprintf("%x/%x", rr.key, rr.val))
+		}
+	}
+	got, err := read(path)
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("read %d records (%v), want %d", len(got), err, len(want))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, cut := range []int{len(data) - 1, keyLen, 3} {
+		short := filepath.Join(t.TempDir(), "short")
+		if err := os.WriteFile(short, data[:cut], 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := read(short); !errors.Is(err, errTruncatedRun) {
+			t.Errorf("run cut at %d bytes: %v", cut, err)
 		}
 	}
 }
