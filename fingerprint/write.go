@@ -165,8 +165,8 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 
 // setLabel sets the row's token count and keys (and label, if asked for).
 func (r *Row) setLabel(label string, o Options) {
-	var buf [8]canon.Digest
-	ds := buf[:0]
+	var buf [8]canon.Digest // as many as there are levels: no allocation
+	var ds []canon.Digest
 	if len(o.Levels) <= len(buf) {
 		ds = buf[:len(o.Levels)]
 	} else {
