@@ -11,13 +11,12 @@ import (
 	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
-// BenchmarkFingerprintLabels fingerprints 1M synthetic labels (the label
-// index benchmark's generator) at the audit and ws levels, with each
-// row's token count, on every core; the figure to read is labels/s.
-func BenchmarkFingerprintLabels(b *testing.B) {
-	const n = 1_000_000
-	dir := b.TempDir()
-	corpus := filepath.Join(dir, "train.json")
+// synthCorpus writes n synthetic labels (the label index benchmark's
+// generator) to a JSON list in a temporary folder and returns the folder,
+// the file and the levels audit and ws.
+func synthCorpus(b *testing.B, n int) (dir, corpus string, levels []canon.Level) {
+	dir = b.TempDir()
+	corpus = filepath.Join(dir, "train.json")
 	g := synth.New(1)
 	if err := synth.WriteJSONStrings(corpus, n, func(int) string { return g.Formula() }); err != nil {
 		b.Fatal(err)
@@ -26,6 +25,15 @@ func BenchmarkFingerprintLabels(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	return dir, corpus, levels
+}
+
+// BenchmarkFingerprintLabels fingerprints 1M synthetic labels (the label
+// index benchmark's generator) at the audit and ws levels, with each
+// row's token count, on every core; the figure to read is labels/s.
+func BenchmarkFingerprintLabels(b *testing.B) {
+	const n = 1_000_000
+	dir, corpus, levels := synthCorpus(b, n)
 	b.ResetTimer()
 	for i := range b.N {
 		res, err := fingerprint.Write(filepath.Join(dir, fmt.Sprint("fp", i, ".parquet")),
@@ -45,16 +53,7 @@ func BenchmarkFingerprintLabels(b *testing.B) {
 // column (ScanKeys); the figure to read is rows/s.
 func BenchmarkScanKeys(b *testing.B) {
 	const n = 500_000
-	dir := b.TempDir()
-	corpus := filepath.Join(dir, "train.json")
-	g := synth.New(1)
-	if err := synth.WriteJSONStrings(corpus, n, func(int) string { return g.Formula() }); err != nil {
-		b.Fatal(err)
-	}
-	levels, err := canon.ParseLevels("audit,ws")
-	if err != nil {
-		b.Fatal(err)
-	}
+	dir, corpus, levels := synthCorpus(b, n)
 	fp := filepath.Join(dir, "fp.parquet")
 	if _, err := fingerprint.Write(fp, []fingerprint.Input{{Name: "train", Source: dataset.Source{Path: corpus}}}, fingerprint.Options{Levels: levels}); err != nil {
 		b.Fatal(err)

@@ -36,6 +36,26 @@ func corpus(t *testing.T, dir string) []Input {
 	return []Input{{Name: "train", Source: dataset.Source{Path: p}}}
 }
 
+// labelsFile writes n labels "x_{i mod m} + i" to dir/name.json, a JSON
+// list, and returns its path.
+func labelsFile(t *testing.T, dir, name string, n, m int) string {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("[")
+	for i := range n {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `"x_{%d} + %d"`, i%m, i)
+	}
+	b.WriteString("]")
+	p := filepath.Join(dir, name+".json")
+	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
 // TestRoundTrip: the rows read back hold each level's digest of the
 // label's key, the token count and no label; the same inputs give the
 // same bytes.
@@ -274,20 +294,7 @@ func TestImages(t *testing.T) {
 // several, bounded ones, and reads back row for row as one written whole.
 func TestRowGroups(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("[")
-	for i := range 10000 {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"x_{%d} + %d"`, i%777, i)
-	}
-	b.WriteString("]")
-	p := filepath.Join(dir, "train.json")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in := []Input{{Name: "train", Source: dataset.Source{Path: p}}}
+	in := []Input{{Name: "train", Source: dataset.Source{Path: labelsFile(t, dir, "train", 10000, 777)}}}
 	lv := levels(t, "audit,ws")
 	read := func(groups int) []Row {
 		t.Helper()

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
@@ -69,20 +68,7 @@ type dictRow struct {
 // the rows lack (null keys), and a dictionary-encoded file.
 func TestScanKeys(t *testing.T) {
 	dir := t.TempDir()
-	var b strings.Builder
-	b.WriteString("[")
-	for i := range 3000 {
-		if i > 0 {
-			b.WriteString(",")
-		}
-		fmt.Fprintf(&b, `"x_{%d} + %d"`, i%77, i)
-	}
-	b.WriteString("]")
-	p := filepath.Join(dir, "train.json")
-	if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	in := append(corpus(t, dir), Input{Name: "big", Source: dataset.Source{Path: p}})
+	in := append(corpus(t, dir), Input{Name: "big", Source: dataset.Source{Path: labelsFile(t, dir, "big", 3000, 77)}})
 	lv := levels(t, "audit,ws")
 	ids := []canon.LevelID{canon.Audit, canon.WS}
 	check := func(name, path string, ids []canon.LevelID) {
@@ -102,6 +88,9 @@ func TestScanKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("one file", one, ids)
+	if n := len(keysByRows(t, one, ids)); n != 3004 {
+		t.Fatalf("%d rows, want 3004", n)
+	}
 	check("a level the rows lack", one, []canon.LevelID{canon.WS, canon.Tokens, canon.Audit})
 	check("no level", one, nil)
 
@@ -148,5 +137,33 @@ func TestScanKeys(t *testing.T) {
 	}
 	if direct, err := scanKeysFile(one, ids, &KeyRow{Keys: make([]canon.Digest, 2), Has: make([]bool, 2)}, func(*KeyRow) error { return nil }, &dataset.Stats{}); !direct || err != nil {
 		t.Errorf("leakaudit's own file not read directly (%v, %v)", direct, err)
+	}
+}
+
+// TestOneCorpus: OneCorpus names the corpus of a fingerprint of one, whole
+// or in partitions, and of no fingerprint of two.
+func TestOneCorpus(t *testing.T) {
+	dir := t.TempDir()
+	big := Input{Name: "big", Source: dataset.Source{Path: labelsFile(t, dir, "big", 3000, 77)}}
+	lv := levels(t, "ws")
+	for _, tc := range []struct {
+		name  string
+		ins   []Input
+		parts int
+		want  string
+	}{
+		{"one", []Input{big}, 0, "big"},
+		{"one-partitioned", []Input{big}, 3, "big"},
+		{"two", append(corpus(t, dir), big), 0, ""},
+		{"two-partitioned", append(corpus(t, dir), big), 3, ""},
+	} {
+		out := filepath.Join(dir, tc.name+".parquet")
+		if _, err := Write(out, tc.ins, Options{Levels: lv, Tool: "test", Partitions: tc.parts}); err != nil {
+			t.Fatal(err)
+		}
+		name, ok, err := OneCorpus(out)
+		if err != nil || name != tc.want || ok != (tc.want != "") {
+			t.Errorf("%s: OneCorpus = %q, %v, %v; want %q", tc.name, name, ok, err, tc.want)
+		}
 	}
 }

@@ -190,24 +190,33 @@ func TestBracesShort(t *testing.T) {
 			t.Errorf("bracesShort(%q) = %v, want %v", c.in, got, c.short)
 		}
 	}
+	braceVariants(t, bracesShort, func(v string) {
+		for _, keep := range []bool{false, true} {
+			if out, err := katexParse(v, keep); err == nil {
+				t.Errorf("bracesShort(%q), but it parses: %q", v, out)
+			}
+		}
+	})
+}
+
+// braceVariants calls check with every line that pick picks among the
+// labels of three shared lists, each as it is and with a brace dropped or
+// added, and fails the test if fewer than 1,000 are picked.
+func braceVariants(t *testing.T, pick func(string) bool, check func(string)) {
+	t.Helper()
 	checked := 0
 	for _, list := range []string{"labels/crohme_2014_captions.json", "labels/hme100k_test_captions.json", "labels/mathwriting_valid_captions.json"} {
 		for _, s := range shareddata.JSONStrings(t, list) {
 			for _, v := range []string{s, s + " {", "{ " + s, strings.Replace(s, "}", "", 1), strings.Replace(s, "{", "", 1), s[:max(strings.LastIndex(s, "}"), 0)]} {
-				if !bracesShort(v) {
-					continue
-				}
-				checked++
-				for _, keep := range []bool{false, true} {
-					if out, err := katexParse(v, keep); err == nil {
-						t.Errorf("bracesShort(%q), but it parses: %q", v, out)
-					}
+				if pick(v) {
+					checked++
+					check(v)
 				}
 			}
 		}
 	}
 	if checked < 1000 {
-		t.Errorf("only %d lines with more { than }", checked)
+		t.Errorf("only %d lines picked", checked)
 	}
 }
 
@@ -227,21 +236,9 @@ func TestFailsOnBraces(t *testing.T) {
 			t.Errorf("FailsOnBraces(%q) = %v, want %v", c.in, got, c.fails)
 		}
 	}
-	checked := 0
-	for _, list := range []string{"labels/crohme_2014_captions.json", "labels/hme100k_test_captions.json", "labels/mathwriting_valid_captions.json"} {
-		for _, s := range shareddata.JSONStrings(t, list) {
-			for _, v := range []string{s, s + " {", "{ " + s, strings.Replace(s, "}", "", 1), strings.Replace(s, "{", "", 1), s[:max(strings.LastIndex(s, "}"), 0)]} {
-				if !FailsOnBraces(v) {
-					continue
-				}
-				checked++
-				if out, ok := NormalizeKeepingPrimes(v); ok {
-					t.Errorf("FailsOnBraces(%q), but it normalizes: %q", v, out)
-				}
-			}
+	braceVariants(t, FailsOnBraces, func(v string) {
+		if out, ok := NormalizeKeepingPrimes(v); ok {
+			t.Errorf("FailsOnBraces(%q), but it normalizes: %q", v, out)
 		}
-	}
-	if checked < 1000 {
-		t.Errorf("only %d lines checked", checked)
-	}
+	})
 }
