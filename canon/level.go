@@ -63,6 +63,15 @@ func (l Level) Append(dst []byte, label string) []byte {
 	return append(dst, k...)
 }
 
+// IDs returns the ids of levels, in order.
+func IDs(levels []Level) []LevelID {
+	ids := make([]LevelID, len(levels))
+	for i, l := range levels {
+		ids[i] = l.ID
+	}
+	return ids
+}
+
 // String returns the level's CLI name.
 func (l Level) String() string { return l.Name }
 

@@ -134,11 +134,7 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 	if job.Near > 0 {
 		sum.Note = "a fingerprint has no token sequences: near matching skipped for it"
 	}
-	ids := make([]canon.LevelID, len(job.Levels))
-	for i, l := range job.Levels {
-		ids[i] = l.ID
-	}
-	st, err := fingerprint.ScanKeys(in.Source.Path, ids, func(k *fingerprint.KeyRow) error {
+	st, err := fingerprint.ScanKeys(in.Source.Path, canon.IDs(job.Levels), func(k *fingerprint.KeyRow) error {
 		name := in.Name + ":" + k.ID
 		if k.Corpus != "" && k.Corpus != in.Name {
 			name = in.Name + "/" + k.Corpus + ":" + k.ID

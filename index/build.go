@@ -178,7 +178,8 @@ func writeRun(r *run, levelPlace *[256]uint8, nLevels int, path string) error {
 
 // runReader reads one sorted run file through its own buffer, decoding
 // records in place: reading them through bufio (a call per field, a
-// value copied out) cost more than the rest of the merge.
+// value copied out) took 19 s of the merge's 44 s of CPU on 80M labels at
+// two levels, this 12 s.
 type runReader struct {
 	f     *os.File
 	buf   []byte // buf[r:w] is read and not yet decoded
@@ -404,7 +405,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			// name that corpus (Corpus.Items). A position met twice would
 			// lose a posting: it is refused.
 			var seen []uint64 // a bit per position
-			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
+			st, err = fingerprint.ScanKeys(in.Source.Path, canon.IDs(levels), func(k *fingerprint.KeyRow) error {
 				if k.Corpus != items {
 					return fmt.Errorf("item %s of corpus %q in a fingerprint whose statistics name only corpus %q", k.ID, k.Corpus, items)
 				}
@@ -431,7 +432,7 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 			// row, and names the row's corpus and id (refValue), so that
 			// lookups name the items as the corpora do.
 			var row int64
-			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(levels), func(k *fingerprint.KeyRow) error {
+			st, err = fingerprint.ScanKeys(in.Source.Path, canon.IDs(levels), func(k *fingerprint.KeyRow) error {
 				row++
 				return add(row-1, refValue(k.Corpus, k.ID), digest(k))
 			})
@@ -473,14 +474,6 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	return st, n, items, nil
 }
 
-// levelIDs returns the ids of levels.
-func levelIDs(levels []canon.Level) []canon.LevelID {
-	ids := make([]canon.LevelID, len(levels))
-	for i, l := range levels {
-		ids[i] = l.ID
-	}
-	return ids
-}
 
 // shardCounts counts postings by shard and level id.
 type shardCounts [numShards][256]int64

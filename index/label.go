@@ -648,12 +648,11 @@ func (ix *DB) scan(txn *badger.Txn, level canon.LevelID, cid uint16, d [16]byte,
 	var r blockReader
 	for it.Seek(appendBlockKey(prefix[:0:0], level, cid, d, 0)); it.ValidForPrefix(prefix); it.Next() {
 		var err error
-		var done bool
 		r.b, err = it.Item().ValueCopy(r.b[:0])
 		if err != nil {
 			return err
 		}
-		for !done {
+		for {
 			ok, err := r.next()
 			if err != nil {
 				return fmt.Errorf("%w %x", err, it.Item().Key())

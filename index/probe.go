@@ -75,7 +75,7 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, fps []NamedFinge
 			if merr != nil {
 				return fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
 			}
-			st, err = fingerprint.ScanKeys(in.Source.Path, levelIDs(p.levels), func(k *fingerprint.KeyRow) error {
+			st, err = fingerprint.ScanKeys(in.Source.Path, canon.IDs(p.levels), func(k *fingerprint.KeyRow) error {
 				for li := range p.levels {
 					if k.Has[li] {
 						if m := p.digests[li][k.Keys[li]]; m != nil {
