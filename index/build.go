@@ -474,7 +474,6 @@ func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []c
 	return st, n, items, nil
 }
 
-
 // shardCounts counts postings by shard and level id.
 type shardCounts [numShards][256]int64
 
