@@ -53,6 +53,14 @@ func IsSpace(r rune) bool {
 // level strips.
 var wrapperEnvs = []string{"equation", "equation*", "displaymath", "math"}
 
+// wrapperPairs are the \begin and \end lines of wrapperEnvs.
+var wrapperPairs = func() (p [][2]string) {
+	for _, env := range wrapperEnvs {
+		p = append(p, [2]string{`\begin{` + env + `}`, `\end{` + env + `}`})
+	}
+	return p
+}()
+
 // CanonWS is the ws level (L2, docs/canonical-ladder.md §2): NFC, trim, strip outer
 // display wrappers repeatedly (\[…\], \(…\), $$…$$, $…$ when the inside has
 // no other unescaped $, and the equation, equation*, displaymath and math
@@ -92,6 +100,9 @@ func StripWrappers(s string) string {
 }
 
 func stripOne(s string) (string, bool) {
+	if len(s) < 2 || s[0] != '\\' && s[0] != '$' {
+		return s, false // every wrapper opens with one of them
+	}
 	switch {
 	case len(s) >= 4 && strings.HasPrefix(s, `\[`) && endsWithControlSymbol(s, ']'):
 		return s[2 : len(s)-2], true
@@ -108,8 +119,8 @@ func stripOne(s string) (string, bool) {
 		}
 		return inner, true
 	}
-	for _, env := range wrapperEnvs {
-		begin, end := `\begin{`+env+`}`, `\end{`+env+`}`
+	for _, p := range wrapperPairs {
+		begin, end := p[0], p[1]
 		if len(s) >= len(begin)+len(end) && strings.HasPrefix(s, begin) && strings.HasSuffix(s, end) {
 			return s[len(begin) : len(s)-len(end)], true
 		}

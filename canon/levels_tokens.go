@@ -87,8 +87,11 @@ func appendTokens(dst []string, ws string) ([]string, bool) {
 	if latex.FailsOnBraces(ws) {
 		return dst, false // as the chain would, without running either path
 	}
-	if out, ok := fastTokens(ws, dst); ok {
+	switch out, r := fastTokens(ws, dst); r {
+	case fastTook:
 		return out, true
+	case fastFails:
+		return dst, false
 	}
 	toks, ok := chainTokensOf(ws)
 	return append(dst, toks...), ok

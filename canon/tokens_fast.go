@@ -3,6 +3,8 @@ package canon
 import (
 	"strings"
 	"sync"
+
+	"github.com/leakaudit/leakaudit/latex"
 )
 
 // The tokens level's fast path.
@@ -17,14 +19,16 @@ import (
 // \limits and commands of one argument (accents, fonts, \overline …), and
 // for those the chain's output can be written down directly: each
 // symbol's tokens, "{ … }" around every script, fraction and root
-// argument, and the subscript printed before the superscript. fastTokens
-// does that in one pass, writing only strings that live as long as the
-// program into the caller's buffer. Any byte, command or construct outside
-// that subset (primes, environments, \over, \not, a script without a
-// base, a second superscript, "--", brackets inside a root's index, six or
-// more S letters, non-ASCII text, …) makes it decline, and the chain runs
-// as before. It never guesses: what it accepts it writes exactly as the
-// chain does. TestFastTokensMatchChain checks that over every label,
+// argument, the last subscript and superscript of a base kept and the
+// subscript printed first. fastTokens does that in one pass, writing only
+// strings that live as long as the program into the caller's buffer. Any
+// byte, command or construct outside that subset (primes, environments,
+// \over, \not, "--", brackets inside a root's index, six or more S
+// letters, non-ASCII text, …) makes it decline, and the chain runs as
+// before. It never guesses: what it accepts it writes exactly as the
+// chain does. It also tells, from the structure it has read, where the
+// chain's parser must fail (a stray "}" above all, the commonest reason
+// an edited label fails), so the chain is not run on those either. TestFastTokensMatchChain checks that over every label,
 // prediction and im2latex formula of the shared data (the fast path takes
 // 94% of them), TestFastTokensRandom over random formulas of the subset and
 // their mutations, and FuzzFastTokens on any input.
@@ -146,10 +150,16 @@ type fastParser struct {
 	// placeholder for a dollar sign), which the braces it adds later can
 	// hide, so formulas with six or more are left to it.
 	esses int
-	// limits, nolimits: the last base was a symbol that takes \limits,
-	// \nolimits.
-	limits, nolimits bool
-	bad              bool
+	bad   bool
+	// fails: the chain's parser fails at p.i (and p.bad is set).
+	fails bool
+	// unsure: the chain reads the formula as the fast path does, but
+	// the fast path cannot tell what it prints (a "}" read as an
+	// argument), so it may tell a failure but not the tokens.
+	unsure bool
+	// tmp holds an atom's scripts while they are put in the chain's
+	// order.
+	tmp []string
 }
 
 // Structural tokens, shared.
@@ -161,18 +171,50 @@ const (
 	tokRBrack         = "]"
 )
 
-// fastTokens returns the tokens level of a ws-level string, appended to
-// dst, or ok == false when the string is outside the fast path's subset.
-func fastTokens(ws string, dst []string) ([]string, bool) {
+// fastResult is the fast path's verdict on a ws-level string.
+type fastResult uint8
+
+const (
+	// fastDeclined: the string is outside the fast path's subset; the
+	// chain decides.
+	fastDeclined fastResult = iota
+	// fastTook: the tokens are written.
+	fastTook
+	// fastFails: the chain fails on the string: its parser, reading the
+	// same atoms as the fast path up to there, meets a token where the
+	// structure needs another (a "}" or \right at the top level, the
+	// end of the input or \right before a group's "}", the end of the
+	// input or a "}" before \right), and the passes that prepare the
+	// line change nothing in it (latex.ParsedAsIs). A stray brace is the
+	// commonest reason edited labels fail.
+	fastFails
+)
+
+// fastTokens appends the tokens level of a ws-level string to dst when
+// the string is in the fast path's subset (fastTook), or reports that it
+// is not (fastDeclined) or that the chain fails on it (fastFails).
+func fastTokens(ws string, dst []string) ([]string, fastResult) {
 	if len(ws) > 4096 || strings.Contains(ws, "tabular") {
-		return dst, false
+		return dst, fastDeclined
 	}
 	p := fastParser{t: fastSymbols(), s: ws, out: dst}
 	p.expr(0)
-	if p.bad || p.i != len(p.s) || len(p.out) == len(dst) || p.esses >= 6 {
-		return dst, false // the chain fails on an empty formula
+	if !p.bad && p.i < len(p.s) {
+		p.fail() // the top level ends before the input
 	}
-	return p.out, true
+	switch {
+	case p.fails && latex.ParsedAsIs(ws):
+		return dst, fastFails
+	case p.bad || p.unsure || len(p.out) == len(dst) || p.esses >= 6:
+		return dst, fastDeclined // the chain fails on an empty formula
+	}
+	return p.out, fastTook
+}
+
+// fail records that the chain's parser fails where the fast path is, and
+// stops the fast path.
+func (p *fastParser) fail() {
+	p.fails, p.bad = true, true
 }
 
 // expr parses atoms up to the end of the string or the byte stop ('}' or
@@ -226,19 +268,25 @@ func (p *fastParser) controlWord() string {
 }
 
 // atom parses a base and its scripts.
+//
+// The chain keeps one subscript and one superscript per base, the last of
+// each written ("x^a^b" is "x ^ { b }"; but a superscript group opening
+// with \prime is joined with the next, which the fast path leaves to the
+// chain), and a script with nothing after it at the end of the input has
+// no argument and removes its kind ("x^{2}^" is "x"); it prints the
+// subscript first.
 func (p *fastParser) atom() {
 	if p.depth++; p.depth > fastMaxDepth {
 		p.bad = true
 		return
 	}
 	defer func() { p.depth-- }()
-	p.base()
+	kind := p.base()
 	if p.bad {
 		return
 	}
-	// Scripts: the chain prints the subscript first.
 	baseEnd := len(p.out)
-	var supAt, subAt int = -1, -1
+	var sup, sub [2]int // each script's tokens in p.out; {0, 0} for none
 	limitsSeen := false
 	for !p.bad {
 		p.skipSpace()
@@ -248,7 +296,12 @@ func (p *fastParser) atom() {
 		c := p.s[p.i]
 		if c == '\\' {
 			if w := p.peekWord(); w == `\limits` || w == `\nolimits` {
-				if w == `\limits` && !p.limits || w == `\nolimits` && !p.nolimits || limitsSeen {
+				switch {
+				case kind == baseNotOp:
+					p.fail() // limit controls follow only an operator
+					return
+				case limitsSeen || kind == baseUnknown ||
+					w == `\limits` && kind == baseNolimits || w == `\nolimits` && kind == baseLimits:
 					p.bad = true
 					return
 				}
@@ -264,72 +317,87 @@ func (p *fastParser) atom() {
 			break
 		}
 		p.i++
+		span := &sup
+		if c == '_' {
+			span = &sub
+		} else if sup[1] > sup[0]+2 && p.out[sup[0]+2] == `\prime` {
+			// The chain joins a superscript group opening with
+			// \prime and the next superscript (it reads x''^2 so).
+			p.bad = true
+			return
+		}
+		start := len(p.out)
+		p.skipSpace()
+		if p.i >= len(p.s) {
+			*span = [2]int{}
+			break
+		}
 		if c == '^' {
-			if supAt >= 0 {
-				p.bad = true
-				return
-			}
-			supAt = len(p.out)
 			p.out = append(p.out, tokSup)
 		} else {
-			if subAt >= 0 {
-				p.bad = true
-				return
-			}
-			subAt = len(p.out)
 			p.out = append(p.out, tokSub)
 		}
-		p.argument()
+		p.argument(argScript)
+		*span = [2]int{start, len(p.out)}
 	}
-	if p.bad || supAt < 0 || subAt < 0 || subAt < supAt {
-		return
+	nsub, nsup := sub[1]-sub[0], sup[1]-sup[0]
+	if p.bad || len(p.out) == baseEnd+nsub+nsup && (nsub == 0 || sub[0] == baseEnd) && (nsup == 0 || sup[0] == baseEnd+nsub) {
+		return // written in the chain's order already
 	}
-	// ^{a}_{b} written as _{b}^{a}: rotate the two scripts.
-	rotate(p.out[baseEnd:], subAt-baseEnd)
+	p.tmp = append(append(p.tmp[:0], p.out[sub[0]:sub[1]]...), p.out[sup[0]:sup[1]]...)
+	p.out = append(p.out[:baseEnd], p.tmp...)
 }
 
-// rotate moves s[k:] before s[:k].
-func rotate(s []string, k int) {
-	reverse(s[:k])
-	reverse(s[k:])
-	reverse(s)
-}
+// baseKind tells atom what may follow a base.
+type baseKind uint8
 
-func reverse(s []string) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
-}
+const (
+	// baseUnknown: a command symbol the table does not let take
+	// \limits or \nolimits; the chain may take them after it, printing
+	// what the fast path does not know.
+	baseUnknown baseKind = iota
+	// baseNotOp: a character, group, fraction, root or \left…\right:
+	// the chain's parser fails on \limits or \nolimits after it.
+	baseNotOp
+	// baseLimits, baseNolimits, baseBoth: a symbol that takes \limits,
+	// \nolimits or both.
+	baseLimits
+	baseNolimits
+	baseBoth
+)
 
 // base parses the nucleus of an atom.
-func (p *fastParser) base() {
-	p.limits, p.nolimits = false, false
+func (p *fastParser) base() baseKind {
 	if p.i >= len(p.s) {
 		p.bad = true
-		return
+		return baseUnknown
 	}
 	c := p.s[p.i]
 	switch {
 	case c == '{':
 		p.group()
+	case c == '^' || c == '_':
+		// A script with no base: the chain reads the character as a
+		// symbol, and what follows as the next atom or this one's
+		// scripts.
+		p.i++
+		p.out = append(p.out, p.s[p.i-1:p.i])
 	case c == '\\':
 		name := p.controlWord()
 		if p.bad {
-			return
+			return baseUnknown
 		}
 		switch name {
 		case tokFrac:
-			p.out = append(p.out, tokFrac)
-			p.argument()
-			p.argument()
-			return
+			p.frac()
+			return baseNotOp
 		case tokSqrt:
 			p.out = append(p.out, tokSqrt)
 			p.skipSpace()
 			if p.i < len(p.s) && p.s[p.i] == '[' {
 				if p.opt {
 					p.bad = true
-					return
+					return baseUnknown
 				}
 				p.i++
 				p.out = append(p.out, tokLBrack)
@@ -338,37 +406,53 @@ func (p *fastParser) base() {
 				p.opt = false
 				if p.i >= len(p.s) || p.s[p.i] != ']' {
 					p.bad = true
-					return
+					return baseUnknown
 				}
 				p.i++
 				p.out = append(p.out, tokRBrack)
 			}
-			p.argument()
-			return
+			p.argument(argMath)
+			return baseNotOp
 		case `\left`:
 			p.leftRight()
-			return
+			return baseNotOp
 		}
 		if cmd := p.t.oneArg[name]; cmd != nil {
 			p.command(cmd)
-			return
+			return baseUnknown
 		}
 		sym, ok := p.t.cmds[name]
 		if !ok {
 			p.bad = true
-			return
+			return baseUnknown
 		}
 		p.out = append(p.out, sym.toks...)
-		p.limits, p.nolimits = sym.limits, sym.nolimits
+		switch {
+		case sym.limits && sym.nolimits:
+			return baseBoth
+		case sym.limits:
+			return baseLimits
+		case sym.nolimits:
+			return baseNolimits
+		}
+		return baseUnknown
 	case c < 0x80 && p.t.chars[c] != nil:
 		if c == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == '-' || p.opt && (c == '[' || c == ']') {
 			p.bad = true // "--" is one token to the chain
-			return
+			return baseUnknown
 		}
 		p.char(c)
 	default:
 		p.bad = true
 	}
+	return baseNotOp
+}
+
+// frac parses the arguments of a \frac.
+func (p *fastParser) frac() {
+	p.out = append(p.out, tokFrac)
+	p.argument(argMath)
+	p.argument(argMath)
 }
 
 // char writes the character at p.i, which the table has.
@@ -407,7 +491,7 @@ func (p *fastParser) command(c *fastCommand) {
 		}
 		// One symbol, written without its own braces.
 		n := len(p.out)
-		p.argument()
+		p.argument(argCommand)
 		if p.bad {
 			return
 		}
@@ -423,7 +507,7 @@ func (p *fastParser) command(c *fastCommand) {
 	if c.chars {
 		for p.i < len(p.s) && p.s[p.i] != '}' {
 			ch := p.s[p.i]
-			if ch >= 0x80 || p.t.chars[ch] == nil || ch == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == '-' {
+			if ch >= 0x80 || p.t.chars[ch] == nil || ch == '-' && p.i+1 < len(p.s) && p.s[p.i+1] == '-' || p.opt && (ch == '[' || ch == ']') {
 				p.bad = true
 				return
 			}
@@ -452,16 +536,25 @@ func (p *fastParser) group() {
 		return
 	}
 	if p.i >= len(p.s) || p.s[p.i] != '}' {
-		p.bad = true
+		p.fail() // the end of the input or \right
 		return
 	}
 	p.i++
 	p.out = append(p.out, tokClose)
 }
 
+// argContext is where an argument is read.
+type argContext uint8
+
+const (
+	argScript  argContext = iota // a superscript or subscript
+	argMath                      // a \frac or \sqrt argument
+	argCommand                   // the argument of a command of one argument
+)
+
 // argument parses a script, \frac or \sqrt argument: a group, or one
 // symbol whose output is one token; either way written "{ … }".
-func (p *fastParser) argument() {
+func (p *fastParser) argument(ctx argContext) {
 	if p.bad {
 		return
 	}
@@ -474,9 +567,27 @@ func (p *fastParser) argument() {
 	switch {
 	case c == '{':
 		p.group()
+	case c == '}' && ctx != argCommand:
+		// The chain reads it as a symbol, and prints a brace its
+		// later passes pair as they can: the tokens are left to it.
+		p.i++
+		p.unsure = true
+		p.out = append(p.out, tokOpen, tokClose, tokClose)
+	case (c == '^' || c == '_') && ctx == argScript:
+		// The chain reads a script character where it wants a
+		// script as a symbol.
+		p.i++
+		p.out = append(p.out, tokOpen, p.s[p.i-1:p.i], tokClose)
 	case c == '\\':
 		name := p.controlWord()
 		if p.bad {
+			return
+		}
+		if name == tokFrac && ctx == argScript {
+			// A script takes a \frac whole.
+			p.out = append(p.out, tokOpen)
+			p.frac()
+			p.out = append(p.out, tokClose)
 			return
 		}
 		sym, ok := p.t.cmds[name]
@@ -506,7 +617,7 @@ func (p *fastParser) leftRight() {
 		return
 	}
 	if !strings.HasPrefix(p.s[p.i:], `\right`) {
-		p.bad = true
+		p.fail() // the end of the input or "}"
 		return
 	}
 	p.i += len(`\right`)

@@ -124,16 +124,21 @@ func TokenizeCDM(formula string) (CDMResult, error) {
 }
 
 // FailsOnBraces reports, without running it, that NormalizeKeepingPrimes
-// fails on formula: the formula has more { tokens than } tokens, and none
-// of the passes that prepare it for the parser could change that (they
-// act on comments, $, \~, \>, \label, \rm, \\, environments and
-// non-ASCII text, all absent), so the parse of the prepared line fails
-// (katexRender). Among edited labels, nearly half of those the
-// tokenizer refuses are refused so.
+// fails on formula: the formula has more { tokens than } tokens, and the
+// passes that prepare it for the parser leave it as it is (ParsedAsIs),
+// so the parse of the prepared line fails (katexRender). Among edited
+// labels, nearly half of those the tokenizer refuses are refused so.
 func FailsOnBraces(formula string) bool {
-	if !bracesShort(formula) {
-		return false
-	}
+	return bracesShort(formula) && ParsedAsIs(formula)
+}
+
+// ParsedAsIs reports whether the passes that prepare a formula for
+// NormalizeKeepingPrimes' parser leave it as it is but for a trailing
+// space: they act only on comments, $, \~, \>, \label, \rm, \\,
+// environments, newlines and non-ASCII text, all absent from it. What
+// the parser does with such a formula can then be told from the formula
+// itself.
+func ParsedAsIs(formula string) bool {
 	for i := 0; i < len(formula); i++ {
 		if c := formula[i]; c >= utf8.RuneSelf || c == '%' || c == '$' || c == '\n' {
 			return false
