@@ -17,13 +17,17 @@ import (
 
 func init() {
 	Register(Level{
-		ID: Tokens, Name: "tokens", Rung: "L3", Version: 1,
+		// 2: \limits or \nolimits after a base that is not an operator
+		// is the tokenizer's failure (version 1's fast path wrote tokens
+		// for it when the base had a script holding an operator, as in
+		// x_{\min}\limits: 13 of 80M edited labels).
+		ID: Tokens, Name: "tokens", Rung: "L3", Version: 2,
 		Doc:       "the CDM tokenizer's normalized tokens, with primes kept and synonyms, delimiter sizes and operator forms unified",
 		Canon:     CanonTokens,
 		AppendKey: appendTokensKey,
 	})
 	Register(Level{
-		ID: Render, Name: "render", Rung: "L4", Version: 1,
+		ID: Render, Name: "render", Rung: "L4", Version: 2, // 2: as tokens 2
 		Doc:   "tokens mapped to render-identical classes, ink-free tokens and redundant braces dropped",
 		Canon: CanonRender,
 	})

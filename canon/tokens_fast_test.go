@@ -50,7 +50,9 @@ func TestFastTokensCases(t *testing.T) {
 		// \frac argument, then one too many
 		`{x^}`, `\left(x`, `x\right)`, `{x`, `\left(x}\right)`, `{x\right)}`, `x^}2}`, `\frac{a}}}`, `\sqrt}}`, `T_{1^}`,
 		// \limits after what is not an operator
-		`x\limits_2`, `{\sum}\limits`, `\frac12\nolimits`, `\left(x\right)\limits`}
+		`x\limits_2`, `{\sum}\limits`, `\frac12\nolimits`, `\left(x\right)\limits`,
+		// even when a script of the base holds one (tokens version 1 took these)
+		`x_{\min}\limits`, `f(x)_{\min}\limits f(2)`, `{\arcsin}\limits`, `x^{\sum_a}\nolimits`}
 	decline := []string{`x'`, `x^\prime^2`, `x^{\prime}^2`, `x^{\prime a}^{b}`, `a--b`, `x^--`, `\not=`,
 		`\lim\nolimits_{x}`, `\sqrt[\textrm a]{x}`, `\sum\limits\nolimits_i`, `\mathrm{\alpha}`, `\mathrm{x^2}`, `\hat{}`, `\hat\hat x`,
 		`\sqrt[[a]]{x}`, `\sqrt[\mathrm{[}]{x}`, `\sqrt[\mathrm{]}]{x}`, `a \over b`, `\begin{matrix}a\end{matrix}`, `tabular`, `SSSSSS`, `\sqrt SSSSSS`, `\frac SS SSSS`, `α`, ``, `\left.\right.`,

@@ -77,7 +77,7 @@ const (
 	MetaFormat    = "leakaudit.fingerprint"
 	MetaTool      = "leakaudit.tool"
 	MetaHash      = "leakaudit.hash"
-	MetaLevels    = "leakaudit.levels"     // "ws:2,tokens:1": name and rules version of each level
+	MetaLevels    = "leakaudit.levels"     // "ws:2,tokens:2": name and rules version of each level
 	MetaSaltCheck = "leakaudit.salt_check" // hex digest of the salt, for a salted file
 	MetaImages    = "leakaudit.images"     // "kind=phash canvas=stretch size=64 version=3", for an image fingerprint
 	MetaSources   = "leakaudit.sources"    // JSON object: corpus → SHA-256 of its input, for an image fingerprint

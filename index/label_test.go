@@ -655,23 +655,25 @@ func TestCorruptFilter(t *testing.T) {
 	}
 }
 
-// TestEmptyMemtable: a build killed just after Badger created a memtable
-// file leaves it empty; the next build must still open the shard (Badger
-// alone refuses it).
-func TestEmptyMemtable(t *testing.T) {
+// TestEmptyLogs: a build killed just after Badger created a memtable or
+// value log file leaves it empty; the next build must still open the
+// shard (Badger alone refuses it).
+func TestEmptyLogs(t *testing.T) {
 	dir := t.TempDir()
 	a, fa := corpus(t, dir, "a", []string{"x", "y"})
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
 	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
 	for s := range numShards {
-		if err := os.WriteFile(filepath.Join(shardDir(ixdir, s), "00099.mem"), nil, 0o644); err != nil {
-			t.Fatal(err)
+		for _, name := range []string{"00099.mem", "000099.vlog"} {
+			if err := os.WriteFile(filepath.Join(shardDir(ixdir, s), name), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
 	}
 	db, err := ix.openShardWriter(3)
 	if err != nil {
-		t.Fatalf("open a shard with an empty memtable file: %v", err)
+		t.Fatalf("open a shard with empty memtable and value log files: %v", err)
 	}
 	closeShard(db)
 	b, fb := corpus(t, dir, "b", []string{"z"})

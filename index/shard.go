@@ -87,7 +87,7 @@ func lockDir(dir string, readOnly bool) (*os.File, error) {
 // caches of o among the databases open at once.
 func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, error) {
 	if !readOnly {
-		if err := removeEmptyMemtables(dir); err != nil {
+		if err := removeEmptyLogs(dir); err != nil {
 			return nil, err
 		}
 	}
@@ -101,20 +101,22 @@ func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, erro
 	return db, nil
 }
 
-// removeEmptyMemtables removes the empty memtable files of a Badger
-// database. A build killed just after Badger created one leaves it empty,
-// and Badger then refuses to open the database ("Create a new file"). The
-// index writes only by stream writes, never through memtables, and an
-// empty file holds nothing in any case.
-func removeEmptyMemtables(dir string) error {
-	paths, _ := filepath.Glob(filepath.Join(dir, "*.mem"))
-	for _, p := range paths {
+// removeEmptyLogs removes the empty memtable and value log files of a
+// Badger database. A build killed just after Badger created one leaves it
+// empty (not even its header), and Badger then refuses to open the
+// database ("Create a new file"). The index writes only by stream writes,
+// never through memtables, with values small enough to stay in the
+// tables, and an empty file holds nothing in any case.
+func removeEmptyLogs(dir string) error {
+	mem, _ := filepath.Glob(filepath.Join(dir, "*.mem"))
+	vlog, _ := filepath.Glob(filepath.Join(dir, "*.vlog"))
+	for _, p := range append(mem, vlog...) {
 		fi, err := os.Stat(p)
 		if err != nil || fi.Size() != 0 {
 			continue
 		}
 		if err := os.Remove(p); err != nil {
-			return fmt.Errorf("remove the empty memtable of a killed build: %w", err)
+			return fmt.Errorf("remove the empty log file of a killed build: %w", err)
 		}
 	}
 	return nil
