@@ -28,9 +28,10 @@ import (
 // before. It never guesses: what it accepts it writes exactly as the
 // chain does. It also tells, from the structure it has read, where the
 // chain's parser must fail (a stray "}" above all, the commonest reason
-// an edited label fails), so the chain is not run on those either. TestFastTokensMatchChain checks that over every label,
-// prediction and im2latex formula of the shared data (the fast path takes
-// 94% of them), TestFastTokensRandom over random formulas of the subset and
+// an edited label fails), so the chain is not run on those either.
+// TestFastTokensMatchChain checks both over every label, prediction and
+// im2latex formula of the shared data (the fast path takes or tells 94%
+// of them), TestFastTokensRandom over random formulas of the subset and
 // their mutations, and FuzzFastTokens on any input.
 //
 // The symbols are not listed with their outputs by hand. buildFastTable,
@@ -205,7 +206,9 @@ func fastTokens(ws string, dst []string) ([]string, fastResult) {
 	switch {
 	case p.fails && latex.ParsedAsIs(ws):
 		return dst, fastFails
-	case p.bad || p.unsure || len(p.out) == len(dst) || p.esses >= 6:
+	case p.bad || p.unsure || p.esses >= 6:
+		return dst, fastDeclined
+	case len(p.out) == len(dst):
 		return dst, fastDeclined // the chain fails on an empty formula
 	}
 	return p.out, fastTook
@@ -569,10 +572,10 @@ func (p *fastParser) argument(ctx argContext) {
 		p.group()
 	case c == '}' && ctx != argCommand:
 		// The chain reads it as a symbol, and prints a brace its
-		// later passes pair as they can: the tokens are left to it.
+		// later passes pair as they can: the tokens are left to it,
+		// and the fast path reads on only to tell a failure.
 		p.i++
 		p.unsure = true
-		p.out = append(p.out, tokOpen, tokClose, tokClose)
 	case (c == '^' || c == '_') && ctx == argScript:
 		// The chain reads a script character where it wants a
 		// script as a symbol.

@@ -1015,6 +1015,43 @@ func KaTeXNormalize(formula string) (out string, ok bool) {
 }
 
 func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
+	s := prepareLine(formula)
+	norm, err := katexRender(s, keepPrimes)
+	if err != nil {
+		return "", false
+	}
+	for i := 0; i < 300; i++ {
+		a, c1 := jsReplaceFirst(norm, "SSSSSS", "$")
+		b, c2 := jsReplaceFirst(a, " S S S S S S", "$")
+		norm = b
+		if !c1 && !c2 {
+			break
+		}
+	}
+	if !strings.Contains(norm, `\label {`) {
+	} else if loc := reLabelOut.FindStringIndex(norm); loc != nil {
+		norm = norm[:loc[0]] + norm[loc[1]:]
+	}
+	// tokenize_latex.py: collapse whitespace, \operatorname{sin} → \sin.
+	post := strings.Join(strings.FieldsFunc(norm, isPySpace), " ")
+	if strings.Contains(post, `\operatorname {`) {
+		post = reOperator.ReplaceAllStringFunc(post, func(m string) string {
+			sub := reOperator.FindStringSubmatch(m)
+			return "\\" + strings.ReplaceAll(sub[1], " ", "")
+		})
+	}
+	post = strings.ReplaceAll(post, `\\ \end{array}`, `\end{array}`)
+	if post == "" {
+		return "", false
+	}
+	return post, true
+}
+
+// prepareLine is the reference's preparation of a formula (through
+// ProtectCDM) for its parser: environments renamed, a comment cut, \~, \>,
+// $ and \label removed, rows flattened, a space appended and {\rm turned
+// into \mathrm{. ParsedAsIs tells the formulas it leaves as they are.
+func prepareLine(formula string) string {
 	s := rewriteEnvs(formula, reAlignEnvs, "aligned")
 	s = rewriteEnvs(s, reSmallMat, "matrix")
 	// preprocess_formula.js line handling.
@@ -1053,35 +1090,7 @@ func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
 			break
 		}
 	}
-	norm, err := katexRender(s, keepPrimes)
-	if err != nil {
-		return "", false
-	}
-	for i := 0; i < 300; i++ {
-		a, c1 := jsReplaceFirst(norm, "SSSSSS", "$")
-		b, c2 := jsReplaceFirst(a, " S S S S S S", "$")
-		norm = b
-		if !c1 && !c2 {
-			break
-		}
-	}
-	if !strings.Contains(norm, `\label {`) {
-	} else if loc := reLabelOut.FindStringIndex(norm); loc != nil {
-		norm = norm[:loc[0]] + norm[loc[1]:]
-	}
-	// tokenize_latex.py: collapse whitespace, \operatorname{sin} → \sin.
-	post := strings.Join(strings.FieldsFunc(norm, isPySpace), " ")
-	if strings.Contains(post, `\operatorname {`) {
-		post = reOperator.ReplaceAllStringFunc(post, func(m string) string {
-			sub := reOperator.FindStringSubmatch(m)
-			return "\\" + strings.ReplaceAll(sub[1], " ", "")
-		})
-	}
-	post = strings.ReplaceAll(post, `\\ \end{array}`, `\end{array}`)
-	if post == "" {
-		return "", false
-	}
-	return post, true
+	return s
 }
 
 // katexRender parses a prepared line and prints it, or fails.

@@ -242,3 +242,28 @@ func TestFailsOnBraces(t *testing.T) {
 		}
 	})
 }
+
+// TestParsedAsIs: where ParsedAsIs holds, the reference's preparation
+// (ProtectCDM, then prepareLine) leaves the formula as it is but for the
+// trailing space, on hand cases and on the labels of three shared lists,
+// each as it is and with a brace dropped or added; and it does not hold
+// where a preparing pass acts.
+func TestParsedAsIs(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		asIs bool
+	}{
+		{`x ^ { 2 } }`, true}, {`\frac { a } { b`, true}, {`\{ x \}`, true}, {`a % b`, false}, {`\%`, false}, {`a $ b`, false},
+		{`a \~ b`, false}, {`a \> b`, false}, {`a \label { b }`, false}, {`{ \rm x }`, false}, {`a \\ b`, false},
+		{`\begin{split} a \end{split}`, false}, {"a\nb", false}, {"é", false},
+	} {
+		if got := ParsedAsIs(c.in); got != c.asIs {
+			t.Errorf("ParsedAsIs(%q) = %v, want %v", c.in, got, c.asIs)
+		}
+	}
+	braceVariants(t, ParsedAsIs, func(v string) {
+		if got := prepareLine(ProtectCDM(v)); got != v+" " {
+			t.Errorf("ParsedAsIs(%q), but it is prepared as %q", v, got)
+		}
+	})
+}

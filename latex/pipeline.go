@@ -135,8 +135,9 @@ func FailsOnBraces(formula string) bool {
 // ParsedAsIs reports whether the passes that prepare a formula for
 // NormalizeKeepingPrimes' parser leave it as it is but for a trailing
 // space: they act only on comments, $, \~, \>, \label, \rm, \\,
-// environments, newlines and non-ASCII text, all absent from it. What
-// the parser does with such a formula can then be told from the formula
+// environments, newlines and non-ASCII text (prepareLine and what
+// NormalizeKeepingPrimes does before it), all absent from it. What the
+// parser does with such a formula can then be told from the formula
 // itself.
 func ParsedAsIs(formula string) bool {
 	for i := 0; i < len(formula); i++ {
