@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -99,7 +101,19 @@ type SplitConfig struct {
 	ReportedExpRate *float64 `yaml:"reported_exprate" json:"reported_exprate,omitempty"`
 }
 
-// LoadConfig reads and checks a configuration file.
+// ConfigError is an invalid configuration: YAML that does not parse, an
+// unknown key, or a value outside what its key accepts. Its message names
+// the key and, for a configuration read from YAML, its line. The command
+// line reports it as a usage error (exit status 2).
+type ConfigError struct{ Err error }
+
+func (e *ConfigError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
+func (e *ConfigError) Unwrap() error { return e.Err }
+
+// LoadConfig reads and checks a configuration file. An invalid
+// configuration is a *ConfigError; a file that cannot be read is not.
 func LoadConfig(path string) (*Config, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -107,31 +121,32 @@ func LoadConfig(path string) (*Config, error) {
 	}
 	c, err := ParseConfig(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &ConfigError{fmt.Errorf("%s: %w", path, err)}
 	}
 	c.dir = filepath.Dir(path)
 	if _, err := c.plan(); err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, &ConfigError{fmt.Errorf("%s: %w", path, err)}
 	}
 	return c, nil
 }
 
-// ParseConfig decodes a configuration strictly: unknown keys, and values
-// that name no known format, role, level or profile, are errors with their
+// ParseConfig decodes a configuration strictly: unknown keys, values that
+// name no known format, role, level or profile, numbers out of their
+// range and names given twice are errors (a *ConfigError) naming their
 // line. Relative paths stay relative to the current folder.
 func ParseConfig(data []byte) (*Config, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	if err := checkValues(&root); err != nil {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	var c Config
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
-		return nil, err
+		return nil, &ConfigError{err}
 	}
 	if _, err := c.plan(); err != nil {
 		return nil, err
@@ -139,45 +154,194 @@ func ParseConfig(data []byte) (*Config, error) {
 	return &c, nil
 }
 
-// checkValues walks the YAML tree and checks every value whose key has a
-// closed set of values, so that the error can name the line.
-func checkValues(n *yaml.Node) error {
-	if n.Kind == yaml.MappingNode {
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if err := checkValue(k.Value, v); err != nil {
-				return fmt.Errorf("line %d: %s: %w", v.Line, k.Value, err)
-			}
-		}
+// checkValues checks every value of the configuration as written, so that
+// the error can name its line: the values of closed sets (format, role,
+// levels, cdm_profile), the ranges of numbers, and names given twice. A
+// key given as null counts as not given. Unknown keys are left to the
+// decoder.
+func checkValues(doc *yaml.Node) error {
+	root := doc
+	if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+		root = root.Content[0]
 	}
-	for _, c := range n.Content {
-		if err := checkValues(c); err != nil {
-			return err
+	if root.Kind != yaml.MappingNode {
+		return nil // the decoder says what is wrong
+	}
+	return eachKey(root, func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "alpha":
+			return checkFloat(v, func(x float64) bool { return x > 0 && x < 1 }, "a significance level strictly between 0 and 1, such as 0.05")
+		case "no_gap_delta":
+			return checkFloat(v, func(x float64) bool { return x > 0 && x <= 100 }, "a margin in percentage points above 0 and at most 100, such as 2")
+		case "max_label_bytes":
+			return checkInt(v, 1, "a number of bytes of at least 1 (leave the key out for the default, 16384)")
+		case "near":
+			return checkInt(v, 0, "0 (off) or a positive number of token edits")
+		case "near_min":
+			return checkInt(v, 1, "a number of tokens of at least 1 (leave the key out for the default, 4(near+1))")
+		case "cdm_profile":
+			return checkProfile(v.Value)
+		case "levels":
+			return checkLevels(v)
+		case "train", "train_images":
+			return checkList(v, "a training corpus", checkCorpus)
+		case "splits":
+			return checkList(v, "a split", checkSplit)
+		}
+		return nil
+	})
+}
+
+// eachKey calls f with every key and value of the mapping m, and names
+// the key and the value's line in f's error.
+func eachKey(m *yaml.Node, f func(k, v *yaml.Node) error) error {
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if isNull(v) {
+			continue
+		}
+		if err := f(k, v); err != nil {
+			var le lineError
+			if errors.As(err, &le) {
+				return err // already names a deeper line
+			}
+			return lineError{fmt.Errorf("line %d: %s: %w", v.Line, k.Value, err)}
 		}
 	}
 	return nil
 }
 
-func checkValue(key string, v *yaml.Node) error {
-	switch key {
-	case "format":
-		_, err := dataset.ParseFormat(v.Value)
-		return err
-	case "role":
-		return checkRole(v.Value)
-	case "cdm_profile":
-		return checkProfile(v.Value)
-	case "levels":
-		if v.Kind != yaml.SequenceNode {
-			return fmt.Errorf("a list of levels, such as [audit, ws]")
-		}
-		for _, l := range v.Content {
-			if _, err := canon.ParseLevels(l.Value); err != nil {
-				return fmt.Errorf("line %d: %w", l.Line, err)
-			}
-		}
+// lineError is an error that already names its line.
+type lineError struct{ error }
+
+func (e lineError) Unwrap() error { return e.error }
+
+func isNull(v *yaml.Node) bool { return v.Kind == yaml.ScalarNode && v.Tag == "!!null" }
+
+// checkFloat checks a number for which in says true; want says which.
+func checkFloat(v *yaml.Node, in func(float64) bool, want string) error {
+	x, err := strconv.ParseFloat(v.Value, 64)
+	if v.Kind != yaml.ScalarNode || err != nil || math.IsNaN(x) {
+		return fmt.Errorf("%s is not a number; want %s", shown(v), want)
+	}
+	if !in(x) {
+		return fmt.Errorf("%s is out of range; want %s", v.Value, want)
 	}
 	return nil
+}
+
+// shown names a value in an error: a scalar quoted, else its kind.
+func shown(v *yaml.Node) string {
+	switch v.Kind {
+	case yaml.ScalarNode:
+		return strconv.Quote(v.Value)
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return "a mapping"
+}
+
+// checkInt checks an integer of at least lo.
+func checkInt(v *yaml.Node, lo int64, want string) error {
+	x, err := strconv.ParseInt(v.Value, 10, 0)
+	if v.Kind != yaml.ScalarNode || err != nil {
+		return fmt.Errorf("%s is not an integer; want %s", shown(v), want)
+	}
+	if x < lo {
+		return fmt.Errorf("%s is out of range; want %s", v.Value, want)
+	}
+	return nil
+}
+
+// checkLevels checks a non-empty list of known levels, each given once.
+func checkLevels(v *yaml.Node) error {
+	if v.Kind != yaml.SequenceNode {
+		return fmt.Errorf("a list of levels, such as [audit, ws]")
+	}
+	if len(v.Content) == 0 {
+		return fmt.Errorf("an empty list; give at least one level (%s), or leave the key out for [audit, ws]", canon.LevelNames())
+	}
+	seen := map[string]int{}
+	for _, l := range v.Content {
+		if _, err := canon.ParseLevels(l.Value); err != nil || l.Kind != yaml.ScalarNode || strings.Contains(l.Value, ",") {
+			if err == nil {
+				err = fmt.Errorf("%q is not one level name (known: %s)", l.Value, canon.LevelNames())
+			}
+			return lineError{fmt.Errorf("line %d: levels: %w", l.Line, err)}
+		}
+		if first, dup := seen[l.Value]; dup {
+			return lineError{fmt.Errorf("line %d: levels: %q given twice (first on line %d)", l.Line, l.Value, first)}
+		}
+		seen[l.Value] = l.Line
+	}
+	return nil
+}
+
+// checkList checks a list of mappings with check, and that no two of
+// them get the same name (a corpus's name defaults to its path's base).
+func checkList(v *yaml.Node, what string, check func(m *yaml.Node) (name string, err error)) error {
+	if v.Kind != yaml.SequenceNode {
+		return fmt.Errorf("a list, one entry per %s", strings.TrimPrefix(strings.TrimPrefix(what, "a "), "an "))
+	}
+	seen := map[string]int{}
+	for _, m := range v.Content {
+		if m.Kind != yaml.MappingNode {
+			return lineError{fmt.Errorf("line %d: %s: want a mapping such as {name: …, path: …}", m.Line, what)}
+		}
+		name, err := check(m)
+		if err != nil {
+			return err
+		}
+		if name == "" {
+			continue
+		}
+		if first, dup := seen[name]; dup {
+			return lineError{fmt.Errorf("line %d: %s named %q is given twice (first on line %d)", m.Line, what, name, first)}
+		}
+		seen[name] = m.Line
+	}
+	return nil
+}
+
+// checkCorpus checks a training corpus's values and returns its name.
+func checkCorpus(m *yaml.Node) (string, error) {
+	var name, path string
+	err := eachKey(m, func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "name":
+			name = v.Value
+		case "path":
+			path = v.Value
+		case "format":
+			_, err := dataset.ParseFormat(v.Value)
+			return err
+		}
+		return nil
+	})
+	if name == "" && path != "" {
+		name = filepath.Base(path)
+	}
+	return name, err
+}
+
+// checkSplit checks a split's values and returns its name.
+func checkSplit(m *yaml.Node) (string, error) {
+	var name string
+	err := eachKey(m, func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "name":
+			name = v.Value
+		case "format":
+			_, err := dataset.ParseFormat(v.Value)
+			return err
+		case "role":
+			return checkRole(v.Value)
+		case "reported_exprate":
+			return checkFloat(v, func(x float64) bool { return x >= 0 && x <= 100 }, "a percentage from 0 to 100, such as 88.0")
+		}
+		return nil
+	})
+	return name, err
 }
 
 func checkRole(r string) error {
@@ -222,9 +386,46 @@ type splitPlan struct {
 }
 
 // plan checks the configuration, fills in its defaults, and resolves it.
+// Its errors are *ConfigError.
 func (c *Config) plan() (*plan, error) {
+	p, err := c.resolve()
+	if err != nil {
+		return nil, &ConfigError{err}
+	}
+	return p, nil
+}
+
+// checkRanges checks the numbers of a configuration, where zero means
+// the default (a configuration built in Go; the YAML ones were checked
+// with their lines by checkValues).
+func (c *Config) checkRanges() error {
+	switch {
+	case c.Alpha < 0 || c.Alpha >= 1 || math.IsNaN(c.Alpha):
+		return fmt.Errorf("audit config: alpha %v: want a significance level strictly between 0 and 1", c.Alpha)
+	case c.NoGapDelta < 0 || c.NoGapDelta > 100 || math.IsNaN(c.NoGapDelta):
+		return fmt.Errorf("audit config: no_gap_delta %v: want a margin above 0 and at most 100 percentage points", c.NoGapDelta)
+	case c.MaxLabelBytes < 0:
+		return fmt.Errorf("audit config: max_label_bytes %d: want at least 1 (0: the default)", c.MaxLabelBytes)
+	case c.Near < 0 || c.NearMin < 0:
+		return fmt.Errorf("audit config: near and near_min must not be negative")
+	case c.Near == 0 && c.NearMin > 0:
+		return fmt.Errorf("audit config: near_min %d needs near (the near stratum is off)", c.NearMin)
+	}
+	for _, s := range c.Splits {
+		if r := s.ReportedExpRate; r != nil && (*r < 0 || *r > 100 || math.IsNaN(*r)) {
+			return fmt.Errorf("audit config: split %s: reported_exprate %v: want a percentage from 0 to 100", s.Name, *r)
+		}
+	}
+	return nil
+}
+
+// resolve is plan's work.
+func (c *Config) resolve() (*plan, error) {
 	if len(c.Splits) == 0 {
 		return nil, fmt.Errorf("audit config: no splits")
+	}
+	if err := c.checkRanges(); err != nil {
+		return nil, err
 	}
 	if len(c.Levels) == 0 {
 		c.Levels = []string{"audit", "ws"}
@@ -237,9 +438,6 @@ func (c *Config) plan() (*plan, error) {
 	}
 	if c.Alpha == 0 {
 		c.Alpha = 0.05
-	}
-	if c.Near < 0 || c.NearMin < 0 {
-		return nil, fmt.Errorf("audit config: near and near_min must not be negative")
 	}
 	if c.Near > 0 && c.NearMin == 0 {
 		c.NearMin = index.DefaultNearMin(c.Near)
@@ -283,15 +481,21 @@ func (c *Config) plan() (*plan, error) {
 		p.splits = append(p.splits, splitPlan{cfg: *s, images: c.Path(s.Images), labelsOnly: s.Labels != "",
 			source: dataset.Source{Path: c.Path(path), Format: f, Field: s.Field, IDField: s.IDField, Limits: p.limits}})
 	}
-	for _, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
+	for k, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
+		key := []string{"train", "train_images"}[k]
+		names := map[string]bool{}
 		for i := range list {
 			t := &list[i]
 			if t.Path == "" {
-				return nil, fmt.Errorf("audit config: training corpus %d has no path", i+1)
+				return nil, fmt.Errorf("audit config: %s: training corpus %d has no path", key, i+1)
 			}
 			if t.Name == "" {
 				t.Name = filepath.Base(t.Path)
 			}
+			if names[t.Name] {
+				return nil, fmt.Errorf("audit config: %s: a training corpus named %q is given twice", key, t.Name)
+			}
+			names[t.Name] = true
 		}
 	}
 	for _, t := range c.Train {

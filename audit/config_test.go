@@ -27,7 +27,7 @@ func TestConfigStrict(t *testing.T) {
 		{head + "train:\n  - {name: t, path: t.json, fromat: csv}\n", "line 5: field fromat not found"},
 		{head + "train:\n  - {name: t, path: t.json, format: jsn}\n", `line 5: format: unknown format "jsn"`},
 		{"splits:\n  - name: a\n    role: tset\n    predictions: a.json\n", `line 3: role: role must be train, val or test (got "tset")`},
-		{head + "levels: [audit, wss]\n", `line 4: levels: line 4: unknown level "wss"`},
+		{head + "levels: [audit, wss]\n", `line 4: levels: unknown level "wss"`},
 		{head + "cdm_profile: unimernett\n", `line 4: cdm_profile: unknown CDM profile "unimernett"`},
 		{"name: x\n", "no splits"},
 		{head + "splits2: []\n", "line 4: field splits2 not found"},

@@ -180,6 +180,7 @@ type splitData struct {
 	items      []dataset.Item
 	results    []cdm.Result
 	stats      dataset.Stats
+	missing    int64 // items with no prediction
 }
 
 // RunAudit scores every split with CDM and text ExpRate, looks the test
@@ -221,7 +222,8 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 	}
-	// Read and score every split.
+	// Read every split, and refuse predictions that are not, before
+	// scoring any.
 	var data []*splitData
 	for _, sp := range pl.splits {
 		s := sp.cfg
@@ -236,6 +238,9 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		d := &splitData{cfg: s, labelsOnly: sp.labelsOnly}
 		st, err := dataset.Scan(sp.source, func(it dataset.Item) error {
 			d.items = append(d.items, it)
+			if !it.HasPred {
+				d.missing++
+			}
 			return nil
 		})
 		if err != nil {
@@ -247,14 +252,28 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		if sp.labelsOnly {
 			d.results = make([]cdm.Result, len(d.items)) // not scored
 			f.Limitations = append(f.Limitations, fmt.Sprintf("%s has labels and no predictions: the model checks (ExpRate@CDM, split inversions, reversals, the contamination gap, memorization) did not run for it", s.Name))
-			data = append(data, d)
+		} else if err := metrics.CheckPredictions(int64(len(d.items)), d.missing); err != nil {
+			return nil, fmt.Errorf("split %s: predictions: %s: %w; a file of labels alone is given as labels: instead", s.Name, sp.source.Path, err)
+		}
+		data = append(data, d)
+	}
+	// Score every split with predictions.
+	for _, d := range data {
+		if d.labelsOnly {
 			continue
+		}
+		s := d.cfg
+		if d.missing > 0 {
+			msg := fmt.Sprintf("%s: %d of %d items have no prediction; they are scored as wrong", s.Name, d.missing, len(d.items))
+			logf("%s", msg)
+			f.Limitations = append(f.Limitations, msg)
 		}
 		pairs := make([]cdm.Pair, 0, len(d.items))
 		for _, it := range d.items {
 			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred, NoPred: !it.HasPred})
 		}
 		var done atomic.Int64
+		var err error
 		d.results, err = cdm.Evaluate(ctx, pairs, prof, job.Workers, func() {
 			if n := done.Add(1); job.Progress != nil && n%256 == 0 {
 				job.Progress("CDM "+s.Name, int(n), len(pairs))
@@ -264,7 +283,6 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		logf("%s: %d items scored", s.Name, len(d.items))
-		data = append(data, d)
 	}
 	// Look the non-train splits' labels up in the training corpora.
 	found := map[string]map[int64]map[string][]string{} // split → seq → level → train ids

@@ -53,6 +53,25 @@ type ScoreResult struct {
 	dataset.Completeness
 }
 
+// CheckPredictions is the rule for a file read as ground truths with
+// predictions (score --input without --gt, an audit split's
+// predictions): of its items, missing have no prediction. A few missing
+// predictions are scored as wrong and counted, but a file in which none
+// has one (a label list given as predictions) or more than half lack one
+// would be read as a model that fails, so it is refused.
+func CheckPredictions(items, missing int64) error {
+	const fields = "looked for pred, predi, prediction"
+	switch {
+	case items == 0 || missing == 0:
+		return nil
+	case missing == items:
+		return fmt.Errorf("none of its %d items has a prediction field (%s)", items, fields)
+	case 2*missing > items:
+		return fmt.Errorf("%d of its %d items have no prediction (%s): more than half, which would be scored as the model's failures", missing, items, fields)
+	}
+	return nil
+}
+
 // RunScore reads the job's input, scores every item and summarizes.
 func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 	res := &ScoreResult{Input: job.Input.Path}
@@ -75,8 +94,8 @@ func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 		}
 		res.Read = st
 		res.Check("predictions", job.Input.Path, st)
-		if st.Items > 0 && res.MissingPredictions == int(st.Items) {
-			return nil, fmt.Errorf("%s: none of its %d items has a prediction field (looked for pred, predi, prediction); for a file of predictions alone, give the ground truths with --gt", job.Input.Path, st.Items)
+		if err := CheckPredictions(st.Items, int64(res.MissingPredictions)); err != nil {
+			return nil, fmt.Errorf("%s: %w; for a file of predictions alone, give the ground truths with --gt", job.Input.Path, err)
 		}
 	} else {
 		res.GT = job.GT.Path

@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"os/signal"
 
@@ -54,9 +56,12 @@ profile is an error naming its line, and paths are relative to the file.
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if config == "" || out == "" {
-				return fmt.Errorf("give --config and --out")
+				return usagef("give --config and --out")
 			}
 			c, err := audit.LoadConfig(config)
+			if errors.As(err, new(*audit.ConfigError)) {
+				return usageError{err}
+			}
 			if err != nil {
 				return err
 			}
@@ -112,8 +117,8 @@ profile is an error naming its line, and paths are relative to the file.
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")
-	fl.IntVar(&workers, "workers", 0, "goroutines of each stage (CDM scoring, label lookups, image hashing); the stages run in turn, so at most this many are busy (default: number of CPUs)")
+	intFlag(fl, &workers, "workers", 0, 0, maxWorkers, "goroutines of each stage (CDM scoring, label lookups, image hashing); the stages run in turn, so at most this many are busy (default: number of CPUs)")
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
-	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
+	intFlag(fl, &maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, 1, math.MaxInt, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
 	return cmd
 }

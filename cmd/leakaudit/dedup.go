@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 
@@ -66,9 +67,12 @@ again removes nothing.`,
   leakaudit dedup --release train.parquet --against bench.fp.parquet --level ws,tokens --out clean/`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkNames(namedArgs{"release", releases}, namedArgs{"against", against}); err != nil {
+				return err
+			}
 			lv, err := canon.ParseLevels(levels)
 			if err != nil {
-				return err
+				return usageError{fmt.Errorf("--level: %w", err)}
 			}
 			job := dedup.Job{Out: out, Force: force, Levels: lv, Salt: []byte(salt), Images: images, MaxDistance: maxDist,
 				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within,
@@ -120,15 +124,15 @@ again removes nothing.`,
 	f.StringVar(&levels, "level", "ws", "canonical levels labels are compared at, comma-separated; "+levelHelp())
 	f.StringVar(&salt, "salt", "", "the salt of salted against fingerprints")
 	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")
-	f.IntVar(&maxDist, "max-distance", 6, "pHash radius of an image candidate (then verified)")
-	f.IntVar(&near, "near", 0, "also remove items within this many token edits of an against label (0: off)")
-	f.IntVar(&nearMin, "near-min", 0, "shortest token sequence --near considers (default 4(K+1))")
+	intFlag(f, &maxDist, "max-distance", 6, 1, 64, "pHash radius of an image candidate (then verified)")
+	intFlag(f, &near, "near", 0, 0, math.MaxInt, "also remove items within this many token edits of an against label (0: off)")
+	intFlag(f, &nearMin, "near-min", 0, 1, math.MaxInt, "shortest token sequence --near considers (default 4(K+1))")
 	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
 	f.StringVar(&reportDir, "report", "", "also write a self-contained page of the results, DIR/index.html")
 	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
-	f.IntVar(&workers, "workers", 0, "goroutines that canonicalize labels and hash images (default: all cores)")
-	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images declaring more pixels (counted, reported)")
-	f.Int64Var(&maxImgB, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip larger image files (counted, reported)")
+	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "goroutines that canonicalize labels and hash images (default: all cores)")
+	int64Flag(f, &maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, 1, math.MaxInt64, "skip images declaring more pixels (counted, reported)")
+	int64Flag(f, &maxImgB, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, 1, math.MaxInt64, "skip larger image files (counted, reported)")
 	cmd.MarkFlagRequired("out")
 	cmd.MarkFlagRequired("release")
 	return cmd

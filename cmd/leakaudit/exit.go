@@ -12,9 +12,11 @@ import (
 // Exit statuses. They are documented in the root command's help and the
 // README: a script can tell an audit of every record from one of a part.
 const (
-	exitOK      = 0 // every input was read completely
-	exitError   = 1 // the command failed
-	exitPartial = 3 // the command ran, but an input was read only in part
+	exitOK       = 0 // every input was read completely
+	exitError    = 1 // the command failed
+	exitUsage    = 2 // the command line or the configuration is invalid; nothing was read
+	exitPartial  = 3 // the command ran, but an input was read only in part
+	exitInternal = 4 // an internal error (a recovered panic): a bug to report
 )
 
 // errPartial is returned by a command whose results are written but whose
@@ -25,6 +27,28 @@ func (e errPartial) Error() string {
 	return fmt.Sprintf("%d input(s) read only in part (listed above and under \"incomplete\" in --json); the results cover what was read; --allow-partial accepts this", e.n)
 }
 
+// usageError marks an error in the command line or the configuration
+// (a flag's value out of range, an unknown level, a configuration value):
+// main exits with exitUsage.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+// usagef returns a usageError with a formatted message.
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// internalError is a panic recovered from a command: main exits with
+// exitInternal.
+type internalError struct {
+	value any    // what was passed to panic
+	stack []byte // the goroutine's stack where it was recovered
+}
+
+func (e internalError) Error() string {
+	return fmt.Sprintf("internal error: %v (please report)", e.value)
+}
+
 // exitCode maps a command's error to the process status.
 func exitCode(err error) int {
 	switch {
@@ -32,6 +56,10 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, new(errPartial)):
 		return exitPartial
+	case errors.As(err, new(internalError)):
+		return exitInternal
+	case errors.As(err, new(usageError)):
+		return exitUsage
 	}
 	return exitError
 }

@@ -59,11 +59,14 @@ parallel.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(inputs) == 0 || out == "" {
-				return fmt.Errorf("give at least one --input and --out")
+				return usagef("give at least one --input and --out")
+			}
+			if err := checkNames(namedArgs{"input", inputs}); err != nil {
+				return err
 			}
 			lv, err := canon.ParseLevels(levels)
 			if err != nil {
-				return err
+				return usageError{fmt.Errorf("--level: %w", err)}
 			}
 			srcs, err := in.sources(inputs)
 			if err != nil {
@@ -71,7 +74,10 @@ parallel.`,
 			}
 			kind, err := imagehash.ParseKind(hash)
 			if err != nil {
-				return err
+				return usageError{fmt.Errorf("--hash: %w", err)}
+			}
+			if canvas != string(imagehash.Stretch) && canvas != string(imagehash.Aspect) {
+				return usagef("--canvas must be stretch or aspect")
 			}
 			var fin []fingerprint.Input
 			for _, s := range srcs {
@@ -116,7 +122,7 @@ parallel.`,
 	f.StringVar(&out, "out", "", "the fingerprint file (or folder, with --partitions)")
 	f.StringVar(&levels, "level", "audit,ws,tokens", "canonical levels to digest, comma-separated: "+canon.LevelNames())
 	f.StringVar(&salt, "salt", "", "a secret digested before every key, for fingerprints shared with one reviewer")
-	f.IntVar(&partitions, "partitions", 0, "write a folder of N partitions instead of one file")
+	intFlag(f, &partitions, "partitions", 0, 0, 256, "write a folder of N partitions instead of one file (1 to 256, by the first byte of the first level's digest)")
 	f.BoolVar(&withLabels, "with-labels", false, "keep the labels too (the file then reveals the corpus)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON on stdout")
 	f.BoolVar(&images, "images", false, "fingerprint the inputs' images (the hashes neardup uses) instead of their label records")

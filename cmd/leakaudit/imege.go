@@ -57,9 +57,9 @@ program's to the printed digit.`,
 	}
 	fl := cmd.Flags()
 	fl.BoolVar(&asJSON, "json", false, `print {"precision", "recall", "imege"}`)
-	fl.IntVar(&p.Warp, "warp", p.Warp, "warp range w: a pixel may map within ±w pixels of its proportional position")
-	fl.IntVar(&p.Context, "context", p.Context, "context window c (odd): c×c derivative features are compared")
-	fl.IntVar(&p.Interp, "interp", p.Interp, "interpolation level (the original's -i): match every 1st, 2nd or 3rd row and column")
-	fl.IntVar(&p.Size, "deriv-size", p.Size, "derivative cell half-size (the original's -d)")
+	intFlag(fl, &p.Warp, "warp", p.Warp, 1, 1000, "warp range w: a pixel may map within ±w pixels of its proportional position")
+	oddIntFlag(fl, &p.Context, "context", p.Context, 1, 201, "context window c (odd): c×c derivative features are compared")
+	intFlag(fl, &p.Interp, "interp", p.Interp, 0, 2, "interpolation level (the original's -i): match every 1st, 2nd or 3rd row and column")
+	intFlag(fl, &p.Size, "deriv-size", p.Size, 1, 50, "derivative cell half-size (the original's -d)")
 	return cmd
 }

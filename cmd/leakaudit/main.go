@@ -6,7 +6,8 @@
 // flags and print; the work is done by the packages under the module root.
 //
 // For developers: LEAKAUDIT_CPUPROFILE=FILE writes a CPU profile of the run
-// to FILE (go tool pprof reads it).
+// to FILE (go tool pprof reads it), and LEAKAUDIT_TRACEBACK=1 prints the
+// stack trace of an internal error (exit status 4).
 package main
 
 import (
@@ -17,12 +18,9 @@ import (
 
 func main() {
 	stop := startProfile(os.Getenv("LEAKAUDIT_CPUPROFILE"))
-	err := newRoot().Execute()
+	code := runCLI(os.Args[1:], os.Stdout, os.Stderr)
 	stop()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "leakaudit:", err)
-		os.Exit(exitCode(err))
-	}
+	os.Exit(code)
 }
 
 // startProfile starts a CPU profile into path ("" for none) and returns

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 
@@ -66,14 +67,17 @@ to compare labels.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(train) == 0 || len(tests) == 0 {
-				return fmt.Errorf("give at least one --train and one --test")
+				return usagef("give at least one --train and one --test")
+			}
+			if err := checkNames(namedArgs{"train", train}, namedArgs{"test", tests}); err != nil {
+				return err
 			}
 			kind, err := imagehash.ParseKind(hash)
 			if err != nil {
-				return err
+				return usageError{fmt.Errorf("--hash: %w", err)}
 			}
 			if canvas != string(imagehash.Stretch) && canvas != string(imagehash.Aspect) {
-				return fmt.Errorf("--canvas must be stretch or aspect")
+				return usagef("--canvas must be stretch or aspect")
 			}
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
 			job := audit.NearDupJob{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
@@ -126,19 +130,19 @@ to compare labels.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&train, "train", nil, "training images, [NAME=]PATH (repeatable)")
 	f.StringArrayVar(&tests, "test", nil, "test images, [NAME=]PATH (repeatable)")
-	f.IntVar(&maxDist, "max-distance", audit.DefaultMaxDistance, "largest Hamming distance reported as a near-duplicate")
+	intFlag(f, &maxDist, "max-distance", audit.DefaultMaxDistance, 0, 64, "largest Hamming distance reported as a near-duplicate")
 	f.BoolVar(&asJSON, "json", false, "print pairs and summary as JSON on stdout")
 	f.StringVar(&gallery, "gallery", "", "write side-by-side PNG pairs and index.html into DIR")
-	f.IntVar(&galleryMax, "gallery-max", 200, "pairs drawn in the gallery (and the --report page) at most")
+	intFlag(f, &galleryMax, "gallery-max", 200, 1, math.MaxInt, "pairs drawn in the gallery (and the --report page) at most")
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results with the pairs inlined, DIR/index.html")
 	f.StringVar(&hash, "hash", string(imagehash.PHash), "perceptual hash: phash, dhash or ahash (ahash is not discriminative on formulas)")
 	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "fit the ink box to the square (stretch) or keep its aspect (aspect)")
 	f.StringVar(&db, "db", "", "index folder (default: under the user cache dir, one per training set)")
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and hash the training images again")
-	f.IntVar(&workers, "workers", 0, "hashing goroutines (default: number of CPUs)")
-	f.Int64Var(&maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, "skip images whose header declares more pixels (decompression bombs)")
-	f.Int64Var(&maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, "skip image files larger than this")
+	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "hashing goroutines (default: number of CPUs)")
+	int64Flag(f, &maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, 1, math.MaxInt64, "skip images whose header declares more pixels (decompression bombs)")
+	int64Flag(f, &maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, 1, math.MaxInt64, "skip image files larger than this")
 	f.StringVar(&salt, "salt", "", "the salt of salted image fingerprints given as --train (their labels are compared by digest)")
-	f.Int64Var(&maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, "refuse an archive with more entries (read from its directory record before anything else)")
+	int64Flag(f, &maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, 1, math.MaxInt64, "refuse an archive with more entries (read from its directory record before anything else)")
 	return cmd
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
+	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -76,17 +78,17 @@ considered item a row at level nearK.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if len(train) == 0 || len(tests) == 0 {
-				return fmt.Errorf("give at least one --train and one --test")
+				return usagef("give at least one --train and one --test")
+			}
+			if err := checkNames(namedArgs{"train", train}, namedArgs{"test", tests}, namedArgs{"near-control", nearControls}); err != nil {
+				return err
 			}
 			lv, err := canon.ParseLevels(levels)
 			if err != nil {
-				return err
-			}
-			if near < 0 {
-				return fmt.Errorf("--near %d: want 0 (off) or a positive number of token edits", near)
+				return usageError{fmt.Errorf("--level: %w", err)}
 			}
 			if near == 0 && (len(nearControls) > 0 || cmd.Flags().Changed("near-min")) {
-				return fmt.Errorf("--near-control and --near-min need --near K")
+				return usagef("--near-control and --near-min need --near K")
 			}
 			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin, Stream: db == "",
@@ -141,24 +143,30 @@ considered item a row at level nearK.`,
 			if err != nil {
 				return err
 			}
-			out := cmd.OutOrStdout()
-			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
-				if err := enc.Encode(rep); err != nil {
-					return err
-				}
-			} else if err := report.OverlapText(out, rep); err != nil {
-				return err
-			}
 			if reportDir != "" {
 				if err := report.OverlapPage(rep).Write(reportDir); err != nil {
 					return err
 				}
 			}
-			if n := rep.Failed(); n > 0 {
-				return fmt.Errorf("%d test split(s) could not be read; see test_inputs", n)
+			failed := failedSplits(rep)
+			out := cmd.OutOrStdout()
+			if asJSON {
+				enc := json.NewEncoder(out)
+				enc.SetIndent("", "  ")
+				enc.SetEscapeHTML(false)
+				// A failed split's document is the error object too.
+				var doc any = rep
+				if failed != nil {
+					doc = overlapFailure{rep, failed.Error(), exitCode(failed), errorKind(exitCode(failed))}
+				}
+				if err := enc.Encode(doc); err != nil {
+					return err
+				}
+			} else if err := report.OverlapText(out, rep); err != nil {
+				return err
+			}
+			if failed != nil {
+				return failed
 			}
 			return checkComplete(cmd, rep.Completeness)
 		},
@@ -171,14 +179,38 @@ considered item a row at level nearK.`,
 	f.StringVar(&db, "db", "", "index folder (default: under the user cache dir, one per training set)")
 	f.StringVar(&items, "items", "", "write per-item evidence to FILE (.jsonl or .parquet)")
 	f.BoolVar(&asJSON, "json", false, "print the results as JSON on stdout")
-	f.IntVar(&maxIDs, "max-ids", 10, "training ids named per matched item (the count is always complete)")
+	intFlag(f, &maxIDs, "max-ids", 10, 0, math.MaxInt, "training ids named per matched item (the count is always complete)")
 	f.BoolVar(&allowMissing, "allow-missing", false, "go on when a training corpus does not exist (reported)")
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
-	f.IntVar(&workers, "workers", 0, "concurrent lookups (default: number of CPUs)")
+	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "concurrent lookups (default: number of CPUs)")
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results, DIR/index.html")
-	f.IntVar(&near, "near", 0, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)")
-	f.IntVar(&nearMin, "near-min", 0, "shortest token sequence --near considers (default 4(K+1); short formulas collide by chance)")
+	intFlag(f, &near, "near", 0, 0, math.MaxInt, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)").describe("0 (off) or a positive number of token edits")
+	intFlag(f, &nearMin, "near-min", 0, 1, math.MaxInt, "shortest token sequence --near considers (default 4(K+1); short formulas collide by chance)")
 	f.StringArrayVar(&nearControls, "near-control", nil, "control split for --near, [NAME=]FILE: labels that cannot be in the training corpora (repeatable)")
 	return cmd
+}
+
+// overlapFailure is overlap's --json document when a test split could not
+// be read: the results of the others, with the error object's fields.
+type overlapFailure struct {
+	audit.OverlapReport
+	Error    string `json:"error"`
+	ExitCode int    `json:"exit_code"`
+	Kind     string `json:"kind"`
+}
+
+// failedSplits returns the error of the test splits that could not be
+// read at all, with each one's reason, or nil.
+func failedSplits(rep audit.OverlapReport) error {
+	var reasons []string
+	for _, in := range rep.TestInputs {
+		if in.Error != "" {
+			reasons = append(reasons, fmt.Sprintf("%s (%s): %s", in.Name, in.Path, in.Error))
+		}
+	}
+	if len(reasons) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%d test split(s) could not be read: %s", len(reasons), strings.Join(reasons, "; "))
 }

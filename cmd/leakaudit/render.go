@@ -36,7 +36,7 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 		Args:    cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
-				return fmt.Errorf("give -o FILE.png")
+				return usagef("give -o FILE.png")
 			}
 			src, ntok := args[0], 0
 			if !raw {
@@ -77,7 +77,7 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 		},
 	}
 	cmd.Flags().StringVarP(&out, "out", "o", "", "PNG file to write")
-	cmd.Flags().Float64Var(&dpi, "dpi", 200, "resolution")
+	floatFlag(cmd.Flags(), &dpi, "dpi", 200, 1, 2400, "resolution, 1 to 2400")
 	cmd.Flags().BoolVar(&boxes, "boxes", false, "outline each CDM token's box")
 	cmd.Flags().BoolVar(&raw, "raw", false, "lay out the LaTeX as given, without the CDM tokenizer")
 	return cmd

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"os/signal"
 	"sort"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/report"
@@ -59,16 +61,16 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if input == "" {
-				return fmt.Errorf("give --input")
+				return usagef("give --input")
 			}
 			prof, ok := cdm.Profiles[profile]
 			if !ok {
-				return fmt.Errorf("unknown --profile %q (one of %s)", profile, strings.Join(names, ", "))
+				return usagef("unknown --profile %q (one of %s)", profile, strings.Join(names, ", "))
 			}
 			prof.Limits = limits
 			f, err := dataset.ParseFormat(format)
 			if err != nil {
-				return err
+				return usageError{fmt.Errorf("--format: %w", err)}
 			}
 			lim := dataset.Limits{MaxLabelBytes: maxLabel, MaxFileBytes: maxFile}
 			job := metrics.ScoreJob{Input: dataset.Source{Path: input, Format: f, Field: field, IDField: idField, Limits: lim},
@@ -116,15 +118,15 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringVar(&out, "out", "", "write metrics_res.json (the reference's schema), items.jsonl and items.parquet into DIR")
 	fl.StringVar(&vis, "vis", "", "draw each pair, GT above prediction, with matched (green) and unmatched (red) token boxes, into DIR")
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
-	fl.IntVar(&visMax, "vis-max", 20, "items drawn at most")
-	fl.IntVar(&workers, "workers", 0, "scoring goroutines (default: number of CPUs)")
-	fl.Int64Var(&maxFile, "max-file-bytes", dataset.DefaultMaxFileBytes, "refuse an input file larger than this")
-	fl.IntVar(&limits.MaxFormulaBytes, "max-formula-bytes", cdm.DefaultLimits.MaxFormulaBytes, "a longer formula fails with reason \"limits\" (at most the tokenizer's 64 KiB)")
-	fl.IntVar(&limits.MaxNesting, "max-nesting", cdm.DefaultLimits.MaxNesting, "a formula nested deeper (braces and brackets) fails with reason \"limits\" (at most 512)")
-	fl.IntVar(&limits.MaxTokens, "max-tokens", cdm.DefaultLimits.MaxTokens, "a formula with more coloured tokens fails with reason \"limits\"")
+	intFlag(fl, &visMax, "vis-max", 20, 1, math.MaxInt, "items drawn at most")
+	intFlag(fl, &workers, "workers", 0, 0, maxWorkers, "scoring goroutines (default: number of CPUs)")
+	int64Flag(fl, &maxFile, "max-file-bytes", dataset.DefaultMaxFileBytes, 1, math.MaxInt64, "refuse an input file larger than this")
+	intFlag(fl, &limits.MaxFormulaBytes, "max-formula-bytes", cdm.DefaultLimits.MaxFormulaBytes, 1, latex.MaxFormulaBytes, "a longer formula fails with reason \"limits\" (at most the tokenizer's 64 KiB)")
+	intFlag(fl, &limits.MaxNesting, "max-nesting", cdm.DefaultLimits.MaxNesting, 1, latex.MaxNesting, "a formula nested deeper (braces and brackets) fails with reason \"limits\" (at most 512)")
+	intFlag(fl, &limits.MaxTokens, "max-tokens", cdm.DefaultLimits.MaxTokens, 1, math.MaxInt, "a formula with more coloured tokens fails with reason \"limits\"")
 	fl.StringSliceVar(&metricList, "metrics", []string{"cdm"}, "metrics to compute in one pass: cdm, "+strings.Join(metrics.Names, ", ")+" (texbleu needs --texbleu-embeddings; imege renders both sides at 600 dpi, per item in --json)")
 	fl.StringVar(&texbleuEmb, "texbleu-embeddings", "", "GPT-2 small's token-embedding table for texbleu: wte as .npy, or a safetensors file with wte.weight (not shipped)")
-	fl.IntVar(&maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
+	intFlag(fl, &maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, 1, math.MaxInt, "skip items whose ground truth is longer (counted and reported); a prediction beyond the tokenizer's limits (64 KiB, nesting 512) or the layout's fails with reason \"limits\" and scores 0")
 	fl.BoolVar(&asJSON, "json", false, "print the summary as JSON on stdout")
 	return cmd
 }
