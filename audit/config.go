@@ -548,7 +548,8 @@ train:
 
 # One entry per prediction file: any reader format with a ground truth and
 # a prediction per item ({gt, pred, img_id} JSON, JSONL, CSV, Parquet, TAMER's
-# name -> {gt, pred} map).
+# name -> {gt, pred} map). A file in which more than half of the items have
+# no prediction is refused (a label list goes under labels:).
 splits:
   - name: crohme_2014
     benchmark: crohme          # splits of one benchmark are compared (inversions)
@@ -566,10 +567,10 @@ splits:
 # corrections: corrections.jsonl   # optional: known label errors, one JSON object a line
 # levels: [audit, ws]              # canonical levels of the overlap: raw, audit, ws, tokens, render
 # cdm_profile: unimernet           # unimernet (parity), omnidocbench or strict
-# alpha: 0.05                      # significance level of every test
-# no_gap_delta: 2                  # NO_GAP margin, percentage points
-# max_label_bytes: 16384           # longer labels are skipped and counted, in every input
+# alpha: 0.05                      # significance level of every test, strictly between 0 and 1
+# no_gap_delta: 2                  # NO_GAP margin, percentage points, above 0 and at most 100
+# max_label_bytes: 16384           # longer labels are skipped and counted, in every input (at least 1)
 # near: 2                          # a near-label stratum: a training label within 2 token edits
-# near_min: 12                     # shortest token sequence the near stratum considers (default 4(near+1))
+# near_min: 12                     # shortest token sequence the near stratum considers (at least 1; default 4(near+1))
 # db: /path/to/index               # label index folder (default: the user cache)
 `

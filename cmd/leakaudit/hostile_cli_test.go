@@ -91,6 +91,7 @@ func hostileFiles(t *testing.T) (dir string) {
 		// Three of four items without a prediction (the first has one,
 		// so that the reader finds the field).
 		"mostly_missing.json": `[{"img_id": "a", "gt": "x", "pred": "x"}, {"img_id": "b", "gt": "y"}, {"img_id": "c", "gt": "z"}, {"img_id": "d", "gt": "w"}]`,
+		"nolabel.jsonl":       "{\"a\": \"x\"}\n{\"a\": \"y\"}\n",
 		"preds.json":          `[{"img_id": "a", "gt": "x ^ { 2 }", "pred": "x^{2}"}, {"img_id": "b", "gt": "z", "pred": "z"}]`,
 	} {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
@@ -145,6 +146,9 @@ func TestHostileExitCodes(t *testing.T) {
 		{"missing fingerprint input", []string{"fingerprint", "--input", p("nothing.json"), "--out", p("fp.parquet")}, exitError, "nothing.json"},
 		{"missing release", []string{"dedup", "--release", p("nothing.json"), "--against", p("test.json"), "--out", out}, exitError, "nothing.json"},
 		{"missing image", []string{"imege", p("nothing.png"), p("nothing.png")}, exitError, "nothing.png"},
+		{"unknown metric", []string{"score", "--input", p("preds.json"), "--metrics", "cdm,bleu"}, exitUsage, `--metrics: unknown metric "bleu"`},
+		{"texbleu without embeddings", []string{"score", "--input", p("preds.json"), "--metrics", "texbleu"}, exitUsage, "--metrics texbleu needs --texbleu-embeddings"},
+		{"no label field", []string{"score", "--input", p("nolabel.jsonl")}, exitError, "no items to score: read as jsonl, 2 record(s) skipped (no label field: 2); name the label field with --field"},
 		{"label list as predictions", []string{"score", "--input", p("labels.json")}, exitError, "none of its 3 items has a prediction field"},
 		{"predictions mostly missing", []string{"score", "--input", p("mostly_missing.json")}, exitError, "3 of its 4 items have no prediction"},
 	} {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"os/signal"
+	"slices"
 	"sort"
 	"strings"
 
@@ -66,6 +67,15 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			prof, ok := cdm.Profiles[profile]
 			if !ok {
 				return usagef("unknown --profile %q (one of %s)", profile, strings.Join(names, ", "))
+			}
+			known := append([]string{"cdm", "texbleu", "imege"}, metrics.Names...)
+			for _, m := range metricList {
+				if !slices.Contains(known, m) {
+					return usagef("--metrics: unknown metric %q (known: %s)", m, strings.Join(known, ", "))
+				}
+				if m == "texbleu" && texbleuEmb == "" {
+					return usagef("--metrics texbleu needs --texbleu-embeddings")
+				}
 			}
 			prof.Limits = limits
 			f, err := dataset.ParseFormat(format)
