@@ -12,6 +12,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/panics"
 )
 
 // A Split is a named test split to check.
@@ -277,7 +278,7 @@ func lookupAll(ctx context.Context, ix Lookuper, l canon.Level, keys map[string]
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				m, err := ix.Lookup(l, list[i], opt.MaxRefs)
+				m, err := panics.Call(func() (index.Match, error) { return ix.Lookup(l, list[i], opt.MaxRefs) })
 				if err != nil {
 					once.Do(func() { firstErr = err })
 					continue

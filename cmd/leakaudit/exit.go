@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/panics"
 )
 
 // Exit statuses. They are documented in the root command's help and the
@@ -38,17 +39,6 @@ func (e usageError) Unwrap() error { return e.err }
 // usagef returns a usageError with a formatted message.
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
-// internalError is a panic recovered from a command: main exits with
-// exitInternal.
-type internalError struct {
-	value any    // what was passed to panic
-	stack []byte // the goroutine's stack where it was recovered
-}
-
-func (e internalError) Error() string {
-	return fmt.Sprintf("internal error: %v (please report)", e.value)
-}
-
 // exitCode maps a command's error to the process status.
 func exitCode(err error) int {
 	switch {
@@ -56,7 +46,7 @@ func exitCode(err error) int {
 		return exitOK
 	case errors.As(err, new(errPartial)):
 		return exitPartial
-	case errors.As(err, new(internalError)):
+	case errors.As(err, new(*panics.Error)): // a recovered panic
 		return exitInternal
 	case errors.As(err, new(usageError)):
 		return exitUsage

@@ -5,11 +5,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/leakaudit/leakaudit/internal/panics"
 )
 
 // tracebackEnv names the environment variable that, when set, makes an
@@ -61,7 +62,7 @@ func runRoot(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	if err == nil {
 		return exitOK
 	}
-	var ie internalError
+	var ie *panics.Error
 	isInternal := errors.As(err, &ie)
 	if ran == nil && !isInternal {
 		err = usageError{err} // cobra refused the command line
@@ -70,7 +71,7 @@ func runRoot(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	msg := oneLine(err.Error())
 	fmt.Fprintln(stderr, "leakaudit:", msg)
 	if isInternal && os.Getenv(tracebackEnv) != "" {
-		stderr.Write(ie.stack)
+		stderr.Write(ie.Stack)
 	}
 	if code == exitPartial || out.n > 0 {
 		return code // the command printed its results (or its own error document)
@@ -111,14 +112,13 @@ func oneLine(msg string) string {
 	return b.String()
 }
 
-// executeRecovering executes root, turning a panic into an internalError.
-func executeRecovering(root *cobra.Command) (err error) {
-	defer func() {
-		if v := recover(); v != nil {
-			err = internalError{value: v, stack: debug.Stack()}
-		}
-	}()
-	return root.Execute()
+// executeRecovering executes root, turning a panic into a *panics.Error.
+func executeRecovering(root *cobra.Command) error {
+	var err error
+	if perr := panics.Catch(func() { err = root.Execute() }); perr != nil {
+		return perr
+	}
+	return err
 }
 
 // errorKind names an exit status in a jsonError.

@@ -9,6 +9,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/leakaudit/leakaudit/internal/panics"
 )
 
 // Evaluate scores pairs on workers goroutines (0: one per CPU) and
@@ -21,12 +23,16 @@ func Evaluate(ctx context.Context, pairs []Pair, prof Profile, workers int, done
 	results := make([]Result, len(pairs))
 	next := make(chan int, 256)
 	var wg sync.WaitGroup
+	var once sync.Once
+	var internal error // the first panic, recovered
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				results[i] = ScorePair(pairs[i], prof)
+				if err := panics.Catch(func() { results[i] = ScorePair(pairs[i], prof) }); err != nil {
+					once.Do(func() { internal = fmt.Errorf("CDM of item %s: %w", pairs[i].ID, err) })
+				}
 				if done != nil {
 					done()
 				}
@@ -45,6 +51,9 @@ feed:
 	}
 	close(next)
 	wg.Wait()
+	if internal != nil {
+		return results, internal
+	}
 	return results, err
 }
 
