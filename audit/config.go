@@ -183,8 +183,10 @@ func checkValues(doc *yaml.Node) error {
 			return checkProfile(v.Value)
 		case "levels":
 			return checkLevels(v)
-		case "train", "train_images":
+		case "train":
 			return checkList(v, "a training corpus", checkCorpus)
+		case "train_images":
+			return checkList(v, "a training image set", checkImageCorpus)
 		case "splits":
 			return checkList(v, "a split", checkSplit)
 		}
@@ -322,6 +324,23 @@ func checkCorpus(m *yaml.Node) (string, error) {
 		name = filepath.Base(path)
 	}
 	return name, err
+}
+
+// checkImageCorpus checks a training image set's values and returns its
+// name: format and id_field, which no image source uses, are refused
+// rather than ignored.
+func checkImageCorpus(m *yaml.Node) (string, error) {
+	err := eachKey(m, func(k, v *yaml.Node) error {
+		switch k.Value {
+		case "format", "id_field":
+			return fmt.Errorf("not used for training images (their format is detected; ids are file names, archive entries or rows)")
+		}
+		return nil
+	})
+	if err != nil {
+		return "", err
+	}
+	return checkCorpus(m)
 }
 
 // checkSplit checks a split's values and returns its name.
