@@ -12,6 +12,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
 // cliResult is what one in-process run of the command line gave.
@@ -391,6 +393,59 @@ func TestHostileHelpListsExitCodes(t *testing.T) {
 	for _, want := range []string{"  0  every input", "  1  an error", "  2  a usage error", "  3  the command ran", "  4  an internal error", `"exit_code": N`} {
 		if !strings.Contains(r.stdout, want) {
 			t.Errorf("help lacks %q", want)
+		}
+	}
+}
+
+// TestHostileRealAudit: the issue's cases on the real TexTeller data, the
+// README's audit with crohme2023 splits: the test split's label list
+// given as predictions (it used to report ExpRate@CDM 0.00% and a false
+// cdm_reversal, exit 0), the same predictions with 60% of them removed,
+// and alpha: -1 (which used to remove both split_inversion findings).
+// Each is refused before anything is scored.
+func TestHostileRealAudit(t *testing.T) {
+	data := shareddata.Dir(t)
+	labels := shareddata.Path(t, "labels/crohme2023_test_captions.json")
+	preds := shareddata.Path(t, "predictions/texteller/crohme2023_test.json")
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
+	// The predictions with the last 60% of them removed.
+	var items []map[string]any
+	if err := json.Unmarshal(must(os.ReadFile(preds)), &items); err != nil {
+		t.Fatal(err)
+	}
+	cut := len(items) - len(items)*6/10
+	for _, it := range items[cut:] {
+		delete(it, "pred")
+	}
+	partial := filepath.Join(dir, "partial.json")
+	os.WriteFile(partial, must(json.Marshal(items)), 0o644)
+	config := func(name, test, extra string) string {
+		p := filepath.Join(dir, name)
+		body := fmt.Sprintf(`name: TexTeller_en audit
+train:
+  - {name: crohme2023_train, path: %[1]s/labels/crohme2023_train_captions.json}
+splits:
+  - {name: crohme2023_train, benchmark: crohme2023, role: train, predictions: %[1]s/predictions/texteller/crohme2023_train.json}
+  - {name: crohme2023_val, benchmark: crohme2023, role: val, predictions: %[1]s/predictions/texteller/crohme2023_val.json}
+  - {name: crohme2023_test, benchmark: crohme2023, role: test, predictions: %[2]s, reported_exprate: 61.8}
+%[3]s`, data, test, extra)
+		os.WriteFile(p, []byte(body), 0o644)
+		return p
+	}
+	out := filepath.Join(dir, "report")
+	for _, tc := range []struct {
+		config string
+		code   int
+		want   string
+	}{
+		{config("labels.yaml", labels, ""), exitError, "split crohme2023_test: predictions: " + labels + ": none of its 2300 items has a prediction field"},
+		{config("partial.yaml", partial, ""), exitError, "split crohme2023_test: predictions: " + partial + ": 1380 of its 2300 items have no prediction"},
+		{config("alpha.yaml", preds, "alpha: -1\n"), exitUsage, "alpha.yaml: line 8: alpha: -1 is out of range"},
+	} {
+		checkFailure(t, cliRun(t, "audit", "--config", tc.config, "--out", out, "--json"), tc.code, tc.want, true)
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a report was written", tc.want)
 		}
 	}
 }
