@@ -50,14 +50,8 @@ func runRoot(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	root.SetOut(out)
 	root.SetErr(stderr)
 	root.SetArgs(args)
-	var ran *cobra.Command // set once cobra's own checks passed
-	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error {
-		if err := cmd.ValidateRequiredFlags(); err != nil {
-			return usageError{err}
-		}
-		ran = cmd
-		return nil
-	}
+	var ran *cobra.Command // set when a command's own work starts
+	markRun(root, &ran)
 	err := executeRecovering(root)
 	if err == nil {
 		return exitOK
@@ -88,6 +82,27 @@ func runRoot(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 		writeJSON(stdout, je)
 	}
 	return code
+}
+
+// markRun wraps the Run and RunE of c and of every command under it so
+// that *ran is set to the command when its own work starts: an error
+// returned before that is cobra's (parsing, arguments, required flags).
+func markRun(c *cobra.Command, ran **cobra.Command) {
+	if f := c.RunE; f != nil {
+		c.RunE = func(cmd *cobra.Command, args []string) error {
+			*ran = cmd
+			return f(cmd, args)
+		}
+	}
+	if f := c.Run; f != nil {
+		c.Run = func(cmd *cobra.Command, args []string) {
+			*ran = cmd
+			f(cmd, args)
+		}
+	}
+	for _, sub := range c.Commands() {
+		markRun(sub, ran)
+	}
 }
 
 // oneLine puts a message of several lines (cobra's suggestions, joined
