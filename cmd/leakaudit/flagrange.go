@@ -50,14 +50,7 @@ func (r *intRange[T]) want() string {
 	if r.odd {
 		kind = "an odd integer"
 	}
-	var hi T
-	switch any(hi).(type) {
-	case int:
-		hi = T(math.MaxInt)
-	default:
-		hi = T(math.MaxInt64)
-	}
-	if r.hi == hi {
+	if hi := int64(r.hi); hi == math.MaxInt64 || hi == math.MaxInt { // no upper bound
 		return fmt.Sprintf("%s of at least %d", kind, r.lo)
 	}
 	return fmt.Sprintf("%s from %d to %d", kind, r.lo, r.hi)
