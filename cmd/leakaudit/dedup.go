@@ -1,16 +1,14 @@
 package main
 
 import (
-	"context"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -89,7 +87,14 @@ again removes nothing.`,
 					*list.dst = append(*list.dst, dedup.Input{Name: s.name, Source: s.Source})
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			var inputs []string
+			for _, in := range append(append([]dedup.Input{}, job.Releases...), job.Against...) {
+				inputs = append(inputs, in.Source.Path)
+			}
+			if err := checkOutputs(outpath.Output{Flag: "--report", Path: reportDir, Dir: true, Inputs: inputs, Force: force, What: "a report page folder", Previous: pageNames}); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			res, err := dedup.Run(ctx, job)
 			if err != nil {
@@ -116,7 +121,7 @@ again removes nothing.`,
 	f.StringArrayVar(&releases, "release", nil, "a release split to clean, [NAME=]PATH (repeatable)")
 	f.StringArrayVar(&against, "against", nil, "what must not leak into it: labels, images or a fingerprint, [NAME=]PATH (repeatable)")
 	f.StringVar(&out, "out", "", "the output folder (required; refused if it exists, unless --force)")
-	f.BoolVar(&force, "force", false, "replace an existing --out")
+	f.BoolVar(&force, "force", false, "replace an existing --out (and --report folder); an input is never replaced")
 	f.StringVar(&levels, "level", "ws", "canonical levels labels are compared at, comma-separated; "+levelHelp())
 	f.StringVar(&salt, "salt", "", "the salt of salted against fingerprints")
 	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"os/signal"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -13,6 +10,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -33,6 +31,7 @@ func newOverlapCmd() *cobra.Command {
 		nearMin      int
 		reportDir    string
 		nearControls []string
+		force        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -112,6 +111,18 @@ considered item a row at level nearK.`,
 			for _, src := range controlSrc {
 				job.NearControls = append(job.NearControls, audit.Split{Name: src.name, Source: src.Source})
 			}
+			var inputs []string
+			for _, list := range [][]namedSource{trainSrc, testSrc, controlSrc} {
+				for _, s := range list {
+					inputs = append(inputs, s.Path)
+				}
+			}
+			if err := checkOutputs(
+				outpath.Output{Flag: "--items", Path: items, Inputs: inputs, Force: force, What: "a per-item evidence file", Previous: isItemsFile},
+				outpath.Output{Flag: "--report", Path: reportDir, Dir: true, Inputs: inputs, Force: force, What: "a report page folder", Previous: pageNames},
+			); err != nil {
+				return err
+			}
 			// The near columns only with --near, so that the items file
 			// is unchanged without it.
 			var iw interface{ Close() error }
@@ -130,7 +141,7 @@ considered item a row at level nearK.`,
 				}
 				job.Item, iw = w.Write, w
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := interruptContext()
 			defer stop()
 			rep, err := audit.RunOverlap(ctx, job)
 			if iw != nil {
@@ -176,6 +187,7 @@ considered item a row at level nearK.`,
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
 	f.IntVar(&workers, "workers", 0, "concurrent lookups (default: number of CPUs)")
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
+	addForce(cmd, &force)
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results, DIR/index.html")
 	f.IntVar(&near, "near", 0, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)")
 	f.IntVar(&nearMin, "near-min", 0, "shortest token sequence --near considers (default 4(K+1); short formulas collide by chance)")
