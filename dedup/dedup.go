@@ -373,9 +373,13 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			}
 			res.Removed = append(res.Removed, *r)
 		}
-		res.Check("release "+in.Name, in.Source.Path, sum.Stats)
+		if r := releaseShortfall(sum.Stats); r != "" {
+			res.Fail("release "+in.Name, in.Source.Path, r)
+		}
 		if sum.ImageStats != nil {
-			res.Check("release "+in.Name+" images", in.Source.Path, *sum.ImageStats)
+			if r := releaseShortfall(*sum.ImageStats); r != "" {
+				res.Fail("release "+in.Name+" images", in.Source.Path, r)
+			}
 		}
 	}
 	res.Done()
@@ -394,6 +398,46 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		return nil, err
 	}
 	return res, nil
+}
+
+// releaseShortfall is what a release split lost: what makes any input
+// partial (dataset.Stats.Shortfall), and, unlike other commands' inputs,
+// the records a limit skipped, since they are dropped from the release
+// too.
+func releaseShortfall(st dataset.Stats) string {
+	var parts []string
+	if r := st.Shortfall(); r != "" {
+		parts = append(parts, r)
+	}
+	var n int64
+	var reasons []string
+	for _, r := range sortedReasons(st.Reasons) {
+		if !dataset.IsLimit(r) {
+			continue
+		}
+		n += st.Reasons[r]
+		what := fmt.Sprintf("%s: %d", r, st.Reasons[r])
+		for _, ex := range st.Examples {
+			if ex.Reason == r {
+				what += fmt.Sprintf(", first at %s", ex.Where)
+				break
+			}
+		}
+		reasons = append(reasons, what)
+	}
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%d record(s) over a limit removed from the release (%s): raise --max-label-bytes, --max-pixels or --max-image-bytes to keep them", n, strings.Join(reasons, "; ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sortedReasons(m map[string]int64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // matches is the list of "source:id" names for a removed row.

@@ -41,9 +41,12 @@ edits ("near", sequences of at least --near-min tokens), or when --within finds
 an earlier copy inside the release ("within": the first surviving copy in input
 order stays). A release split identical to an against input (a test split shipped
 in the release) is never compared with it: its items stay, and the other splits'
-copies of them go as label matches. A record the reader cannot use,
-or whose image cannot be decoded with --images, is removed as "unreadable" and
-makes the exit status 3 unless --allow-partial.
+copies of them go as label matches. A record the reader cannot use, a record
+a limit skips (--max-label-bytes, --max-pixels, --max-image-bytes: it would be
+dropped from the release), or whose image cannot be decoded with --images, is
+removed as "unreadable" and makes the exit status 3 unless --allow-partial.
+Lines of a caption folder with one id share its image: when one goes as a leak
+(label, image or near), the others go with it.
 
 DIR/<NAME>/ holds each split in its own format: a caption folder gets
 caption.txt (kept lines as they were) and img/ (kept images copied unchanged);
@@ -54,7 +57,9 @@ by the rewrite; removed.jsonl names the original ones. DIR/removed.jsonl and
 DIR/removed.parquet list every removed item (release, id, seq, reason, level
 or distance, the first 10 matching items); DIR/summary.json and summary.md
 count them. DIR is built beside its place and renamed into it when complete;
-an existing DIR is replaced only with --force. Cleaning the cleaned release
+an existing DIR is replaced only when it is an empty folder, or with --force;
+a DIR that is an input, or lies inside or holds one, is refused. A link out of
+a release (an image, or caption.txt) is refused. Cleaning the cleaned release
 again removes nothing.`,
 		Example: `  # CROHME train without the CROHME 2014/2016/2019 test labels and images
   leakaudit dedup --release train=crohme/train --against 2014=crohme/2014 \
