@@ -151,7 +151,7 @@ func TestHostileOutputs(t *testing.T) {
 		{"overlap --report into the inputs' folder", append(overlap, "--report", proj, "--force"), "holds the input"},
 		{"neardup --gallery inside its image folder", append(neardup, "--gallery", filepath.Join(imgs, "pairs")), "inside the input folder"},
 		{"neardup --report into a user's folder", append(neardup, "--report", mine), "not a report page folder"},
-		{"dedup --out over a user's folder", append(dedupArgs, "--out", mine), "not an earlier output"},
+		{"dedup --out over a user's folder", append(dedupArgs, "--out", mine), "is a folder of 1 entry"},
 		{"dedup --out over its input", append(dedupArgs, "--out", proj, "--force"), "holds the input"},
 		{"dedup --report into a user's folder", append(dedupArgs, "--out", filepath.Join(t.TempDir(), "clean"), "--report", mine), "not a report page folder"},
 		{"score --out into a user's folder", append(score, "--out", mine), "not a score folder"},

@@ -140,9 +140,14 @@ func describe(fi os.FileInfo, o Output) string {
 		} else if err == nil {
 			n = fmt.Sprintf("%d entries", len(entries))
 		}
+		if o.Previous == nil {
+			return fmt.Sprintf("is a folder of %s", n)
+		}
 		return fmt.Sprintf("is a folder of %s that is not %s", n, prev)
 	case o.Dir:
 		return "is a file (a folder is written here)"
+	case o.Previous == nil:
+		return "is a file"
 	}
 	return fmt.Sprintf("is a file that is not %s", prev)
 }
