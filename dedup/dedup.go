@@ -383,6 +383,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		}
 	}
 	res.Done()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: nothing was written to %s", job.Out)
+	}
 	if err := writeManifest(tmp, res); err != nil {
 		return nil, err
 	}

@@ -114,3 +114,39 @@ func TestHostileSharedID(t *testing.T) {
 		t.Errorf("images %v, want b, c and d", names)
 	}
 }
+
+// TestHostileInterrupted: a clean cancelled before it starts, or while it
+// writes, returns an error and leaves nothing beside the inputs, neither
+// Out nor its temporary folder.
+func TestHostileInterrupted(t *testing.T) {
+	for _, when := range []string{"before", "writing"} {
+		t.Run(when, func(t *testing.T) { interrupted(t, when) })
+	}
+}
+
+func interrupted(t *testing.T, when string) {
+	f := newFixture(t)
+	before, _ := os.ReadDir(f.dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	job := f.job(t, filepath.Join(f.dir, "clean"))
+	if when == "before" {
+		cancel()
+	}
+	job.Log = func(format string, args ...any) {
+		if strings.Contains(format, "writing") {
+			cancel()
+		}
+	}
+	if _, err := Run(ctx, job); err == nil {
+		t.Fatal("a cancelled clean succeeded")
+	}
+	after, _ := os.ReadDir(f.dir)
+	if len(after) != len(before) {
+		var names []string
+		for _, e := range after {
+			names = append(names, e.Name())
+		}
+		t.Errorf("left behind: %v", names)
+	}
+}
