@@ -19,9 +19,15 @@ import (
 
 // interruptContext is cancelled by SIGINT (Ctrl-C) or SIGTERM: a command
 // stops, removes what it had written beside its output, and exits with an
-// error. A second signal kills the process as usual.
+// error. Once it is cancelled the signals are let go, so a second one
+// kills the process at once, as without a handler.
 func interruptContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
 }
 
 // forceHelp is the --force flag's help, the same on every command.
