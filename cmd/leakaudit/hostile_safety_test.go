@@ -403,3 +403,50 @@ func TestHostileWAPReadme(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileItemsKept: an overlap that fails or is interrupted leaves
+// --items as it was (an earlier evidence file is not truncated) and no
+// temporary file beside it.
+func TestHostileItemsKept(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", filepath.Join(t.TempDir(), "cache"))
+	train := filepath.Join(dir, "train.json")
+	test := filepath.Join(dir, "test.json")
+	os.WriteFile(train, []byte(`["x ^ { 2 }", "a + b"]`), 0o644)
+	os.WriteFile(test, []byte(`["x ^ { 2 }", "d"]`), 0o644)
+	items := filepath.Join(dir, "out", "items.jsonl")
+	os.Mkdir(filepath.Dir(items), 0o755)
+	if _, stderr, code := runCode(t, "overlap", "--train", train, "--test", test, "--items", items); code != exitOK {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	before := snapshot(t, filepath.Dir(items))
+	// A training corpus that does not exist: the run fails.
+	_, stderr, code := runCode(t, "overlap", "--train", train, "--train", filepath.Join(dir, "missing.json"), "--test", test, "--items", items)
+	if code != exitError {
+		t.Errorf("a missing training corpus: exit %d\n%s", code, stderr)
+	}
+	if d := changed(before, snapshot(t, filepath.Dir(items))); len(d) > 0 {
+		t.Errorf("a failed run changed: %v", d)
+	}
+
+	// Interrupted: a long run on the shared data, in a child process.
+	root := shareddata.Dir(t)
+	cmd := exec.Command(os.Args[0], "-test.run=^TestHostileHelperProcess$", "--", "overlap",
+		"--train", filepath.Join(root, "labels", "hme100k_train_captions.json"), "--train", filepath.Join(root, "labels", "mathwriting_valid_captions.json"),
+		"--test", filepath.Join(root, "labels", "hme100k_test_captions.json"), "--level", "audit,ws,tokens", "--near", "2", "--items", items)
+	cmd.Env = append(os.Environ(), "LEAKAUDIT_HOSTILE_CHILD=1")
+	var errBuf bytes.Buffer
+	cmd.Stderr = &errBuf
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(time.Second)
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if err == nil {
+		t.Skipf("the run ended before the signal:\n%s", errBuf.String())
+	}
+	if d := changed(before, snapshot(t, filepath.Dir(items))); len(d) > 0 {
+		t.Errorf("an interrupted run changed: %v\n%s", d, errBuf.String())
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -123,19 +124,29 @@ considered item a row at level nearK.`,
 			); err != nil {
 				return err
 			}
+			// The items file is written beside --items and renamed into
+			// place when the run succeeds: an interrupted or failed run
+			// leaves no partial file, nor truncates an earlier one.
+			itemsTmp := ""
+			if items != "" {
+				if itemsTmp, err = tempBeside(items); err != nil {
+					return err
+				}
+				defer os.Remove(itemsTmp) // gone once renamed into place
+			}
 			// The near columns only with --near, so that the items file
 			// is unchanged without it.
 			var iw interface{ Close() error }
 			switch {
 			case items != "" && near > 0:
-				w, err := report.CreateItems[audit.NearItemMatch](items)
+				w, err := report.CreateItems[audit.NearItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
 				job.Item = func(m audit.ItemMatch) error { return w.Write(audit.NearRow(m)) }
 				job.NearItem, iw = w.Write, w
 			case items != "":
-				w, err := report.CreateItems[audit.ItemMatch](items)
+				w, err := report.CreateItems[audit.ItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
@@ -147,6 +158,9 @@ considered item a row at level nearK.`,
 			if iw != nil {
 				if cerr := iw.Close(); err == nil {
 					err = cerr
+				}
+				if err == nil {
+					err = outpath.Install(itemsTmp, items)
 				}
 			}
 			if err != nil {

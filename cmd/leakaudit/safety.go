@@ -38,6 +38,26 @@ func addForce(cmd *cobra.Command, force *bool) {
 	cmd.Flags().BoolVar(force, "force", false, forceHelp)
 }
 
+// tempBeside creates an empty file with a fresh hidden name beside path,
+// ending in path's extension (which says an items file's format), for an
+// output built there and renamed into place (outpath.Install).
+func tempBeside(path string) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*"+filepath.Ext(path))
+	if err != nil {
+		return "", err
+	}
+	name := f.Name()
+	if err := f.Close(); err != nil {
+		os.Remove(name)
+		return "", err
+	}
+	if err := os.Chmod(name, 0o644); err != nil { // as os.Create would make it
+		os.Remove(name)
+		return "", err
+	}
+	return name, nil
+}
+
 // checkOutputs checks every output a command is about to write (see
 // package outpath), before it reads anything.
 func checkOutputs(outs ...outpath.Output) error {
