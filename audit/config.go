@@ -49,7 +49,8 @@ type Config struct {
 	Corrections string `yaml:"corrections" json:"corrections,omitempty"`
 	// ReportedSource cites where the reported ExpRates come from.
 	ReportedSource string `yaml:"reported_source" json:"reported_source,omitempty"`
-	// DB is the label index folder (default: under the user cache dir).
+	// DB is the index folder (default: under the user cache dir): the
+	// label keys and, with TrainImages, the image hashes, both inside it.
 	DB string `yaml:"db" json:"-"`
 	// NoGapDelta is δ of the NO_GAP check, in percentage points (default 2).
 	NoGapDelta float64 `yaml:"no_gap_delta" json:"no_gap_delta"`

@@ -782,10 +782,10 @@ func (f *Findings) memorization(haveCorrections bool) {
 // nearDups searches each split's images among the training images and
 // keeps the pairs by split and test id, and the first pairs' images.
 func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near map[string]map[string]NearDupPair) error {
+	// The image hashes go into the same index folder as the labels (an
+	// index holds both, each with its own part of the manifest): nothing
+	// is written beside the folder the configuration names.
 	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: job.Config.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Train: pl.trainImages, Evidence: maxEvidence}
-	if nj.DB != "" {
-		nj.DB = nj.DB + "-images"
-	}
 	for _, s := range pl.splits {
 		if s.images != "" {
 			nj.Tests = append(nj.Tests, ImageSplit{Name: s.cfg.Name, Source: dataset.ImageSource{Path: s.images}})

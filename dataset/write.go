@@ -398,6 +398,11 @@ func writeCaptionFolder(src Source, dst string, keep func(int64) bool) (int64, e
 	var copyErr error
 	capSrc := src
 	capSrc.Path = filepath.Join(src.Path, "caption.txt")
+	// Its lines are copied: a caption.txt that is a link out of the
+	// folder is refused like an image that is.
+	if _, err := resolveInside(src.Path, capSrc.Path); err != nil {
+		return 0, err
+	}
 	n, err := writeFileSubset(capSrc, Caption, filepath.Join(dst, "caption.txt"), keep, func(it Item) {
 		name, ok := files[it.ID]
 		if !ok || copyErr != nil {
@@ -442,17 +447,9 @@ func writeInkMLSubset(src Source, dst string, keep func(int64) bool) (int64, err
 // copyInside copies the file p, which must resolve (symbolic links
 // followed) to a place inside root, to out.
 func copyInside(root, p, out string) error {
-	realRoot, err := filepath.EvalSymlinks(root)
+	real, err := resolveInside(root, p)
 	if err != nil {
 		return err
-	}
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return err
-	}
-	rel, err := filepath.Rel(realRoot, real)
-	if err != nil || !filepath.IsLocal(rel) {
-		return fmt.Errorf("%s leads out of %s (to %s): not copied", p, root, real)
 	}
 	in, err := os.Open(real)
 	if err != nil {
@@ -468,6 +465,24 @@ func copyInside(root, p, out string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// resolveInside returns p with symbolic links followed, or an error when
+// it leads out of root (links in root followed too).
+func resolveInside(root, p string) (string, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(realRoot, real)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", fmt.Errorf("%s leads out of %s (to %s): not copied", p, root, real)
+	}
+	return real, nil
 }
 
 // WriteImageSubset writes the images of an image-only source (a folder of

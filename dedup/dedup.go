@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 )
 
 // A Reason says why an item was removed.
@@ -202,11 +203,6 @@ func realPath(p string) string {
 	return a
 }
 
-func within(parent, p string) bool {
-	rel, err := filepath.Rel(parent, p)
-	return err == nil && (rel == "." || filepath.IsLocal(rel))
-}
-
 // check validates the job before anything is read.
 func (job *Job) check() error {
 	if len(job.Releases) == 0 {
@@ -238,20 +234,22 @@ func (job *Job) check() error {
 		}
 		seen[r.Name] = true
 	}
-	out := realPath(job.Out)
+	var paths []string
 	for _, in := range append(append([]Input{}, job.Releases...), job.Against...) {
-		p := realPath(in.Source.Path)
-		if _, err := os.Stat(p); err != nil {
+		if _, err := os.Stat(in.Source.Path); err != nil {
 			return fmt.Errorf("%s: %w", in.Name, err)
 		}
-		if within(out, p) || within(p, out) {
-			return fmt.Errorf("--out %s overlaps the input %s (%s): inputs are never written to", job.Out, in.Name, in.Source.Path)
-		}
+		paths = append(paths, in.Source.Path)
 	}
-	if _, err := os.Lstat(job.Out); err == nil && !job.Force {
-		return fmt.Errorf("%s exists: choose another --out, or --force to replace it", job.Out)
-	}
-	return nil
+	return outpath.Check(job.output(paths))
+}
+
+// output is Out as package outpath checks it: a folder that is never an
+// input, never inside one and never holds one, and replaces an existing
+// folder only when it is empty or with Force (an earlier clean release is
+// not replaced without Force either).
+func (job *Job) output(inputs []string) outpath.Output {
+	return outpath.Output{Flag: "--out", Path: job.Out, Dir: true, Inputs: inputs, Force: job.Force}
 }
 
 // Run cleans the release and writes Out.
@@ -375,39 +373,74 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			}
 			res.Removed = append(res.Removed, *r)
 		}
-		res.Check("release "+in.Name, in.Source.Path, sum.Stats)
+		if r := releaseShortfall(sum.Stats); r != "" {
+			res.Fail("release "+in.Name, in.Source.Path, r)
+		}
 		if sum.ImageStats != nil {
-			res.Check("release "+in.Name+" images", in.Source.Path, *sum.ImageStats)
+			if r := releaseShortfall(*sum.ImageStats); r != "" {
+				res.Fail("release "+in.Name+" images", in.Source.Path, r)
+			}
 		}
 	}
 	res.Done()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: nothing was written to %s", job.Out)
+	}
 	if err := writeManifest(tmp, res); err != nil {
 		return nil, err
 	}
-	if err := install(tmp, job.Out, job.Force); err != nil {
+	// Checked again: something may have appeared while cleaning.
+	var paths []string
+	for _, in := range append(append([]Input{}, job.Releases...), job.Against...) {
+		paths = append(paths, in.Source.Path)
+	}
+	if err := outpath.Check(job.output(paths)); err != nil {
+		return nil, fmt.Errorf("not replaced: %w", err)
+	}
+	if err := outpath.Install(tmp, job.Out); err != nil {
 		return nil, err
 	}
 	return res, nil
 }
 
-// install renames the finished folder tmp into place, replacing an
-// existing out only when force.
-func install(tmp, out string, force bool) error {
-	if _, err := os.Lstat(out); err == nil {
-		if !force {
-			return fmt.Errorf("%s appeared while cleaning: not replaced", out)
-		}
-		old := tmp + ".old"
-		if err := os.Rename(out, old); err != nil {
-			return err
-		}
-		if err := os.Rename(tmp, out); err != nil {
-			os.Rename(old, out)
-			return err
-		}
-		return os.RemoveAll(old)
+// releaseShortfall is what a release split lost: what makes any input
+// partial (dataset.Stats.Shortfall), and, unlike other commands' inputs,
+// the records a limit skipped, since they are dropped from the release
+// too.
+func releaseShortfall(st dataset.Stats) string {
+	var parts []string
+	if r := st.Shortfall(); r != "" {
+		parts = append(parts, r)
 	}
-	return os.Rename(tmp, out)
+	var n int64
+	var reasons []string
+	for _, r := range sortedReasons(st.Reasons) {
+		if !dataset.IsLimit(r) {
+			continue
+		}
+		n += st.Reasons[r]
+		what := fmt.Sprintf("%s: %d", r, st.Reasons[r])
+		for _, ex := range st.Examples {
+			if ex.Reason == r {
+				what += fmt.Sprintf(", first at %s", ex.Where)
+				break
+			}
+		}
+		reasons = append(reasons, what)
+	}
+	if n > 0 {
+		parts = append(parts, fmt.Sprintf("%d record(s) over a limit removed from the release (%s): raise --max-label-bytes, --max-pixels or --max-image-bytes to keep them", n, strings.Join(reasons, "; ")))
+	}
+	return strings.Join(parts, "; ")
+}
+
+func sortedReasons(m map[string]int64) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // matches is the list of "source:id" names for a removed row.

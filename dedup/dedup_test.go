@@ -255,7 +255,7 @@ func TestRunRefuses(t *testing.T) {
 	for _, o := range []string{filepath.Join(f.release, "out"), f.dir} {
 		job := f.job(t, o)
 		job.Force = true
-		if _, err := Run(context.Background(), job); err == nil || !strings.Contains(err.Error(), "overlaps") {
+		if _, err := Run(context.Background(), job); err == nil || !strings.Contains(err.Error(), "the input") {
 			t.Errorf("--out %s: %v", o, err)
 		}
 	}

@@ -143,9 +143,18 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	if ag.near != nil {
 		kr.query = func(t []string) ([]string, int) { return ag.near.query(t, selfSrc) }
 	}
+	// Lines of a caption folder that share an id share its image.
+	var byID map[string][]int64
+	var pending []pendingItem // caption folders: the within check, after the scan
+	if format == dataset.Caption {
+		byID = map[string][]int64{}
+	}
 	st, err := kr.scan(ctx, src, func(it dataset.Item, k keyedItem) error {
 		if job.Progress != nil {
 			job.Progress.Add(1)
+		}
+		if byID != nil {
+			byID[it.ID] = append(byID[it.ID], it.Seq)
 		}
 		if imgRm != nil {
 			key := imageKey{seq: it.Seq}
@@ -180,18 +189,13 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		}
 		// Only a surviving item is the first copy of its keys: a copy
 		// removed for another reason must not take its duplicates with it.
+		// In a caption folder a line may still go with another line of its
+		// id (removeSharedImages), so its duplicates are decided after.
 		if seen != nil && rm[it.Seq] == nil {
-			name := in.Name + ":" + it.ID
-			for li, d := range k.digests {
-				if first, ok := seen.first[li][d]; ok {
-					mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonWithin, Level: ag.levels[li].Name, Matches: []string{first}})
-					break
-				}
-			}
-			if rm[it.Seq] == nil {
-				for li, d := range k.digests {
-					seen.first[li][d] = name
-				}
+			if byID != nil {
+				pending = append(pending, pendingItem{seq: it.Seq, id: it.ID, digests: slices.Clone(k.digests)})
+			} else {
+				seen.check(rm, in.Name, it.ID, it.Seq, k.digests, ag.levels)
 			}
 		}
 		return nil
@@ -199,8 +203,73 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	sum.Stats = st
 	sum.Format = string(format)
 	sum.Items = st.Items + st.Skipped
+	if err == nil {
+		removeSharedImages(rm, byID)
+		for _, p := range pending {
+			if rm[p.seq] == nil {
+				seen.check(rm, in.Name, p.id, p.seq, p.digests, ag.levels)
+			}
+		}
+	}
 	return rm, err
 }
+
+// pendingItem is a caption folder's line whose within check waits for the
+// end of the scan.
+type pendingItem struct {
+	seq     int64
+	id      string
+	digests []canon.Digest
+}
+
+// check removes a surviving item that has a key of an earlier surviving
+// item, or records it as the first copy of its keys.
+func (w *withinSet) check(rm map[int64]*Removed, release, id string, seq int64, digests []canon.Digest, levels []canon.Level) {
+	for li, d := range digests {
+		if first, ok := w.first[li][d]; ok {
+			mark(rm, &Removed{Release: release, ID: id, Seq: seq, Reason: ReasonWithin, Level: levels[li].Name, Matches: []string{first}})
+			return
+		}
+	}
+	name := release + ":" + id
+	for li, d := range digests {
+		w.first[li][d] = name
+	}
+}
+
+// removeSharedImages removes, with a line of a caption folder removed as a
+// leak (label, image or near), every other line with its id: they share
+// one image, which would otherwise stay in the release with the kept line.
+// A line removed only as unreadable or within leaves the others (and the
+// image) in place.
+func removeSharedImages(rm map[int64]*Removed, byID map[string][]int64) {
+	for id, seqs := range byID {
+		if len(seqs) < 2 {
+			continue
+		}
+		var leak *Removed
+		for _, s := range seqs {
+			if r := rm[s]; r != nil && isLeak(r.Reason) && (leak == nil || r.Reason.rank() < leak.Reason.rank()) {
+				leak = r
+			}
+		}
+		if leak == nil {
+			continue
+		}
+		for _, s := range seqs {
+			if r := rm[s]; r != nil && isLeak(r.Reason) {
+				continue
+			}
+			c := *leak
+			c.ID, c.Seq = id, s
+			c.Detail = fmt.Sprintf("shares id %s, and so its image, with seq %d, removed for %s", id, leak.Seq, leak.Reason)
+			mark(rm, &c)
+		}
+	}
+}
+
+// isLeak says whether a reason is a match with the against sets.
+func isLeak(r Reason) bool { return r == ReasonLabel || r == ReasonImage || r == ReasonNear }
 
 // imageKey joins an image to its record: by id in a caption folder, by
 // position otherwise.

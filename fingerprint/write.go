@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 )
 
 // An Input is a corpus to fingerprint.
@@ -47,6 +49,10 @@ type Options struct {
 	Hash        imagehash.Options
 	ImageLimits dataset.ImageLimits
 	Workers     int // hashing goroutines (default: all cores)
+
+	// Force replaces an existing out that is not a previous fingerprint
+	// (see Write); it never allows writing over an input.
+	Force bool
 }
 
 // InputResult says what was read of one input.
@@ -76,7 +82,19 @@ type Result struct {
 // Write fingerprints every input into out: a Parquet file, or with
 // Partitions a folder of them. The output is written beside out and
 // renamed into place when complete; the same inputs give the same bytes.
+//
+// out is never one of the inputs (not even through a link or another
+// path), never inside an input folder and never holds an input. An
+// existing out is replaced only when it is a previous fingerprint (a file
+// with fingerprint metadata, or a folder of such partitions), an empty
+// folder for Partitions, or with Options.Force (see package outpath).
 func Write(out string, inputs []Input, o Options) (*Result, error) {
+	return WriteContext(context.Background(), out, inputs, o)
+}
+
+// WriteContext is Write, stopped when ctx is done: the partial output is
+// removed and nothing is written to out.
+func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*Result, error) {
 	if len(o.Levels) == 0 {
 		return nil, fmt.Errorf("no level to fingerprint")
 	}
@@ -92,13 +110,27 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 	for _, l := range o.Levels {
 		res.Levels = append(res.Levels, l.Name)
 	}
-	tmp := out + ".tmp"
-	os.RemoveAll(tmp)
+	if err := CheckOut(out, inputs, o); err != nil {
+		return nil, err
+	}
+	// The output is built in a folder of its own beside out (a name no
+	// one else uses), removed whatever happens.
+	tmpDir, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmpDir)
+	if err := os.Chmod(tmpDir, 0o755); err != nil { // as a folder made by MkdirAll
+		return nil, err
+	}
+	tmp := tmpDir
+	if o.Partitions == 0 {
+		tmp = filepath.Join(tmpDir, filepath.Base(out))
+	}
 	w, err := newPartWriter(tmp, o)
 	if err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
 	if o.Images {
 		if c := o.Hash.Canvas; c != "" && c != imagehash.Stretch && c != imagehash.Aspect {
 			return nil, fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
@@ -119,7 +151,7 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 		var st dataset.Stats
 		if o.Images {
 			src := dataset.ImageSource{Path: in.Source.Path, Field: in.Source.Field, Limits: o.ImageLimits}
-			st, ir.Images, err = imagehash.Scan(context.Background(), src, o.Hash, o.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+			st, ir.Images, err = imagehash.Scan(ctx, src, o.Hash, o.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
 				if it.HasLabel {
 					r.setLabel(it.Label, o)
@@ -135,7 +167,7 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 		} else {
 			// Rows are computed on every core (the token count runs the
 			// CDM tokenizer) and written in input order.
-			st, err = dataset.ScanMapped(context.Background(), in.Source, o.Workers, func(it dataset.Item) Row {
+			st, err = dataset.ScanMapped(ctx, in.Source, o.Workers, func(it dataset.Item) Row {
 				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
 				r.setLabel(it.Label, o)
 				return r
@@ -144,8 +176,14 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 				return w.write(r)
 			})
 		}
+		if err == nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			w.close()
+			if ctx.Err() != nil {
+				return nil, fmt.Errorf("interrupted while reading %s: nothing was written to %s", in.Source.Path, out)
+			}
 			return nil, fmt.Errorf("%s: %w", in.Source.Path, err)
 		}
 		ir.Stats = st
@@ -155,8 +193,10 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 	if err := w.close(); err != nil {
 		return nil, err
 	}
-	os.RemoveAll(out)
-	if err := os.Rename(tmp, out); err != nil {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("interrupted: nothing was written to %s", out)
+	}
+	if err := outpath.Install(tmp, out); err != nil {
 		return nil, err
 	}
 	res.Done()
@@ -298,3 +338,48 @@ func (pw *partWriter) close() error {
 	}
 	return first
 }
+
+// CheckOut says whether Write may write out for these inputs (see Write),
+// before anything is read; a command calls it to refuse early.
+func CheckOut(out string, inputs []Input, o Options) error {
+	var paths []string
+	for _, in := range inputs {
+		paths = append(paths, in.Source.Path)
+	}
+	return outpath.Check(outpath.Output{Flag: "--out", Path: out, Dir: o.Partitions > 0, Inputs: paths, Force: o.Force,
+		What: "a fingerprint", Previous: isPrevious})
+}
+
+// isPrevious recognizes a fingerprint Write made: a Parquet file with
+// fingerprint metadata, or a folder holding only partitions
+// (part=NNN/data.parquet) that are.
+func isPrevious(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if !fi.IsDir() {
+		_, ok, _ := readMeta(path)
+		return ok
+	}
+	parts, err := os.ReadDir(path)
+	if err != nil || len(parts) == 0 {
+		return false
+	}
+	for _, p := range parts {
+		if !p.IsDir() || !partName.MatchString(p.Name()) {
+			return false
+		}
+		inside, err := os.ReadDir(filepath.Join(path, p.Name()))
+		if err != nil || len(inside) != 1 || inside[0].Name() != "data.parquet" || !inside[0].Type().IsRegular() {
+			return false
+		}
+		if _, ok, _ := readMeta(filepath.Join(path, p.Name(), "data.parquet")); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// partName is the name of a partition folder.
+var partName = regexp.MustCompile(`^part=[0-9]{3,}$`)

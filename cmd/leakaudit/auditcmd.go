@@ -1,18 +1,16 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -24,6 +22,7 @@ func newAuditCmd() *cobra.Command {
 		maxLabel    int
 		asJSON      bool
 	)
+	var force bool
 	cmd := &cobra.Command{
 		Use:   "audit --config audit.yaml --out DIR",
 		Short: "Audit a model's benchmark results: inversions, reversals, contamination, memorized label errors",
@@ -68,7 +67,11 @@ profile is an error naming its line, and paths are relative to the file.
 			if cmd.Flags().Changed("max-label-bytes") {
 				c.MaxLabelBytes = maxLabel
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			if err := checkOutputs(outpath.Output{Flag: "--out", Path: out, Dir: true, Inputs: append([]string{config}, c.InputPaths()...),
+				Force: force, What: "an audit report", Previous: auditNames(out, c.DB)}); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			bar := progress.New()
 			last := ""
@@ -118,6 +121,7 @@ profile is an error naming its line, and paths are relative to the file.
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")
 	intFlag(fl, &workers, "workers", 0, 0, maxWorkers, "goroutines of each stage (CDM scoring, label lookups, image hashing); the stages run in turn, so at most this many are busy (default: number of CPUs)")
+	addForce(cmd, &force)
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
 	intFlag(fl, &maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, 1, math.MaxInt, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
 	return cmd

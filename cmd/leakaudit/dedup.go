@@ -1,17 +1,15 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -44,9 +42,12 @@ edits ("near", sequences of at least --near-min tokens), or when --within finds
 an earlier copy inside the release ("within": the first surviving copy in input
 order stays). A release split identical to an against input (a test split shipped
 in the release) is never compared with it: its items stay, and the other splits'
-copies of them go as label matches. A record the reader cannot use,
-or whose image cannot be decoded with --images, is removed as "unreadable" and
-makes the exit status 3 unless --allow-partial.
+copies of them go as label matches. A record the reader cannot use, a record
+a limit skips (--max-label-bytes, --max-pixels, --max-image-bytes: it would be
+dropped from the release), or whose image cannot be decoded with --images, is
+removed as "unreadable" and makes the exit status 3 unless --allow-partial.
+Lines of a caption folder with one id share its image: when one goes as a leak
+(label, image or near), the others go with it.
 
 DIR/<NAME>/ holds each split in its own format: a caption folder gets
 caption.txt (kept lines as they were) and img/ (kept images copied unchanged);
@@ -57,7 +58,9 @@ by the rewrite; removed.jsonl names the original ones. DIR/removed.jsonl and
 DIR/removed.parquet list every removed item (release, id, seq, reason, level
 or distance, the first 10 matching items); DIR/summary.json and summary.md
 count them. DIR is built beside its place and renamed into it when complete;
-an existing DIR is replaced only with --force. Cleaning the cleaned release
+an existing DIR is replaced only when it is an empty folder, or with --force;
+a DIR that is an input, or lies inside or holds one, is refused. A link out of
+a release (an image, or caption.txt) is refused. Cleaning the cleaned release
 again removes nothing.`,
 		Example: `  # CROHME train without the CROHME 2014/2016/2019 test labels and images
   leakaudit dedup --release train=crohme/train --against 2014=crohme/2014 \
@@ -93,7 +96,14 @@ again removes nothing.`,
 					*list.dst = append(*list.dst, dedup.Input{Name: s.name, Source: s.Source})
 				}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			var inputs []string
+			for _, in := range append(append([]dedup.Input{}, job.Releases...), job.Against...) {
+				inputs = append(inputs, in.Source.Path)
+			}
+			if err := checkOutputs(outpath.Output{Flag: "--report", Path: reportDir, Dir: true, Inputs: inputs, Force: force, What: "a report page folder", Previous: pageNames}); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			res, err := dedup.Run(ctx, job)
 			if err != nil {
@@ -120,7 +130,7 @@ again removes nothing.`,
 	f.StringArrayVar(&releases, "release", nil, "a release split to clean, [NAME=]PATH (repeatable)")
 	f.StringArrayVar(&against, "against", nil, "what must not leak into it: labels, images or a fingerprint, [NAME=]PATH (repeatable)")
 	f.StringVar(&out, "out", "", "the output folder (required; refused if it exists, unless --force)")
-	f.BoolVar(&force, "force", false, "replace an existing --out")
+	f.BoolVar(&force, "force", false, "replace an existing --out (and --report folder); an input is never replaced")
 	f.StringVar(&levels, "level", "ws", "canonical levels labels are compared at, comma-separated; "+levelHelp())
 	f.StringVar(&salt, "salt", "", "the salt of salted against fingerprints")
 	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")

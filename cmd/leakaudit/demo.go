@@ -1,17 +1,17 @@
 package main
 
 import (
-	"context"
-	"os"
-	"os/signal"
-
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/internal/demo"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 )
 
 func newDemoCmd() *cobra.Command {
-	var dir string
+	var (
+		dir   string
+		force bool
+	)
 	cmd := &cobra.Command{
 		Use:   "demo",
 		Short: "Run the overlap audit and a full model audit on built-in synthetic benchmarks",
@@ -35,7 +35,10 @@ label error is found and nothing else. It needs no data and no network.`,
 		Example: "  leakaudit demo --dir demo-report",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			if err := checkOutputs(outpath.Output{Flag: "--dir", Path: dir, Dir: true, Force: force, What: "a demo folder", Previous: demoNames}); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			res, err := demo.Run(ctx, dir, toolName(), cmd.OutOrStdout())
 			if err != nil {
@@ -49,5 +52,6 @@ label error is found and nothing else. It needs no data and no network.`,
 		},
 	}
 	cmd.Flags().StringVar(&dir, "dir", "demo-report", "folder for the generated data, index and results")
+	addForce(cmd, &force)
 	return cmd
 }

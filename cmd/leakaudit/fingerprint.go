@@ -22,6 +22,7 @@ func newFingerprintCmd() *cobra.Command {
 		withLabels  bool
 		asJSON      bool
 		images      bool
+		force       bool
 		hash        string
 		canvas      string
 	)
@@ -51,7 +52,12 @@ accept the file in place of the images, with the same pairs. The hashes
 are not salted: they reveal a coarse outline of each image.
 --partitions N writes a hive-style folder (part=NNN/data.parquet) by the
 first byte of the first level's digest, which query engines read in
-parallel.`,
+parallel.
+
+The output is built beside --out and renamed into place when complete (an
+interrupted run leaves nothing behind). --out is never an input, nor inside
+an input folder; an existing --out is replaced only when it is a previous
+fingerprint (or an empty folder, with --partitions), or with --force.`,
 		Example: `  leakaudit fingerprint --input train=corpus.parquet --out train.fp.parquet --level audit,ws,tokens
   leakaudit overlap --train train.fp.parquet --test crohme2014=crohme_2014_captions.json
   leakaudit fingerprint --images --input train=crohme/train --out train.img.fp.parquet
@@ -81,19 +87,26 @@ parallel.`,
 			}
 			var fin []fingerprint.Input
 			for _, s := range srcs {
-				in := fingerprint.Input{Name: s.name, Source: s.Source}
+				fin = append(fin, fingerprint.Input{Name: s.name, Source: s.Source})
+			}
+			opts := fingerprint.Options{Levels: lv, Salt: []byte(salt),
+				WithLabels: withLabels, Partitions: partitions, Tool: toolName(), Force: force,
+				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)}}
+			if err := fingerprint.CheckOut(out, fin, opts); err != nil {
+				return err
+			}
+			for i := range fin {
 				if images { // lets neardup know a test split that is this input
-					fp, err := index.FingerprintFile(s.Path)
+					fp, err := index.FingerprintFile(fin[i].Source.Path)
 					if err != nil {
 						return err
 					}
-					in.SHA256 = fp.SHA256
+					fin[i].SHA256 = fp.SHA256
 				}
-				fin = append(fin, in)
 			}
-			res, err := fingerprint.Write(out, fin, fingerprint.Options{Levels: lv, Salt: []byte(salt),
-				WithLabels: withLabels, Partitions: partitions, Tool: toolName(),
-				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)}})
+			ctx, stop := interruptContext()
+			defer stop()
+			res, err := fingerprint.WriteContext(ctx, out, fin, opts)
 			if err != nil {
 				return err
 			}
@@ -125,6 +138,7 @@ parallel.`,
 	intFlag(f, &partitions, "partitions", 0, 0, 256, "write a folder of N partitions instead of one file (1 to 256, by the first byte of the first level's digest)")
 	f.BoolVar(&withLabels, "with-labels", false, "keep the labels too (the file then reveals the corpus)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON on stdout")
+	addForce(cmd, &force)
 	f.BoolVar(&images, "images", false, "fingerprint the inputs' images (the hashes neardup uses) instead of their label records")
 	f.StringVar(&hash, "hash", string(imagehash.PHash), "with --images: perceptual hash, as neardup --hash")
 	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "with --images: stretch or aspect, as neardup --canvas")

@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 
 	"github.com/spf13/cobra"
 
@@ -13,6 +10,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -33,6 +31,7 @@ func newNearDupCmd() *cobra.Command {
 		maxEntries    int64
 		reportDir     string
 		salt          string
+		force         bool
 	)
 	cmd := &cobra.Command{
 		Use:   "neardup --train [NAME=]PATH... --test [NAME=]PATH... [flags]",
@@ -94,7 +93,20 @@ to compare labels.`,
 			if gallery != "" || reportDir != "" {
 				job.Evidence = galleryMax
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			var inputs []string
+			for _, t := range job.Train {
+				inputs = append(inputs, t.Source.Path)
+			}
+			for _, t := range job.Tests {
+				inputs = append(inputs, t.Source.Path)
+			}
+			if err := checkOutputs(
+				outpath.Output{Flag: "--gallery", Path: gallery, Dir: true, Inputs: inputs, Force: force, What: "a gallery folder", Previous: galleryNames},
+				outpath.Output{Flag: "--report", Path: reportDir, Dir: true, Inputs: inputs, Force: force, What: "a report page folder", Previous: pageNames},
+			); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			rep, err := audit.RunNearDup(ctx, job)
 			if err != nil {
@@ -134,6 +146,7 @@ to compare labels.`,
 	f.BoolVar(&asJSON, "json", false, "print pairs and summary as JSON on stdout")
 	f.StringVar(&gallery, "gallery", "", "write side-by-side PNG pairs and index.html into DIR")
 	intFlag(f, &galleryMax, "gallery-max", 200, 1, math.MaxInt, "pairs drawn in the gallery (and the --report page) at most")
+	addForce(cmd, &force)
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results with the pairs inlined, DIR/index.html")
 	f.StringVar(&hash, "hash", string(imagehash.PHash), "perceptual hash: phash, dhash or ahash (ahash is not discriminative on formulas)")
 	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "fit the ink box to the square (stretch) or keep its aspect (aspect)")

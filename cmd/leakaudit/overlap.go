@@ -1,12 +1,10 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
-	"os/signal"
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -35,6 +34,7 @@ func newOverlapCmd() *cobra.Command {
 		nearMin      int
 		reportDir    string
 		nearControls []string
+		force        bool
 	)
 	cmd := &cobra.Command{
 		Use:   "overlap --train [NAME=]FILE... --test [NAME=]FILE... [flags]",
@@ -114,30 +114,55 @@ considered item a row at level nearK.`,
 			for _, src := range controlSrc {
 				job.NearControls = append(job.NearControls, audit.Split{Name: src.name, Source: src.Source})
 			}
+			var inputs []string
+			for _, list := range [][]namedSource{trainSrc, testSrc, controlSrc} {
+				for _, s := range list {
+					inputs = append(inputs, s.Path)
+				}
+			}
+			if err := checkOutputs(
+				outpath.Output{Flag: "--items", Path: items, Inputs: inputs, Force: force, What: "a per-item evidence file", Previous: isItemsFile},
+				outpath.Output{Flag: "--report", Path: reportDir, Dir: true, Inputs: inputs, Force: force, What: "a report page folder", Previous: pageNames},
+			); err != nil {
+				return err
+			}
+			// The items file is written beside --items and renamed into
+			// place when the run succeeds: an interrupted or failed run
+			// leaves no partial file, nor truncates an earlier one.
+			itemsTmp := ""
+			if items != "" {
+				if itemsTmp, err = tempBeside(items); err != nil {
+					return err
+				}
+				defer os.Remove(itemsTmp) // gone once renamed into place
+			}
 			// The near columns only with --near, so that the items file
 			// is unchanged without it.
 			var iw interface{ Close() error }
 			switch {
 			case items != "" && near > 0:
-				w, err := report.CreateItems[audit.NearItemMatch](items)
+				w, err := report.CreateItems[audit.NearItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
 				job.Item = func(m audit.ItemMatch) error { return w.Write(audit.NearRow(m)) }
 				job.NearItem, iw = w.Write, w
 			case items != "":
-				w, err := report.CreateItems[audit.ItemMatch](items)
+				w, err := report.CreateItems[audit.ItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
 				job.Item, iw = w.Write, w
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := interruptContext()
 			defer stop()
 			rep, err := audit.RunOverlap(ctx, job)
 			if iw != nil {
 				if cerr := iw.Close(); err == nil {
 					err = cerr
+				}
+				if err == nil {
+					err = outpath.Install(itemsTmp, items)
 				}
 			}
 			if err != nil {
@@ -184,6 +209,7 @@ considered item a row at level nearK.`,
 	f.BoolVar(&rebuild, "rebuild", false, "drop the index and build it again")
 	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "concurrent lookups (default: number of CPUs)")
 	f.StringVar(&salt, "salt", "", "the salt of salted fingerprints given as --train")
+	addForce(cmd, &force)
 	f.StringVar(&reportDir, "report", "", "write a self-contained page of the results, DIR/index.html")
 	intFlag(f, &near, "near", 0, 0, math.MaxInt, "also count test items with a training label within this many token edits (tokens level; streams the training labels; 0: off)").describe("0 (off) or a positive number of token edits")
 	intFlag(f, &nearMin, "near-min", 0, 1, math.MaxInt, "shortest token sequence --near considers (default 4(K+1); short formulas collide by chance)")

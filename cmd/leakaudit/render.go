@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/report"
 	"github.com/leakaudit/leakaudit/tex"
@@ -19,6 +20,7 @@ func newRenderCmd() *cobra.Command {
 		dpi   float64
 		boxes bool
 		raw   bool
+		force bool
 	)
 	cmd := &cobra.Command{
 		Use:   "render 'LATEX' -o out.png",
@@ -37,6 +39,9 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if out == "" {
 				return usagef("give -o FILE.png")
+			}
+			if err := checkOutputs(outpath.Output{Flag: "--out", Path: out, Force: force, What: "a PNG image", Previous: isPNG}); err != nil {
+				return err
 			}
 			src, ntok := args[0], 0
 			if !raw {
@@ -79,6 +84,7 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 	cmd.Flags().StringVarP(&out, "out", "o", "", "PNG file to write")
 	floatFlag(cmd.Flags(), &dpi, "dpi", 200, 1, 2400, "resolution, 1 to 2400")
 	cmd.Flags().BoolVar(&boxes, "boxes", false, "outline each CDM token's box")
+	addForce(cmd, &force)
 	cmd.Flags().BoolVar(&raw, "raw", false, "lay out the LaTeX as given, without the CDM tokenizer")
 	return cmd
 }

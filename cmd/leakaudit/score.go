@@ -1,11 +1,8 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"math"
-	"os"
-	"os/signal"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/metrics"
@@ -31,6 +29,7 @@ func newScoreCmd() *cobra.Command {
 		maxFile                           int64
 		asJSON                            bool
 	)
+	var force bool
 	var names []string
 	for n := range cdm.Profiles {
 		names = append(names, n)
@@ -88,7 +87,18 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if gt != "" {
 				job.GT = &dataset.Source{Path: gt, Limits: lim}
 			}
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			outs := []outpath.Output{
+				{Flag: "--out", Path: out, Dir: true, Inputs: []string{input, gt, texbleuEmb}, Force: force, What: "a score folder", Previous: scoreNames},
+				{Flag: "--vis", Path: vis, Dir: true, Inputs: []string{input, gt, texbleuEmb}, Force: force, What: "a folder of drawings", Previous: visNames},
+			}
+			if vis == out { // both in one folder
+				outs = outs[:1]
+				outs[0].Previous = outpath.Names("metrics_res.json", "items.jsonl", "items.parquet", "*.png")
+			}
+			if err := checkOutputs(outs...); err != nil {
+				return err
+			}
+			ctx, stop := interruptContext()
 			defer stop()
 			job.Progress = progress.New()
 			res, err := metrics.RunScore(ctx, job)
@@ -126,6 +136,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 	fl.StringVar(&idField, "id-field", "", "id field or column (default: img_id, id, …)")
 	fl.StringVar(&profile, "profile", cdm.UniMERNet.Name, "scoring profile: "+strings.Join(names, ", "))
 	fl.StringVar(&out, "out", "", "write metrics_res.json (the reference's schema), items.jsonl and items.parquet into DIR")
+	addForce(cmd, &force)
 	fl.StringVar(&vis, "vis", "", "draw each pair, GT above prediction, with matched (green) and unmatched (red) token boxes, into DIR")
 	fl.StringSliceVar(&visIDs, "vis-id", nil, "items to draw (default: the first --vis-max items that are not exact)")
 	intFlag(fl, &visMax, "vis-max", 20, 1, math.MaxInt, "items drawn at most")
