@@ -309,6 +309,14 @@ func open(dir string, o Options, readOnly bool) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !readOnly {
+		// A writer writes and removes files in the folder: only in an
+		// index's own.
+		if err := CheckFolder(dir); err != nil {
+			lock.Close()
+			return nil, err
+		}
+	}
 	ix := &DB{dir: dir, o: o, lock: lock, readOnly: readOnly, salt: o.Salt}
 	if err := ix.loadManifest(); err != nil {
 		lock.Close()
@@ -628,6 +636,11 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	if err := ix.recordShards(); err != nil {
 		return rep, err
 	}
+	ix.shards.mu.Lock()
+	for s := range numShards {
+		ix.shards.verified[s] = true // recorded as they are
+	}
+	ix.shards.mu.Unlock()
 	ix.m.Complete = true
 	return rep, ix.saveManifest()
 }
@@ -635,8 +648,10 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 // verifyShards checks the files of every posting shard against the
 // manifest's records.
 func (ix *DB) verifyShards() error {
-	for _, d := range shardDirs() {
-		if err := ix.verifyFiles(ix.m.Files, d); err != nil {
+	ix.shards.mu.Lock()
+	defer ix.shards.mu.Unlock()
+	for s := range numShards {
+		if err := ix.verifyShard(s); err != nil {
 			return err
 		}
 	}

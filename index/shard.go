@@ -137,6 +137,9 @@ func removeEmptyLogs(dir string) error {
 type shardSet struct {
 	mu sync.Mutex
 	db [numShards]atomic.Pointer[queryDB]
+	// verified marks the shards whose files were checked against the
+	// manifest's records since the index was opened.
+	verified [numShards]bool
 }
 
 // queryDB is a shard opened for lookups, with its key filters.
@@ -185,7 +188,7 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 		return nil, ix.damaged("%s has no database: %v", filepath.Base(dir), err)
 	}
 	// Its files are checked before Badger reads any (integrity.go).
-	if err := ix.verifyFiles(ix.m.Files, filepath.Base(dir)); err != nil {
+	if err := ix.verifyShard(s); err != nil {
 		return nil, err
 	}
 	q := &queryDB{filters: map[canon.LevelID][]corpusFilter{}}
@@ -228,6 +231,7 @@ func (ix *DB) closeQueryShards() error {
 	ix.shards.mu.Lock()
 	defer ix.shards.mu.Unlock()
 	var first error
+	ix.shards.verified = [numShards]bool{} // a build may change the files next
 	for i := range ix.shards.db {
 		if q := ix.shards.db[i].Swap(nil); q != nil {
 			if err := q.close(); err != nil && first == nil {
