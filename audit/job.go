@@ -219,8 +219,12 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	}
 	rep.Train = train
 	oo := OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
+	emitted := false // per-item evidence was given out: a second run would repeat it
+	if item := oo.Item; item != nil {
+		oo.Item = func(m ItemMatch) error { emitted = true; return item(m) }
+	}
 	res, err := Overlap(ctx, ix, job.Tests, oo)
-	if errors.Is(err, index.ErrDamaged) && again != nil {
+	if errors.Is(err, index.ErrDamaged) && again != nil && !emitted {
 		if ix, err = again(err); err != nil {
 			return rep, err
 		}

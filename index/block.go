@@ -8,7 +8,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 )
 
-// Posting blocks (FormatVersion 3).
+// Posting blocks (FormatVersion 3; linked in a chain since 4).
 //
 // A shard stores its postings in blocks: runs of up to blockPostings
 // consecutive postings of one level and corpus, in key order, each one

@@ -274,6 +274,18 @@ func TestHostileIndexCorruption(t *testing.T) {
 		}
 	}
 	work := filepath.Join(dir, "work")
+	// A file added to a database's folder: an error, and nothing
+	// removed (Badger deletes a table file its manifest does not name).
+	copyTree(t, orig, work)
+	stray := filepath.Join(work, "shard-00", "000099.sst")
+	os.WriteFile(stray, []byte("stray"), 0o644)
+	if _, err := labels(work); !errors.Is(err, ErrDamaged) || !strings.Contains(err.Error(), "000099.sst") {
+		t.Errorf("a stray table file: %v", err)
+	}
+	if _, err := os.Stat(stray); err != nil {
+		t.Errorf("the stray file was removed: %v", err)
+	}
+	os.Remove(stray)
 	rng := rand.New(rand.NewPCG(1, 2))
 	errs, cases := 0, 0
 	for _, f := range files {

@@ -200,18 +200,29 @@ func tableTail(f *os.File, size int64) (int64, bool) {
 // the index folder) against their records.
 func (ix *DB) verifyFiles(recs []FileRecord, dir string) error {
 	prefix := dir + "/"
-	seen := false
+	recorded := map[string]bool{}
 	for _, r := range recs {
 		if !strings.HasPrefix(r.Path, prefix) {
 			continue
 		}
-		seen = true
+		recorded[r.Path] = true
 		if err := ix.verifyFile(r); err != nil {
 			return err
 		}
 	}
-	if !seen {
+	if len(recorded) == 0 {
 		return ix.damaged("the manifest records no file of %s", dir)
+	}
+	// A file its build did not write is damage too; a table file would
+	// be deleted by Badger, even opened read-only.
+	entries, err := os.ReadDir(filepath.Join(ix.dir, dir))
+	if err != nil {
+		return fmt.Errorf("index %s: %w", ix.dir, err)
+	}
+	for _, e := range entries {
+		if rel := prefix + e.Name(); !recorded[rel] && e.Name() != "LOCK" && !strings.HasSuffix(e.Name(), ".tmp") {
+			return ix.damaged("%s was not written by its build", rel)
+		}
 	}
 	return nil
 }

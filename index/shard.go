@@ -15,7 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 )
 
-// On-disk layout (FormatVersion 3):
+// On-disk layout (FormatVersion 4):
 //
 //	manifest.json     the Manifest
 //	shard-00/ … shard-15/
