@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
 // snapshotFiles reads every file under dir, by relative path.
@@ -120,5 +122,104 @@ func TestHostileDamagedIndexCLI(t *testing.T) {
 	got, stderr, code := runCode(t, append(args, "--rebuild")...)
 	if code != exitOK || got != want {
 		t.Errorf("--rebuild: exit %d\n%s", code, stderr)
+	}
+}
+
+// TestHostileRealIndexDamage: the cases of issue 32 on the shared data.
+// HME100K test against HME100K train at the audit level finds 5,721
+// items; with one table's first 4 KiB zeroed (5,693 before), a table
+// truncated or half of each zeroed (a Badger panic before), a truncated
+// KEYREGISTRY or a zeroed key filter, overlap --db is an error naming the
+// folder and saying to rebuild; --rebuild finds 5,721 again. The CROHME
+// image index with a table partly zeroed (4 or 0 of 54 pairs before,
+// "complete": true) is an error too.
+func TestHostileRealIndexDamage(t *testing.T) {
+	root := shareddata.Dir(t)
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	db := filepath.Join(dir, "db")
+	labels := filepath.Join(root, "labels")
+	args := []string{"overlap", "--json", "--level", "audit", "--test", filepath.Join(labels, "hme100k_test_captions.json"),
+		"--train", filepath.Join(labels, "hme100k_train_captions.json"), "--db", db}
+	want, stderr, code := runCode(t, args...)
+	if code != exitOK || !strings.Contains(want, `"found": 5721`) {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	orig := snapshotFiles(t, db)
+	restore := func() {
+		os.RemoveAll(db)
+		for name, content := range orig {
+			p := filepath.Join(db, name)
+			os.MkdirAll(filepath.Dir(p), 0o755)
+			os.WriteFile(p, []byte(content), 0o644)
+		}
+	}
+	zero := func(p string, off, n int64) {
+		fh, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fh.WriteAt(make([]byte, n), off)
+		fh.Close()
+	}
+	size := func(p string) int64 {
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	sst := filepath.Join(db, "shard-00", "000001.sst")
+	for _, c := range []struct {
+		name   string
+		damage func()
+	}{
+		{"first 4 KiB of a table zeroed", func() { zero(sst, 0, 4096) }},
+		{"a table truncated", func() { os.Truncate(sst, size(sst)/2) }},
+		{"half of each table zeroed", func() {
+			ssts, _ := filepath.Glob(filepath.Join(db, "shard-*", "*.sst"))
+			for _, p := range ssts {
+				zero(p, size(p)/2, size(p)-size(p)/2)
+			}
+		}},
+		{"a KEYREGISTRY truncated", func() { os.Truncate(filepath.Join(db, "shard-00", "KEYREGISTRY"), 10) }},
+		{"a key filter zeroed", func() {
+			p := filepath.Join(db, "shard-00", "filter-0-1")
+			zero(p, 16, size(p)-16)
+		}},
+		{"the manifest changed", func() {
+			p := filepath.Join(db, "manifest.json")
+			b, _ := os.ReadFile(p)
+			os.WriteFile(p, []byte(strings.Replace(string(b), `"complete": true`, `"complete": false`, 1)), 0o644)
+		}},
+	} {
+		restore()
+		c.damage()
+		out, stderr, code := runCode(t, args...)
+		if code == exitOK || strings.Contains(out, `"found"`) || !strings.Contains(stderr, db) || !strings.Contains(stderr, "--rebuild") {
+			t.Errorf("%s: exit %d\n%s\n%s", c.name, code, out, stderr)
+		}
+	}
+	if got, stderr, code := runCode(t, append(args, "--rebuild")...); code != exitOK || got != want {
+		t.Errorf("--rebuild: exit %d\n%s", code, stderr)
+	}
+
+	if testing.Short() {
+		return
+	}
+	crohme := filepath.Join(root, "crohme")
+	idb := filepath.Join(dir, "images")
+	nd := []string{"neardup", "--json", "--db", idb, "--train", filepath.Join(crohme, "train")}
+	for _, s := range []string{"train", "2014", "2016", "2019"} {
+		nd = append(nd, "--test", s+"="+filepath.Join(crohme, s))
+	}
+	out, stderr, code := runCode(t, nd...)
+	if code != exitOK || strings.Count(out, `"test_id"`) != 54 {
+		t.Fatalf("neardup: exit %d, %d pairs\n%s", code, strings.Count(out, `"test_id"`), stderr)
+	}
+	zero(filepath.Join(idb, "images", "000001.sst"), 50*4096, 8*4096)
+	out, stderr, code = runCode(t, nd...)
+	if code == exitOK || strings.Contains(out, `"pairs"`) || !strings.Contains(stderr, idb) || !strings.Contains(stderr, "--rebuild") {
+		t.Errorf("a damaged image index: exit %d\n%.300s\n%s", code, out, stderr)
 	}
 }
