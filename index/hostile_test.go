@@ -306,6 +306,34 @@ func TestHostileIndexCorruption(t *testing.T) {
 		}
 	}
 	t.Logf("%d files × %d corruptions: %d errors, %d exact answers", len(files), len(corruptions()), errs, cases-errs)
+	// A build over a damaged index (another level asked for) starts
+	// over, says why, and answers right.
+	for _, side := range []string{"shard-00/000001.sst", "images/000001.sst"} {
+		copyTree(t, orig, work)
+		os.Truncate(filepath.Join(work, side), 100)
+		w, err := Open(work, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rep BuildReport
+		if filepath.Dir(side) == "images" {
+			rep, err = w.BuildImages(context.Background(), []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}},
+				[]NamedFingerprint{{Name: "imgs", Fingerprint: ifp}}, set, "test", 2, nil)
+		} else {
+			rep, err = w.Build(context.Background(), []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "audit,ws,raw"), "test", nil)
+		}
+		w.Close()
+		if err != nil || !strings.Contains(rep.Rebuilt, "damaged") || !strings.Contains(rep.Rebuilt, side) {
+			t.Errorf("build over a damaged %s: %v, rebuilt %q", side, err, rep.Rebuilt)
+		}
+		if got, err := labels(work); err != nil || got != wantLabels {
+			t.Errorf("labels after a build over a damaged %s: %v", side, err)
+		}
+		if got, err := images(work); err != nil || got != wantImages {
+			t.Errorf("images after a build over a damaged %s: %v", side, err)
+		}
+	}
+	os.RemoveAll(work)
 	// The undamaged copy still answers: the damage was all there was.
 	copyTree(t, orig, work)
 	if got, err := labels(work); err != nil || got != wantLabels {

@@ -218,7 +218,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 			if !errors.Is(err, ErrDamaged) {
 				return rep, err
 			}
-			rep.Rebuilt = err.Error()
+			rep.Rebuilt = damageReason(err)
 			ix.m.ImageComplete = false
 			if err := ix.saveManifest(); err != nil {
 				return rep, err
@@ -346,7 +346,8 @@ func (m Manifest) CoversImages(fps []NamedFingerprint, set ImageSettings) bool {
 
 // Images calls fn for every stored image record in (corpus, seq) order.
 // It fails, naming the index, unless it read exactly the records each
-// corpus's build wrote.
+// corpus's build wrote; fn may have been called for some records before
+// such an error, so a caller keeps them only once Images returns nil.
 func (ix *DB) Images(fn func(ImageRecord) error) (err error) {
 	if !ix.m.current() {
 		return ix.oldFormat()
@@ -361,10 +362,8 @@ func (ix *DB) Images(fn func(ImageRecord) error) (err error) {
 	}
 	prefix := []byte{'h', kindByte(ix.m.ImageHash.Kind)}
 	names := map[uint16]string{}
-	want := map[uint16]int64{}
 	for _, c := range ix.m.ImageCorpora {
 		names[c.ID] = c.Name
-		want[c.ID] = c.Hashed
 	}
 	got := map[uint16]int64{}
 	err = db.View(func(txn *badger.Txn) error {

@@ -63,6 +63,15 @@ func (e *DamagedError) Error() string {
 // Unwrap makes the error match ErrDamaged.
 func (e *DamagedError) Unwrap() error { return ErrDamaged }
 
+// damageReason is what a build that starts over says of a damaged index.
+func damageReason(err error) string {
+	var de *DamagedError
+	if errors.As(err, &de) {
+		return "it was damaged (" + de.Reason + ")"
+	}
+	return err.Error()
+}
+
 // damaged returns the error of damage found in the index.
 func (ix *DB) damaged(format string, args ...any) error {
 	return &DamagedError{Dir: ix.dir, Reason: fmt.Sprintf(format, args...)}

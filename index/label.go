@@ -541,8 +541,8 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 			if !errors.Is(err, ErrDamaged) {
 				return rep, err
 			}
-			rep.Rebuilt = err.Error()
-			ix.m.Corpora = nil // start over: same is false below
+			rep.Rebuilt = damageReason(err)
+			ix.m.Corpora, same = nil, false // start over
 			if err := ix.markIncomplete(); err != nil {
 				return rep, err
 			}
