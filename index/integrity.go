@@ -42,9 +42,18 @@ import (
 //   - Panics in Badger's code on the lookup's goroutine are recovered and
 //     reported as damage.
 //
-// The manifest itself carries a checksum of its own content.
+// The manifest itself carries a checksum of its own content, and a file
+// in a database's folder that its build did not write is damage too.
 //
 // Errors for damage wrap ErrDamaged and name the index folder.
+//
+// Cost: on a 40M-label index (1.8 GB, 208 files) the checks read and hash
+// 160 MB before the first lookup (the key filters, which lookups map and
+// mostly touch anyway, the tables' tails, which Badger reads on opening
+// them, and Badger's small files): 32–36 ms of CPU with the files in the
+// page cache. Badger's block checksums add 10–25% to the CPU of lookups
+// that search the tables. Hashing the whole tables would read all 1.8 GB
+// at every query.
 
 // ErrDamaged is wrapped by the errors of an index whose files are not the
 // ones its build wrote: truncated, overwritten, removed or changed.
@@ -56,6 +65,7 @@ type DamagedError struct {
 	Reason string // what was found, naming the file
 }
 
+// Error names the folder, what is damaged, and how to build it again.
 func (e *DamagedError) Error() string {
 	return fmt.Sprintf("index %s is damaged (%s); build it again: run with --rebuild, or delete the folder", e.Dir, e.Reason)
 }
