@@ -135,6 +135,7 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 	const streaming = "reading the training corpora once (no index kept; --db DIR builds one for repeated runs)"
 	var ix Lookuper
 	var corpora []index.Corpus
+	var again func(error) (Lookuper, error) // rebuilds a damaged default index
 	if job.Stream && !job.Rebuild && job.DB == "" && regular && !index.DefaultMayCover(names, sizes) {
 		// No index can cover these corpora (none in the default folder
 		// has their names and sizes): read them now and compute their
@@ -184,8 +185,23 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 			if err != nil {
 				return rep, err
 			}
-			defer db.Close()
+			defer func() { db.Close() }()
 			ix, corpora = db, db.Manifest().Corpora
+			if job.DB == "" {
+				// Damage that only a lookup finds (a table block): the
+				// default index is built again, once, and the splits
+				// checked again.
+				again = func(err error) (Lookuper, error) {
+					db.Close()
+					if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+						return nil, err
+					}
+					if db, err = openIndex(ctx, dir, inputs, fps, job, logf); err != nil {
+						return nil, err
+					}
+					return db, nil
+				}
+			}
 		}
 	}
 	// Report the corpora in the order given, the missing ones included.
@@ -202,7 +218,18 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 		train = append(train, TrainInput{Name: in.Name, Path: in.Source.Path, Missing: true})
 	}
 	rep.Train = train
-	res, err := Overlap(ctx, ix, job.Tests, OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item})
+	oo := OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
+	emitted := false // per-item evidence was given out: a second run would repeat it
+	if item := oo.Item; item != nil {
+		oo.Item = func(m ItemMatch) error { emitted = true; return item(m) }
+	}
+	res, err := Overlap(ctx, ix, job.Tests, oo)
+	if errors.Is(err, index.ErrDamaged) && again != nil && !emitted {
+		if ix, err = again(err); err != nil {
+			return rep, err
+		}
+		res, err = Overlap(ctx, ix, job.Tests, oo)
+	}
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
 	if err == nil && job.Near > 0 {
 		rep.Near, rep.NearControls, err = nearOverlap(ctx, job, inputs)
@@ -291,35 +318,41 @@ func probeTests(ctx context.Context, job *OverlapJob, inputs []index.CorpusInput
 }
 
 // openIndex returns an index that is complete for the inputs and levels:
-// shared read-only when one already is, built (or resumed) otherwise.
+// shared read-only when one already is (its files checked), built (or
+// resumed) otherwise. A damaged index in the default folder is removed
+// and built again, after saying so; one given as job.DB is an error.
 func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job OverlapJob, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
-		if ix, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
+		ix, err := index.OpenReadOnly(dir, job.IndexOpts)
+		if err == nil {
 			m := ix.Manifest()
 			if m.Covers(fps, job.Levels, job.IndexOpts.Salt) {
-				logf("using index %s", dir)
-				return ix, nil
-			}
-			if len(m.Corpora) > 0 && !m.Complete {
+				if err = ix.Verify(); err == nil {
+					logf("using index %s", dir)
+					return ix, nil
+				}
+			} else if len(m.Corpora) > 0 && !m.Complete {
 				logf("index %s is incomplete (an earlier build was interrupted); resuming", dir)
 			}
 			ix.Close()
-		} else if errors.Is(err, index.ErrLocked) {
+		}
+		if errors.Is(err, index.ErrLocked) {
 			return nil, err
+		}
+		if errors.Is(err, index.ErrDamaged) {
+			if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+				return nil, err
+			}
+		}
+	}
+	if job.Rebuild {
+		if err := index.Remove(dir); err != nil {
+			return nil, fmt.Errorf("--rebuild: %w", err)
 		}
 	}
 	ix, err := index.Open(dir, job.IndexOpts)
 	if err != nil {
 		return nil, err
-	}
-	if job.Rebuild {
-		ix.Close()
-		if err := os.RemoveAll(dir); err != nil {
-			return nil, fmt.Errorf("remove index for --rebuild: %w", err)
-		}
-		if ix, err = index.Open(dir, job.IndexOpts); err != nil {
-			return nil, err
-		}
 	}
 	logf("building index %s", dir)
 	br, err := ix.Build(ctx, inputs, fps, job.Levels, job.Tool, job.Progress)
@@ -332,4 +365,21 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	}
 	logf("index: %d postings written (%d corpus×level pairs built, %d reused)", br.Postings, len(br.Indexed), len(br.Reused))
 	return ix, nil
+}
+
+// dropDamaged handles a damaged index (err wraps index.ErrDamaged) in
+// dir: one in the default folder (db empty) is removed, after saying so,
+// to be built again; one the user gave (db) is left as it is, and err is
+// returned: its message names the folder and says how to rebuild it.
+func dropDamaged(err error, dir, db string, logf func(string, ...any)) error {
+	if db != "" {
+		return err
+	}
+	reason := err.Error()
+	var de *index.DamagedError
+	if errors.As(err, &de) {
+		reason = de.Reason
+	}
+	logf("index %s is damaged (%s); it is the default index folder: building it again", dir, reason)
+	return index.Remove(dir)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"os"
 	"sort"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -177,19 +176,34 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
 		ijob := job
 		ijob.Train = imgTrain
-		db, err := openImageIndex(ctx, dir, ijob, fps, set, logf)
-		if err != nil {
-			return rep, err
+		var recs []index.ImageRecord
+		var m index.Manifest
+		for attempt := 0; ; attempt++ {
+			db, err := openImageIndex(ctx, dir, ijob, fps, set, logf)
+			if err != nil {
+				return rep, err
+			}
+			m, recs = db.Manifest(), nil
+			err = db.Images(func(r index.ImageRecord) error { recs = append(recs, r); return nil })
+			db.Close()
+			if err != nil && attempt == 0 && errors.Is(err, index.ErrDamaged) {
+				// A damaged default index is built again, once.
+				if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+					return rep, err
+				}
+				continue
+			}
+			if err != nil {
+				return rep, err
+			}
+			break
 		}
-		m := db.Manifest()
 		for i, c := range m.ImageCorpora {
 			rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: imgTrain[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
 			sources[c.Input.SHA256] = append(sources[c.Input.SHA256], c.Name)
 		}
-		err = db.Images(func(r index.ImageRecord) error { keep(r, false); return nil })
-		db.Close()
-		if err != nil {
-			return rep, err
+		for _, r := range recs {
+			keep(r, false)
 		}
 	}
 	for _, in := range fpTrain {
@@ -394,19 +408,26 @@ func (e *evidencePicker) images(train []index.ImageCorpusInput, tests []ImageSpl
 
 func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
-		if db, err := index.OpenReadOnly(dir, job.IndexOpts); err == nil {
+		db, err := index.OpenReadOnly(dir, job.IndexOpts)
+		if err == nil {
 			if db.Manifest().CoversImages(fps, set) {
 				logf("using index %s", dir)
 				return db, nil
 			}
 			db.Close()
-		} else if errors.Is(err, index.ErrLocked) {
+		}
+		if errors.Is(err, index.ErrLocked) {
 			return nil, err
+		}
+		if errors.Is(err, index.ErrDamaged) {
+			if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if job.Rebuild {
-		if err := os.RemoveAll(dir); err != nil {
-			return nil, err
+		if err := index.Remove(dir); err != nil {
+			return nil, fmt.Errorf("--rebuild: %w", err)
 		}
 	}
 	db, err := index.Open(dir, job.IndexOpts)

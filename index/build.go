@@ -587,30 +587,49 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 	addPosting := func(key, val []byte) {
 		bw.add(canon.LevelID(key[1]), [16]byte(key[2:postingPrefixLen]), binary.BigEndian.Uint32(key[postingPrefixLen+2:]), val)
 	}
+	// Each level's blocks are followed by its end record (block.go),
+	// for every level built, in the order of the level ids (the order of
+	// the keys); ended counts the levels whose end record is written.
+	ids := make([]canon.LevelID, 0, len(levels))
+	for _, l := range levels {
+		ids = append(ids, l.ID)
+	}
+	slices.Sort(ids)
+	ended := 0
+	ready := false // bw holds a block to write
 	next := func(s int) ([]byte, []byte, bool, error) {
-		if carry {
-			addPosting(carryKey[:], carryVal)
-			carry = false
+		if !ready {
+			if carry {
+				addPosting(carryKey[:], carryVal)
+				carry = false
+			}
+			for !bw.full() {
+				key, val, ok, err := nextPosting(s)
+				if err != nil {
+					return nil, nil, false, err
+				}
+				if !ok {
+					break
+				}
+				if bw.n > 0 && canon.LevelID(key[1]) != bw.level {
+					carry = true
+					copy(carryKey[:], key)
+					carryVal = append(carryVal[:0], val...)
+					break
+				}
+				addPosting(key, val)
+			}
+			ready = bw.n > 0
 		}
-		for !bw.full() {
-			key, val, ok, err := nextPosting(s)
-			if err != nil {
-				return nil, nil, false, err
-			}
-			if !ok {
-				break
-			}
-			if bw.n > 0 && canon.LevelID(key[1]) != bw.level {
-				carry = true
-				copy(carryKey[:], key)
-				carryVal = append(carryVal[:0], val...)
-				break
-			}
-			addPosting(key, val)
+		if ended < len(ids) && (!ready || ids[ended] < bw.level) {
+			k, v := bw.end(ids[ended])
+			ended++
+			return k, v, true, nil
 		}
-		if bw.n == 0 {
+		if !ready {
 			return nil, nil, false, nil
 		}
+		ready = false
 		k, v := bw.take()
 		return k, v, true, nil
 	}
@@ -634,22 +653,15 @@ func (ix *DB) streamRuns(ctx context.Context, files []string, cid uint16, levels
 		for _, l := range levels {
 			filters[l.ID] = newFilter(counts[s][l.ID])
 		}
-		has := len(h) > 0 && int(h[0].key[0]) == s
-		if !has && ix.shardExists(s) {
-			// Nothing to add to this shard but empty filters.
-			if err := writeFilters(ix.dir, s, cid, filters); err != nil {
-				return err
-			}
-			continue
-		}
+		// Every shard gets the end records of the levels built, with
+		// postings or none.
+		bw.startShard()
+		ended, ready = 0, false
 		db, err := ix.openShardWriter(s) // created if it is new
 		if err != nil {
 			return err
 		}
-		var sw *badger.StreamWriter
-		if has {
-			sw, err = streamWrite(ctx, db, bufs, func() ([]byte, []byte, bool, error) { return next(s) })
-		}
+		sw, err := streamWrite(ctx, db, bufs, func() ([]byte, []byte, bool, error) { return next(s) })
 		if err == nil {
 			err = writeFilters(ix.dir, s, cid, filters)
 		}

@@ -139,6 +139,10 @@ func TestBlocks(t *testing.T) {
 	if !bytes.Equal(key, appendBlockKey(nil, 2, 7, last.d, last.seq)) {
 		t.Errorf("block key %x is not its last posting's", key)
 	}
+	if !allZero(val[:prevLen]) {
+		t.Errorf("the first block's link %x is not zero", val[:prevLen])
+	}
+	val = val[prevLen:]
 	r := blockReader{b: val}
 	for i, p := range in {
 		ok, err := r.next()

@@ -72,7 +72,9 @@
 // searches Badger only when one may hold the key: keys no training label
 // has (most of most test sets) cost one small read, and few of them pass
 // (12 of 15,000 in TestKeyFilters). A pair without its filter is always searched, so the
-// filters change speed and memory, never answers. Badger's own per-table
+// filters change speed and memory, never answers; a filter the manifest
+// records (every filter a format-4 build writes) that is missing or
+// changed makes the index damaged (below). Badger's own per-table
 // Bloom filters, which only point reads use, are not written.
 //
 // # Building
@@ -107,6 +109,22 @@
 // Badger database in the index folder, before the shards) is refused by
 // readers with [ErrOldFormat], whose message says to build it again, and
 // is replaced by the next build.
+//
+// # Integrity
+//
+// Every answer is exact or an error: a damaged index (a file truncated,
+// overwritten, removed or added to) never gives another count, and never
+// a panic. The manifest of a complete index records each file of its
+// databases with its size and a CRC-32C (a table's by its tail, the part
+// Badger reads when it opens it; the manifest carries a checksum of its
+// own), checked before a database is opened; Badger checks every table
+// block's checksum when a lookup reads it; and the blocks of a level and
+// corpus form a chain ending in an end record, which a lookup checks as
+// it walks it, since Badger's iterator ends silently at a block it cannot
+// read (integrity.go has the details). Errors wrap [ErrDamaged] and name
+// the folder. A writer works only in a folder that is empty or holds an
+// index and nothing else ([CheckFolder]), and [Remove] removes only such
+// an index, so a folder given by mistake loses nothing.
 //
 // A writer holds an exclusive flock on the index folder while it is open
 // (as Badger itself locks a database folder, so a format-1 index open in

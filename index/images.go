@@ -1,10 +1,12 @@
 package index
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"path/filepath"
 
 	"github.com/dgraph-io/badger/v4"
 
@@ -209,6 +211,24 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		}
 		ix.m = fresh()
 	}
+	if ix.m.ImageComplete {
+		// The database is opened for writing below: its files must be as
+		// the last build left them (integrity.go).
+		if err := ix.verifyFiles(ix.m.ImageFiles, filepath.Base(imagesDir(""))); err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				return rep, err
+			}
+			rep.Rebuilt = damageReason(err)
+			ix.m.ImageComplete = false
+			if err := ix.saveManifest(); err != nil {
+				return rep, err
+			}
+			if err := ix.removeAll(imagesDir(ix.dir)); err != nil {
+				return rep, fmt.Errorf("clear image hashes: %w", err)
+			}
+			ix.m.ImageCorpora, ix.m.ImageHash = nil, nil
+		}
+	}
 	same := ix.m.ImageHash != nil && *ix.m.ImageHash == set && len(ix.m.ImageCorpora) == len(inputs)
 	for i := 0; same && i < len(inputs); i++ {
 		same = ix.m.ImageCorpora[i].Name == fps[i].Name && ix.m.ImageCorpora[i].Input.SHA256 == fps[i].SHA256
@@ -298,6 +318,13 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 			return rep, err
 		}
 	}
+	// Closed, the database's files are final: record them.
+	if err := ix.closeImageDB(); err != nil {
+		return rep, err
+	}
+	if err := ix.recordImages(); err != nil {
+		return rep, err
+	}
 	ix.m.ImageComplete = true
 	return rep, ix.saveManifest()
 }
@@ -318,13 +345,17 @@ func (m Manifest) CoversImages(fps []NamedFingerprint, set ImageSettings) bool {
 }
 
 // Images calls fn for every stored image record in (corpus, seq) order.
-func (ix *DB) Images(fn func(ImageRecord) error) error {
+// It fails, naming the index, unless it read exactly the records each
+// corpus's build wrote; fn may have been called for some records before
+// such an error, so a caller keeps them only once Images returns nil.
+func (ix *DB) Images(fn func(ImageRecord) error) (err error) {
 	if !ix.m.current() {
 		return ix.oldFormat()
 	}
 	if !ix.m.ImageComplete || ix.m.ImageHash == nil {
 		return ErrIncomplete
 	}
+	defer ix.recovered(&err)
 	db, err := ix.imageDB()
 	if err != nil {
 		return err
@@ -334,18 +365,27 @@ func (ix *DB) Images(fn func(ImageRecord) error) error {
 	for _, c := range ix.m.ImageCorpora {
 		names[c.ID] = c.Name
 	}
-	return db.View(func(txn *badger.Txn) error {
+	got := map[uint16]int64{}
+	err = db.View(func(txn *badger.Txn) error {
 		it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: true, PrefetchSize: 256, Prefix: prefix})
 		defer it.Close()
+		var last []byte
 		for it.Seek(prefix); it.ValidForPrefix(prefix); it.Next() {
 			item := it.Item()
 			k := item.Key()
-			if len(k) != 8 {
-				return errCorruptImage
+			if len(k) != 8 || bytes.Compare(k, last) <= 0 {
+				return ix.damaged("images: bad record key %x", k)
 			}
-			r := ImageRecord{Corpus: names[binary.BigEndian.Uint16(k[2:])], Seq: int64(binary.BigEndian.Uint32(k[4:]))}
+			last = append(last[:0], k...)
+			cid := binary.BigEndian.Uint16(k[2:])
+			name, ok := names[cid]
+			if !ok {
+				return ix.damaged("images: record of unknown corpus %d", cid)
+			}
+			got[cid]++
+			r := ImageRecord{Corpus: name, Seq: int64(binary.BigEndian.Uint32(k[4:]))}
 			if err := item.Value(func(v []byte) error { return decodeImage(v, &r) }); err != nil {
-				return err
+				return ix.damaged("images: %v (record %x)", err, k)
 			}
 			if err := fn(r); err != nil {
 				return err
@@ -353,4 +393,13 @@ func (ix *DB) Images(fn func(ImageRecord) error) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, c := range ix.m.ImageCorpora {
+		if got[c.ID] != c.Hashed {
+			return ix.damaged("images: %d records of corpus %s read, its build wrote %d (a block is missing or unreadable)", got[c.ID], c.Name, c.Hashed)
+		}
+	}
+	return nil
 }

@@ -36,8 +36,10 @@ var ErrIncomplete = errors.New("index build did not finish; run the build again 
 // version is rebuilt from scratch by the next build, and refused by lookups
 // until then (ErrOldFormat). Version 1 was a single Badger database;
 // version 2 shards the postings over numShards databases, one Badger
-// entry per posting; version 3 stores them in blocks (block.go).
-const FormatVersion = 3
+// entry per posting; version 3 stores them in blocks (block.go); version 4
+// chains the blocks and records every file's size and checksum
+// (integrity.go).
+const FormatVersion = 4
 
 // Options tune the Badger database behind an index. The zero value gives
 // bounded memory suitable for a 2-core, modest-memory machine.
@@ -91,6 +93,9 @@ func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 		// them the tables' indexes, which opening a database reads
 		// whole, are smaller.
 		WithBloomFalsePositive(0).
+		// Every table block read is checked against its checksum, so a
+		// damaged block is never decoded (integrity.go).
+		WithChecksumVerificationMode(options.OnBlockRead).
 		WithNumCompactors(2)
 }
 
@@ -146,6 +151,14 @@ type Manifest struct {
 	ImageHash     *ImageSettings `json:"image_hash,omitempty"`
 	ImageCorpora  []ImageCorpus  `json:"image_corpora,omitempty"`
 	ImageComplete bool           `json:"image_complete,omitempty"`
+
+	// Files records the posting shards' files and ImageFiles the image
+	// database's, as the build that completed them left them
+	// (integrity.go); lookups check them before opening a database.
+	Files      []FileRecord `json:"files,omitempty"`
+	ImageFiles []FileRecord `json:"image_files,omitempty"`
+	// Check is the CRC-32C of the manifest's JSON with Check zero.
+	Check uint32 `json:"check,omitempty"`
 }
 
 // done reports whether corpus c has level name indexed.
@@ -296,6 +309,14 @@ func open(dir string, o Options, readOnly bool) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	if !readOnly {
+		// A writer writes and removes files in the folder: only in an
+		// index's own.
+		if err := CheckFolder(dir); err != nil {
+			lock.Close()
+			return nil, err
+		}
+	}
 	ix := &DB{dir: dir, o: o, lock: lock, readOnly: readOnly, salt: o.Salt}
 	if err := ix.loadManifest(); err != nil {
 		lock.Close()
@@ -342,6 +363,13 @@ func (ix *DB) loadManifest() error {
 	if errors.Is(err, os.ErrNotExist) {
 		if _, err := os.Stat(filepath.Join(ix.dir, "MANIFEST")); err == nil {
 			ix.m = Manifest{Format: 1} // a format-1 Badger database never built
+		} else if ix.hasDatabases() {
+			// Databases without the manifest that describes them: a
+			// reader refuses them, a build starts over.
+			if ix.readOnly {
+				return ix.damaged("%s is missing", manifestFile)
+			}
+			ix.m = Manifest{}
 		} else {
 			ix.m = fresh()
 		}
@@ -351,17 +379,49 @@ func (ix *DB) loadManifest() error {
 		return fmt.Errorf("read index manifest: %w", err)
 	}
 	if err := json.Unmarshal(data, &ix.m); err != nil {
-		return fmt.Errorf("index manifest %s is corrupt (%v); delete the folder to rebuild", filepath.Join(ix.dir, manifestFile), err)
+		if ix.readOnly {
+			return ix.damaged("%s is not valid JSON: %v", manifestFile, err)
+		}
+		ix.m = Manifest{} // a build starts over
+		return nil
+	}
+	if ix.m.Format >= 4 {
+		m := ix.m
+		m.Check = 0
+		clean, err := json.MarshalIndent(m, "", "  ")
+		if err != nil || manifestCheck(clean) != ix.m.Check {
+			if ix.readOnly {
+				return ix.damaged("%s does not hold what its build wrote (checksum)", manifestFile)
+			}
+			ix.m = Manifest{} // a build starts over
+		}
 	}
 	return nil
+}
+
+// hasDatabases reports whether the index folder holds any of the
+// databases an index keeps in it.
+func (ix *DB) hasDatabases() bool {
+	for s := range numShards {
+		if _, err := os.Stat(shardDir(ix.dir, s)); err == nil {
+			return true
+		}
+	}
+	_, err := os.Stat(imagesDir(ix.dir))
+	return err == nil
 }
 
 // saveManifest replaces the manifest atomically: a reader or a crash sees
 // the old one or the new one, never a mix. It is called only after the
 // postings it describes are durable.
 func (ix *DB) saveManifest() error {
+	ix.m.Check = 0
 	data, err := json.MarshalIndent(ix.m, "", "  ")
 	if err != nil {
+		return err
+	}
+	ix.m.Check = manifestCheck(data)
+	if data, err = json.MarshalIndent(ix.m, "", "  "); err != nil {
 		return err
 	}
 	if err := writeFileAtomic(filepath.Join(ix.dir, manifestFile), append(data, '\n')); err != nil {
@@ -474,8 +534,29 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	}
 	saltCheck := fingerprint.SaltCheck(ix.salt)
 	same = same && ix.m.SaltCheck == saltCheck
+	if ix.m.current() && ix.m.Complete && len(ix.m.Corpora) > 0 {
+		// The databases are opened for writing below: their files must
+		// be as the last build left them (integrity.go).
+		if err := ix.verifyShards(); err != nil {
+			if !errors.Is(err, ErrDamaged) {
+				return rep, err
+			}
+			rep.Rebuilt = damageReason(err)
+			ix.m.Corpora, same = nil, false // start over
+			if err := ix.markIncomplete(); err != nil {
+				return rep, err
+			}
+			if err := ix.clearPostings(); err != nil {
+				return rep, err
+			}
+			ix.m.Levels = nil
+		}
+	}
 	if !ix.m.current() {
 		rep.Rebuilt = "the index had another layout"
+		if ix.m.Format == 0 {
+			rep.Rebuilt = "its manifest was missing or damaged"
+		}
 		if err := ix.markIncomplete(); err != nil {
 			return rep, err
 		}
@@ -552,8 +633,29 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 			return rep, err
 		}
 	}
+	if err := ix.recordShards(); err != nil {
+		return rep, err
+	}
+	ix.shards.mu.Lock()
+	for s := range numShards {
+		ix.shards.verified[s] = true // recorded as they are
+	}
+	ix.shards.mu.Unlock()
 	ix.m.Complete = true
 	return rep, ix.saveManifest()
+}
+
+// verifyShards checks the files of every posting shard against the
+// manifest's records.
+func (ix *DB) verifyShards() error {
+	ix.shards.mu.Lock()
+	defer ix.shards.mu.Unlock()
+	for s := range numShards {
+		if err := ix.verifyShard(s); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // markIncomplete saves the manifest marked incomplete before anything is
@@ -602,11 +704,11 @@ type Match struct {
 
 // Lookup returns the training items whose label has canonical key at level,
 // with at most maxRefs of them named.
-func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (Match, error) {
+func (ix *DB) Lookup(level canon.Level, key string, maxRefs int) (m Match, err error) {
 	if err := ix.readable(); err != nil {
 		return Match{}, err
 	}
-	var m Match
+	defer ix.recovered(&err)
 	d := ix.digest(key)
 	q, err := ix.queryShard(shardOf(d))
 	if err != nil {
@@ -639,23 +741,35 @@ func (ix *DB) readable() error {
 }
 
 // scan adds to m the postings of digest d in corpus cid at level: their
-// count, and the first of them named until m has maxRefs refs.
+// count, and the first of them named until m has maxRefs refs. It walks
+// the chain of blocks (block.go) from the first that may hold d, and
+// fails unless the walk ends at a posting past d or at the end record.
 func (ix *DB) scan(txn *badger.Txn, level canon.LevelID, cid uint16, d [16]byte, maxRefs int, m *Match) error {
 	prefix := blockPrefix(level, cid)
 	it := txn.NewIterator(badger.IteratorOptions{PrefetchValues: false, Prefix: prefix})
 	defer it.Close()
 	var seen uint64 // postings of d read
 	var r blockReader
-	for it.Seek(appendBlockKey(prefix[:0:0], level, cid, d, 0)); it.ValidForPrefix(prefix); it.Next() {
+	var val, prev []byte
+	seek := appendBlockKey(prefix[:0:0], level, cid, d, 0)
+	for it.Seek(seek); it.ValidForPrefix(prefix); it.Next() {
 		var err error
-		r.b, err = it.Item().ValueCopy(r.b[:0])
-		if err != nil {
-			return err
+		item := it.Item()
+		if val, err = item.ValueCopy(val[:0]); err != nil {
+			return ix.damaged("shard %02d: %v", shardOf(d), err)
 		}
+		k := item.Key()
+		if r.b, err = checkLink(k, val, prev, seek); err != nil {
+			return ix.damaged("shard %02d: %v at %x", shardOf(d), err, k)
+		}
+		if isEndKey(k) {
+			return nil
+		}
+		prev = append(prev[:0], k...)
 		for {
 			ok, err := r.next()
 			if err != nil {
-				return fmt.Errorf("%w %x", err, it.Item().Key())
+				return ix.damaged("shard %02d: %v %x", shardOf(d), err, k)
 			}
 			if !ok {
 				break
@@ -691,26 +805,32 @@ func (ix *DB) scan(txn *badger.Txn, level canon.LevelID, cid uint16, d [16]byte,
 			}
 		}
 	}
-	return nil
+	return ix.damaged("shard %02d: the postings of level %d, corpus %d end before their end record (a block is missing or unreadable)", shardOf(d), level, cid)
 }
 
 // addCount seeks it to the count record of digest d in corpus cid, if the
 // group has one, and adds to m the postings it counts beyond the seen
 // ones read.
 func (ix *DB) addCount(it *badger.Iterator, level canon.LevelID, cid uint16, d [16]byte, seen uint64, m *Match) error {
-	it.Seek(appendBlockKey(nil, level, cid, d, countSeq))
+	seek := appendBlockKey(nil, level, cid, d, countSeq)
+	it.Seek(seek)
 	if !it.ValidForPrefix(blockPrefix(level, cid)) {
-		return nil // exactly countAfter postings: no record
+		return ix.damaged("shard %02d: the postings of level %d, corpus %d end before their end record (a block is missing or unreadable)", shardOf(d), level, cid)
 	}
 	var r blockReader
-	var err error
-	if r.b, err = it.Item().ValueCopy(nil); err != nil {
-		return err
+	item := it.Item()
+	val, err := item.ValueCopy(nil)
+	if err != nil {
+		return ix.damaged("shard %02d: %v", shardOf(d), err)
+	}
+	k := item.Key()
+	if r.b, err = checkLink(k, val, nil, seek); err != nil {
+		return ix.damaged("shard %02d: %v at %x", shardOf(d), err, k)
 	}
 	for {
 		ok, err := r.next()
 		if err != nil {
-			return fmt.Errorf("%w %x", err, it.Item().Key())
+			return ix.damaged("shard %02d: %v %x", shardOf(d), err, k)
 		}
 		if !ok || compareDigest(&r.digest, &d) > 0 {
 			return nil // no record
@@ -720,7 +840,7 @@ func (ix *DB) addCount(it *badger.Iterator, level canon.LevelID, cid uint16, d [
 		}
 		n, w := binary.Uvarint(r.val)
 		if w <= 0 || w != len(r.val) || n < seen {
-			return fmt.Errorf("corrupt posting count %x", r.val)
+			return ix.damaged("shard %02d: corrupt posting count %x", shardOf(d), r.val)
 		}
 		m.Count += int64(n - seen)
 		return nil

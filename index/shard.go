@@ -15,7 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 )
 
-// On-disk layout (FormatVersion 3):
+// On-disk layout (FormatVersion 4):
 //
 //	manifest.json     the Manifest
 //	shard-00/ … shard-15/
@@ -91,14 +91,23 @@ func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, erro
 			return nil, err
 		}
 	}
-	db, err := badger.Open(ix.o.badger(dir, readOnly, share))
+	db, err := ix.badgerOpen(dir, readOnly, share)
 	if err != nil {
+		if errors.Is(err, ErrDamaged) {
+			return nil, err
+		}
 		if errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "Cannot acquire directory lock") {
 			return nil, fmt.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another --db)", dir, ErrLocked)
 		}
 		return nil, fmt.Errorf("open index database %s: %w", dir, err)
 	}
 	return db, nil
+}
+
+// badgerOpen opens a Badger database, a panic in its code made an error.
+func (ix *DB) badgerOpen(dir string, readOnly bool, share int) (db *badger.DB, err error) {
+	defer ix.recovered(&err)
+	return badger.Open(ix.o.badger(dir, readOnly, share))
 }
 
 // removeEmptyLogs removes the empty memtable and value log files of a
@@ -128,6 +137,9 @@ func removeEmptyLogs(dir string) error {
 type shardSet struct {
 	mu sync.Mutex
 	db [numShards]atomic.Pointer[queryDB]
+	// verified marks the shards whose files were checked against the
+	// manifest's records since the index was opened.
+	verified [numShards]bool
 }
 
 // queryDB is a shard opened for lookups, with its key filters.
@@ -173,7 +185,11 @@ func (ix *DB) queryShard(s int) (*queryDB, error) {
 	}
 	dir := shardDir(ix.dir, s)
 	if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-		return nil, fmt.Errorf("index %s is damaged (%s has no database: %v); delete the folder and build it again", ix.dir, filepath.Base(dir), err)
+		return nil, ix.damaged("%s has no database: %v", filepath.Base(dir), err)
+	}
+	// Its files are checked before Badger reads any (integrity.go).
+	if err := ix.verifyShard(s); err != nil {
+		return nil, err
 	}
 	q := &queryDB{filters: map[canon.LevelID][]corpusFilter{}}
 	for _, l := range ix.m.Levels {
@@ -215,6 +231,7 @@ func (ix *DB) closeQueryShards() error {
 	ix.shards.mu.Lock()
 	defer ix.shards.mu.Unlock()
 	var first error
+	ix.shards.verified = [numShards]bool{} // a build may change the files next
 	for i := range ix.shards.db {
 		if q := ix.shards.db[i].Swap(nil); q != nil {
 			if err := q.close(); err != nil && first == nil {
@@ -234,12 +251,18 @@ func (ix *DB) imageDB() (*badger.DB, error) {
 		return ix.images, nil
 	}
 	dir := imagesDir(ix.dir)
-	if ix.readOnly {
+	// A complete image database is only read, by a writer too, so that
+	// its files stay as recorded.
+	readOnly := ix.readOnly || ix.m.ImageComplete
+	if readOnly {
 		if _, err := os.Stat(filepath.Join(dir, "MANIFEST")); err != nil {
-			return nil, fmt.Errorf("index %s is damaged (no image database: %v); delete the folder and build it again", ix.dir, err)
+			return nil, ix.damaged("no image database: %v", err)
+		}
+		if err := ix.verifyFiles(ix.m.ImageFiles, filepath.Base(dir)); err != nil {
+			return nil, err
 		}
 	}
-	db, err := ix.openBadger(dir, ix.readOnly, 1)
+	db, err := ix.openBadger(dir, readOnly, 1)
 	if err != nil {
 		return nil, err
 	}
