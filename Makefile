@@ -4,7 +4,7 @@ VERSION ?= 0.1.0-dev
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/leakaudit
 
-.PHONY: build test lint engine bench demo fuzz goldens vet clean
+.PHONY: build test hostile lint engine bench demo fuzz goldens vet clean
 
 build:
 	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
@@ -23,6 +23,13 @@ test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...
 	$(GO) test -race -short -count=1 $(RACE_PKGS)
+
+## hostile: every command against hostile files the tests make themselves
+## (damaged indexes, folders that are not indexes, outputs over inputs,
+## renamed caption files, JSON cut short, empty inputs, out-of-range flags
+## and configuration values, panics); part of make test too.
+hostile:
+	$(GO) test -count=1 -run Hostile ./...
 
 ## lint: staticcheck, pinned; CI runs it before the tests.
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2

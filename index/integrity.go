@@ -67,7 +67,7 @@ type DamagedError struct {
 
 // Error names the folder, what is damaged, and how to build it again.
 func (e *DamagedError) Error() string {
-	return fmt.Sprintf("index %s is damaged (%s); build it again: run with --rebuild, or delete the folder", e.Dir, e.Reason)
+	return fmt.Sprintf("index %s is damaged (%s); build it again: run overlap or neardup with --rebuild, or delete the folder", e.Dir, e.Reason)
 }
 
 // Unwrap makes the error match ErrDamaged.

@@ -38,7 +38,7 @@ Exit status:
      LEAKAUDIT_TRACEBACK=1 adds the stack trace
 Records skipped only by a limit you set (--max-label-bytes, --max-pixels,
 --max-image-bytes) are counted and reported but do not make the input
-partial. On an error (1, 2, 4) with --json, stdout holds one JSON object,
+partial, except in dedup, where they would be dropped from the release. On an error (1, 2, 4) with --json, stdout holds one JSON object,
 {"error": …, "complete": false, "exit_code": N, "kind": …, "command": …},
 and stderr the same error as one line.`,
 		Version:       versionLine(),

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,6 +64,9 @@ func runRoot(root *cobra.Command, args []string, stdout, stderr io.Writer) int {
 	}
 	code := exitCode(err)
 	msg := oneLine(err.Error())
+	if errors.Is(err, context.Canceled) && !strings.Contains(msg, "interrupt") {
+		msg = "interrupted by a signal (SIGINT or SIGTERM): " + msg
+	}
 	fmt.Fprintln(stderr, "leakaudit:", msg)
 	if isInternal && os.Getenv(tracebackEnv) != "" {
 		stderr.Write(ie.Stack)
