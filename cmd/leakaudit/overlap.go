@@ -80,7 +80,7 @@ considered item a row at level nearK.`,
 			if len(train) == 0 || len(tests) == 0 {
 				return usagef("give at least one --train and one --test")
 			}
-			if err := checkNames(namedArgs{"train", train}, namedArgs{"test", tests}, namedArgs{"near-control", nearControls}); err != nil {
+			if err := checkNames(namedArgs{"train", train}, namedArgs{"test", tests}); err != nil { // --near-control files of one name are pooled
 				return err
 			}
 			lv, err := canon.ParseLevels(levels)
