@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -68,6 +69,19 @@ func (s *arrayScanner) start() error {
 		return s.fault(fmt.Sprintf("expected '[' at the top level, found %q", c))
 	}
 	return nil
+}
+
+// end checks that only white space follows the closing bracket: a second
+// array after the first (two files joined) would otherwise go unread.
+func (s *arrayScanner) end() error {
+	c, err := s.skipSpace()
+	switch {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return s.fault(err.Error())
+	}
+	return s.fault(fmt.Sprintf("data after the closing ']' (%q)", c))
 }
 
 // next returns the raw bytes of the next element (valid until the next
@@ -287,7 +301,7 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 	for seq := int64(0); ; seq++ {
 		raw, err := s.next(seq == 0)
 		if err == errArrayEnd {
-			return nil
+			return s.end()
 		}
 		if err != nil {
 			return err

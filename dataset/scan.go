@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,18 +42,30 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
-	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() && fi.Size() > src.Limits.maxFile() {
-		return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
+		if fi.Size() > src.Limits.maxFile() {
+			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+		}
+		if fi.Size() == 0 {
+			format := src.Format
+			if format == "" {
+				format, _ = Detect(src.Path) // by its name, if that tells
+			}
+			return Stats{Format: format, Empty: true}, nil
+		}
 	}
-	format := src.Format
+	format, note := src.Format, ""
 	if format == "" {
-		f, err := Detect(src.Path)
+		f, n, err := DetectNote(src.Path)
+		if errors.Is(err, ErrEmptyInput) {
+			return Stats{Empty: true}, nil
+		}
 		if err != nil {
 			return Stats{}, fmt.Errorf("detect format: %w", err)
 		}
-		format = f
+		format, note = f, n
 	}
-	st := Stats{Format: format}
+	st := Stats{Format: format, FormatNote: note}
 	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip}
 	var err error
 	switch format {
@@ -62,6 +75,9 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 		err = scanInkML(src, e)
 	default:
 		err = scanStream(src, format, e)
+	}
+	if err == nil {
+		st.markEmpty()
 	}
 	return st, err
 }
@@ -213,9 +229,30 @@ func (fs *fields) choose(rec record, src Source, e *emitter) {
 	}
 	fs.pred = pick("", defaultPredFields)
 	e.stats.Field, e.stats.IDField = fs.label, fs.id
+	if _, ok := rec[fs.label]; !ok {
+		e.stats.FieldsSeen = fieldNames(rec)
+	}
 	if fs.keyIsID {
 		e.stats.IDField = "(object key)"
 	}
+}
+
+// maxFieldsSeen bounds Stats.FieldsSeen: a record that is really a map of
+// thousands of names is summed up by its first few.
+const maxFieldsSeen = 20
+
+// fieldNames lists a record's field names in order, the first
+// maxFieldsSeen of them and then how many more there are.
+func fieldNames(rec record) []string {
+	names := make([]string, 0, len(rec))
+	for k := range rec {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) > maxFieldsSeen {
+		names = append(names[:maxFieldsSeen], fmt.Sprintf("… (%d more)", len(names)-maxFieldsSeen))
+	}
+	return names
 }
 
 // item builds an Item from a record; a non-empty reason means skip it.
@@ -293,7 +330,7 @@ func scanJSONObjects(r io.Reader, src Source, e *emitter) error {
 		}
 		start = end
 	}
-	return nil
+	return closeJSON(dec, r, ']')
 }
 
 func scanJSONMap(r io.Reader, src Source, e *emitter) error {
@@ -319,7 +356,45 @@ func scanJSONMap(r io.Reader, src Source, e *emitter) error {
 		}
 		start = end
 	}
-	return nil
+	return closeJSON(dec, r, '}')
+}
+
+// closeJSON reads the closing delimiter of the top-level array or object
+// and checks that nothing but white space follows it. Decoder.More is false
+// at the end of the file as well as before the delimiter: a file cut short
+// after a whole element, or two documents one after the other, would
+// otherwise read as complete.
+func closeJSON(dec *json.Decoder, r io.Reader, want json.Delim) error {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return fmt.Errorf("invalid JSON near byte %d: the file ends without the closing %q (cut short?); records after this point, if any, were not read", dec.InputOffset(), want)
+	}
+	if err != nil {
+		return jsonFault(dec, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("invalid JSON near byte %d: expected %q, found %v; the rest of the file was not read", dec.InputOffset(), want, tok)
+	}
+	return jsonEnd(dec.InputOffset(), io.MultiReader(dec.Buffered(), r), want)
+}
+
+// jsonEnd checks that the bytes after the top-level value, which ended at
+// byte off, are white space only.
+func jsonEnd(off int64, rest io.Reader, closed json.Delim) error {
+	br := bufio.NewReader(rest)
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return fmt.Errorf("invalid JSON near byte %d: data after the closing %q (%q); the rest of the file was not read", off, closed, c)
+		}
+		off++
+	}
 }
 
 // lineReader reads lines of bounded length, dropping the CR of CRLF.

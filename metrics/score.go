@@ -123,7 +123,16 @@ func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 		}
 	}
 	if len(res.Pairs) == 0 {
-		return nil, fmt.Errorf("%s: no items to score", job.Input.Path)
+		// Say why: the input that gave no item, and what it held.
+		src, st := job.Input, res.Read
+		if job.GT != nil {
+			src, st = *job.GT, *res.GTRead
+		}
+		why := st.NoItems(src.Field)
+		if why == "" {
+			why = "no item was read"
+		}
+		return nil, fmt.Errorf("%s: no items to score: %s", src.Path, why)
 	}
 	wantCDM := false
 	var text []string

@@ -107,7 +107,7 @@ parallel.`,
 			if err != nil {
 				return err
 			}
-			return checkComplete(cmd, res.Completeness)
+			return checkInputs(cmd, res.Completeness)
 		},
 	}
 	in.register(cmd)

@@ -160,7 +160,7 @@ considered item a row at level nearK.`,
 			if n := rep.Failed(); n > 0 {
 				return fmt.Errorf("%d test split(s) could not be read; see test_inputs", n)
 			}
-			return checkComplete(cmd, rep.Completeness)
+			return checkInputs(cmd, rep.Completeness)
 		},
 	}
 	in.register(cmd)
