@@ -169,9 +169,9 @@ func DetectNote(path string) (Format, string, error) {
 // detectObjects tells JSONL (one object per line) from a JSON object map
 // (name → record), given a text starting with '{'. A file whose first line
 // is a whole object is JSONL, unless that line is the file's only line and
-// every value in it is an object: then it is a map written on one line
-// (TAMER's and SAN's files are), whose entries JSONL would read as one
-// record without a label.
+// every value in it is an object (the first, when the line is cut short):
+// then it is a map written on one line (TAMER's and SAN's files are),
+// whose entries JSONL would read as one record without a label.
 func detectObjects(trimmed []byte, whole bool) Format {
 	line, rest, ok := bytes.Cut(trimmed, []byte("\n"))
 	if !ok {
@@ -188,6 +188,16 @@ func detectObjects(trimmed []byte, whole bool) Format {
 	}
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(line, &obj); err != nil {
+		// Cut short or damaged: a map when its first value is an object.
+		dec := json.NewDecoder(bytes.NewReader(line))
+		for range 2 { // the '{' and the first key
+			if _, err := dec.Token(); err != nil {
+				return JSONL
+			}
+		}
+		if tok, err := dec.Token(); err == nil && tok == json.Delim('{') {
+			return JSONMap
+		}
 		return JSONL
 	}
 	for _, v := range obj {
