@@ -168,19 +168,15 @@ func DetectNote(path string) (Format, string, error) {
 
 // detectObjects tells JSONL (one object per line) from a JSON object map
 // (name → record), given a text starting with '{'. A file whose first line
-// is a whole object is JSONL, unless that line is the file's only line and
-// every value in it is an object (the first, when the line is cut short):
-// then it is a map written on one line (TAMER's and SAN's files are),
-// whose entries JSONL would read as one record without a label.
+// is a whole object ended by a newline is JSONL (without a newline, or
+// longer than the sample, it is one object: a map), unless that line is the
+// file's only line and every value in it is an object (the first, when the
+// line is cut short): then it is a map written on one line (TAMER's and
+// SAN's files are), whose entries JSONL would read as one record without a
+// label.
 func detectObjects(trimmed []byte, whole bool) Format {
 	line, rest, ok := bytes.Cut(trimmed, []byte("\n"))
-	if !ok {
-		if !whole {
-			return JSONMap // a first line longer than the sample: one big object
-		}
-		line = trimmed
-	}
-	if !isJSONObjectLine(line) {
+	if !ok || !isJSONObjectLine(line) {
 		return JSONMap
 	}
 	if len(bytes.TrimSpace(rest)) > 0 || !whole {
