@@ -170,6 +170,9 @@ func TestHostileEmptyInputs(t *testing.T) {
 		{"empty caption.txt in a folder", Source{Path: filepath.Join(dir, "capfolder")}},
 		{"empty folder", Source{Path: emptyFolder}},
 		{"empty folder as InkML", Source{Path: emptyFolder, Format: InkML}},
+		{"white space, given as JSON strings", Source{Path: write("ws1.json", "\xef\xbb\xbf \n"), Format: JSONStrings}},
+		{"white space, given as JSON objects", Source{Path: write("ws2.json", " \n"), Format: JSONObjects}},
+		{"white space, given as a JSON map", Source{Path: write("ws3.json", "\n"), Format: JSONMap}},
 	}
 	for _, c := range cases {
 		n := 0

@@ -62,8 +62,11 @@ func (s *arrayScanner) start() error {
 		s.off += 3
 	}
 	c, err := s.skipSpace()
+	if err == io.EOF {
+		return errBlank
+	}
 	if err != nil {
-		return s.fault("empty file")
+		return s.fault(err.Error())
 	}
 	if c != '[' {
 		return s.fault(fmt.Sprintf("expected '[' at the top level, found %q", c))

@@ -82,6 +82,10 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 	return st, err
 }
 
+// errBlank is a JSON reader's report of a file with nothing but white space
+// (and a byte order mark) in it: no record, and no fault either.
+var errBlank = errors.New("blank file")
+
 // errStop wraps an error returned by the caller's function, so that it is
 // passed through rather than recorded as a file fault.
 type errStop struct{ err error }
@@ -112,8 +116,8 @@ func (e *emitter) deliver(it Item, where string) error {
 // finish turns a reader's error into the scan's result: caller errors pass
 // through, anything else becomes the file fault.
 func (e *emitter) finish(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || err == errBlank {
+		return nil // a blank file holds no record: Scan marks it empty
 	}
 	var stop errStop
 	if errors.As(err, &stop) {
@@ -162,6 +166,9 @@ func jsonFault(dec *json.Decoder, err error) error {
 
 func expectDelim(dec *json.Decoder, want json.Delim) error {
 	tok, err := dec.Token()
+	if err == io.EOF {
+		return errBlank
+	}
 	if err != nil {
 		return jsonFault(dec, err)
 	}
