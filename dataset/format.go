@@ -162,8 +162,47 @@ func DetectNote(path string) (Format, string, error) {
 		}
 		return Caption, note, nil
 	}
+	if f, cols := headerLine(trimmed); f != "" {
+		return f, fmt.Sprintf("read as %s: the first line is a header naming the columns %s; give --format caption or lines if it is a record", f, strings.Join(cols, ", ")), nil
+	}
 	format, note := ev.decide()
 	return format, note, nil
+}
+
+// headerName is a column name: an identifier.
+var headerName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*$`)
+
+// headerLine reports whether the first line of a text file is the header
+// of a TSV or CSV file: two fields or more separated by tabs (or, without
+// a tab, by commas), each a plain name, one of them a label column leakaudit
+// knows (gt, label, latex_formula, …). Read as captions or lines, such a
+// header would be a record, and its columns would be split wrongly.
+func headerLine(text []byte) (Format, []string) {
+	line, _, _ := bytes.Cut(text, []byte("\n"))
+	first := strings.TrimRight(string(line), "\r")
+	f, sep := TSV, "\t"
+	if !strings.Contains(first, sep) {
+		f, sep = CSV, ","
+	}
+	cols := strings.Split(first, sep)
+	if len(cols) < 2 {
+		return "", nil
+	}
+	label := false
+	for i, c := range cols {
+		c = strings.Trim(strings.TrimSpace(c), `"`)
+		if !headerName.MatchString(c) {
+			return "", nil
+		}
+		cols[i] = c
+		for _, l := range defaultLabelFields {
+			label = label || c == l
+		}
+	}
+	if !label {
+		return "", nil
+	}
+	return f, cols
 }
 
 // detectObjects tells JSONL (one object per line) from a JSON object map

@@ -59,6 +59,9 @@ func TestHostileDetectCaptions(t *testing.T) {
 		{"a map on one line", "tamer.json", `{"a.jpg": {"gt": "x", "pred": "x"}, "b.jpg": {"gt": "y", "pred": "y"}}` + "\n", JSONMap, ""},
 		{"one record on one line", "one.json", `{"gt": "x", "pred": "x"}` + "\n", JSONL, ""},
 		{"an empty object", "empty.json", "{}\n", JSONMap, ""},
+		{"TSV with a header, named .txt", "preds.txt", "img_id\tgt\tpred\n18_em_0\tx\tx\n18_em_1\ty\ty\n", TSV, "header naming the columns img_id, gt, pred"},
+		{"CSV with a header, named .txt", "preds.txt", "id,label\n1,x\n2,y\n", CSV, "header naming the columns id, label"},
+		{"formulas with commas", "f.txt", "x , y\na , b\n", Lines, ""},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {
