@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -290,5 +291,41 @@ func TestHostileNoItems(t *testing.T) {
 	// The field named gives the items.
 	if _, stderr, code := runCode(t, "score", "--input", p, "--field", "tex", "--metrics", "exprate@raw"); code != 0 {
 		t.Errorf("score --field tex: exit %d: %s", code, stderr)
+	}
+}
+
+// TestHostileJSONCutShortReal is the issue's case on published files: the
+// TexTeller CROHME 2014 predictions without their final ] and the TAMER
+// HME100K map without its final } are partial for score and overlap, and
+// dedup refuses to rewrite them (main rewrote the TAMER map without its
+// closing brace, exit 0).
+func TestHostileJSONCutShortReal(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	dir := t.TempDir()
+	labels := shareddata.Path(t, "labels/crohme_2014_captions.json")
+	for _, c := range []struct {
+		src, closing string
+		items        int
+	}{
+		{"predictions/texteller/crohme_2014.json", "]", 986},
+		{"predictions/tamer/hme100k_test.json", "}", 24607},
+	} {
+		b, err := os.ReadFile(shareddata.Path(t, c.src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := strings.TrimRight(string(b), " \r\n")
+		p := hostileFile(t, dir, filepath.Base(filepath.Dir(c.src))+".json", strings.TrimSuffix(body, c.closing))
+		out, stderr, code := runCode(t, "score", "--input", p, "--metrics", "exprate@raw", "--json")
+		if code != exitPartial || !strings.Contains(out, `"complete": false`) || !strings.Contains(out, fmt.Sprintf(`"items": %d`, c.items)) {
+			t.Errorf("score %s: exit %d: %s", c.src, code, stderr)
+		}
+		if _, stderr, code := runCode(t, "overlap", "--train", labels, "--test", p, "--level", "audit"); code != exitPartial {
+			t.Errorf("overlap %s: exit %d: %s", c.src, code, stderr)
+		}
+		_, stderr, code = runCode(t, "dedup", "--release", p, "--against", labels, "--out", filepath.Join(dir, "clean"))
+		if code != exitError || !strings.Contains(stderr, "without the closing "+strconv.Quote(c.closing)) {
+			t.Errorf("dedup %s: exit %d: %s", c.src, code, stderr)
+		}
 	}
 }
