@@ -103,6 +103,12 @@ func TestHostileCaptionFiles(t *testing.T) {
 	if !strings.Contains(stderr, "leakaudit: format: test t ("+testPath+"): "+note) {
 		t.Errorf("stderr lacks the note: %s", stderr)
 	}
+	// The audit says it too, in findings.json's inputs.
+	cfg := hostileFile(t, dir, "audit.yaml", "name: t\nmodel: m\ntrain:\n  - {name: tr, path: train_caps.txt}\nsplits:\n  - {name: s, benchmark: b, role: test, labels: crohme2014.txt}\n")
+	out, stderr, code = runCode(t, "audit", "--config", cfg, "--out", filepath.Join(dir, "audit"), "--json")
+	if code != 0 || !strings.Contains(stderr, "leakaudit: format: labels s") || !strings.Contains(out, `"format_note": "read as captions`) {
+		t.Errorf("audit: exit %d: %s", code, stderr)
+	}
 	// Asked for, a format is never second-guessed.
 	out, _, code = runCode(t, "overlap", "--train", trainPath, "--test", "t="+testPath, "--json", "--level", "audit", "--format", "lines")
 	if r := decodeOverlap(t, out); code != 0 || r.Splits[0].Found != 0 || r.Test[0].Stats.FormatNote != "" {
