@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 )
 
@@ -186,6 +187,9 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 			}
 			defer db.Close()
 			ix, corpora = db, db.Manifest().Corpora
+			if err := sameReading(dir, inputs, corpora); err != nil {
+				return rep, err
+			}
 		}
 	}
 	// Report the corpora in the order given, the missing ones included.
@@ -332,4 +336,34 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	}
 	logf("index: %d postings written (%d corpus×level pairs built, %d reused)", br.Postings, len(br.Indexed), len(br.Reused))
 	return ix, nil
+}
+
+// sameReading refuses an index whose corpora were read in another format
+// than the one they are read in now: the index is reused by the files'
+// names and checksums, so an index built before a change of --format, or
+// of the format detection (a renamed caption file once read as one label
+// per line), would otherwise answer for a reading nobody asked for.
+func sameReading(dir string, inputs []index.CorpusInput, corpora []index.Corpus) error {
+	stored := map[string]dataset.Format{}
+	for _, c := range corpora {
+		stored[c.Name] = c.Stats.Format
+	}
+	for _, in := range inputs {
+		was, ok := stored[in.Name]
+		if !ok || was == "" || fingerprint.Is(in.Source.Path) {
+			continue
+		}
+		now := in.Source.Format
+		if now == "" {
+			f, err := dataset.Detect(in.Source.Path)
+			if err != nil {
+				continue // read as empty, or refused when it is read
+			}
+			now = f
+		}
+		if now != was {
+			return fmt.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another --format, or an earlier version's format detection): give --rebuild to index it again", dir, in.Name, in.Source.Path, was, now)
+		}
+	}
+	return nil
 }

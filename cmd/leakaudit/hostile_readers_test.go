@@ -110,9 +110,20 @@ func TestHostileCaptionFiles(t *testing.T) {
 		t.Errorf("audit: exit %d: %s", code, stderr)
 	}
 	// Asked for, a format is never second-guessed.
-	out, _, code = runCode(t, "overlap", "--train", trainPath, "--test", "t="+testPath, "--json", "--level", "audit", "--format", "lines")
+	db := filepath.Join(dir, "db")
+	out, _, code = runCode(t, "overlap", "--train", trainPath, "--test", "t="+testPath, "--json", "--level", "audit", "--format", "lines", "--db", db)
 	if r := decodeOverlap(t, out); code != 0 || r.Splits[0].Found != 0 || r.Test[0].Stats.FormatNote != "" {
 		t.Errorf("--format lines: exit %d, %+v", code, r)
+	}
+	// An index built reading the corpus otherwise (another --format, or an
+	// earlier version's detection) is refused, not reused.
+	_, stderr, code = runCode(t, "overlap", "--train", trainPath, "--test", "t="+testPath, "--level", "audit", "--db", db)
+	if code != exitError || !strings.Contains(stderr, "read as lines, but it is read as caption now") || !strings.Contains(stderr, "--rebuild") {
+		t.Errorf("index read as lines, reused for captions: exit %d: %s", code, stderr)
+	}
+	out, _, code = runCode(t, "overlap", "--train", trainPath, "--test", "t="+testPath, "--json", "--level", "audit", "--db", db, "--rebuild")
+	if r := decodeOverlap(t, out); code != 0 || r.Splits[0].Found != 11 {
+		t.Errorf("--rebuild: exit %d, %+v", code, r)
 	}
 }
 
