@@ -110,6 +110,9 @@ func TestHostileJSONCutShort(t *testing.T) {
 		{"strings", strs + "]\n", JSONStrings, 2, ""},
 		{"strings without ]", strs + "\n", JSONStrings, 2, "unexpected end of file inside the array"},
 		{"strings, then another array", strs + "]\n[\"z\"]\n", JSONStrings, 2, "data after the closing ']'"},
+		{"objects after a byte order mark", "\xef\xbb\xbf" + objs + "]\n", JSONObjects, 2, ""},
+		{"map after a byte order mark", "\xef\xbb\xbf" + m + "}\n", JSONMap, 2, ""},
+		{"map after a byte order mark, cut short", "\xef\xbb\xbf" + m, JSONMap, 2, `near byte 38: the file ends without the closing "}"`},
 	}
 	dir := t.TempDir()
 	for i, c := range cases {

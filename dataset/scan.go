@@ -144,9 +144,9 @@ func scanStream(src Source, format Format, e *emitter) error {
 	case JSONStrings:
 		return e.finish(scanJSONStrings(r, e))
 	case JSONObjects:
-		return e.finish(scanJSONObjects(r, src, e))
+		return e.finish(scanJSONObjects(bomAsSpace(r), src, e))
 	case JSONMap:
-		return e.finish(scanJSONMap(r, src, e))
+		return e.finish(scanJSONMap(bomAsSpace(r), src, e))
 	case JSONL:
 		return e.finish(scanJSONL(r, src, e))
 	case Caption:
@@ -157,6 +157,17 @@ func scanStream(src Source, format Format, e *emitter) error {
 		return e.finish(scanCSV(r, format, src, e))
 	}
 	return fmt.Errorf("format %q cannot be streamed", format)
+}
+
+// bomAsSpace reads r with a leading UTF-8 byte order mark turned into three
+// spaces: encoding/json refuses the mark, and spaces keep every byte offset
+// (the records' spans, the faults' positions) those of the file.
+func bomAsSpace(r *bufio.Reader) io.Reader {
+	if b, _ := r.Peek(3); string(b) == "\xef\xbb\xbf" {
+		r.Discard(3)
+		return io.MultiReader(strings.NewReader("   "), r)
+	}
+	return r
 }
 
 // jsonFault describes a JSON error with its byte offset.
