@@ -66,6 +66,9 @@ type InputFile struct {
 	Items  int64  `json:"items,omitempty"`
 	// Skipped records, by reason.
 	Skipped map[string]int64 `json:"skipped,omitempty"`
+	// FormatNote says which format was chosen and why, when the input's
+	// format was detected on mixed evidence (dataset.Stats.FormatNote).
+	FormatNote string `json:"format_note,omitempty"`
 }
 
 // SplitFinding is one split's measured figures.
@@ -247,7 +250,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, fmt.Errorf("split %s: %w", s.Name, err)
 		}
 		d.stats = st
-		in.Items, in.Skipped = st.Items, st.Reasons
+		in.Items, in.Skipped, in.FormatNote = st.Items, st.Reasons, st.FormatNote
 		f.Check(role+" "+s.Name, sp.source.Path, st)
 		if sp.labelsOnly {
 			d.results = make([]cdm.Result, len(d.items)) // not scored
@@ -328,7 +331,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 		for _, tr := range rep.Train {
 			for i := range f.Inputs {
 				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {
-					f.Inputs[i].Items, f.Inputs[i].Skipped = tr.Stats.Items, tr.Stats.Reasons
+					f.Inputs[i].Items, f.Inputs[i].Skipped, f.Inputs[i].FormatNote = tr.Stats.Items, tr.Stats.Reasons, tr.Stats.FormatNote
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 )
 
@@ -187,6 +188,22 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 			}
 			defer func() { db.Close() }()
 			ix, corpora = db, db.Manifest().Corpora
+			if err := sameReading(dir, inputs, corpora); err != nil {
+				if job.DB != "" {
+					return rep, err
+				}
+				// The default index is the tool's own: build it again
+				// for the reading asked for, after saying so.
+				logf("%v; it is the default index folder: building it again", err)
+				db.Close()
+				if err := index.Remove(dir); err != nil {
+					return rep, err
+				}
+				if db, err = openIndex(ctx, dir, inputs, fps, job, logf); err != nil {
+					return rep, err
+				}
+				ix, corpora = db, db.Manifest().Corpora
+			}
 			if job.DB == "" {
 				// Damage that only a lookup finds (a table block): the
 				// default index is built again, once, and the splits
@@ -382,4 +399,34 @@ func dropDamaged(err error, dir, db string, logf func(string, ...any)) error {
 	}
 	logf("index %s is damaged (%s); it is the default index folder: building it again", dir, reason)
 	return index.Remove(dir)
+}
+
+// sameReading refuses an index whose corpora were read in another format
+// than the one they are read in now: the index is reused by the files'
+// names and checksums, so an index built before a change of --format, or
+// of the format detection (a renamed caption file once read as one label
+// per line), would otherwise answer for a reading nobody asked for.
+func sameReading(dir string, inputs []index.CorpusInput, corpora []index.Corpus) error {
+	stored := map[string]dataset.Format{}
+	for _, c := range corpora {
+		stored[c.Name] = c.Stats.Format
+	}
+	for _, in := range inputs {
+		was, ok := stored[in.Name]
+		if !ok || was == "" || fingerprint.Is(in.Source.Path) {
+			continue
+		}
+		now := in.Source.Format
+		if now == "" {
+			f, err := dataset.Detect(in.Source.Path)
+			if err != nil {
+				continue // read as empty, or refused when it is read
+			}
+			now = f
+		}
+		if now != was {
+			return fmt.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another --format, or an earlier version's format detection): give --rebuild to index it again", dir, in.Name, in.Source.Path, was, now)
+		}
+	}
+	return nil
 }

@@ -30,6 +30,9 @@ func isLimit(reason string) bool {
 // record was delivered or skipped by a user-set limit. The reason names
 // where the read stopped and the first record skipped for each reason.
 func (s Stats) Shortfall() string {
+	if s.Empty {
+		return "empty input: it holds no record at all"
+	}
 	var parts []string
 	if s.FileError != "" {
 		parts = append(parts, "reading stopped early: "+s.FileError)
@@ -62,10 +65,19 @@ func (s Stats) Shortfall() string {
 type Completeness struct {
 	Complete   bool        `json:"complete"`
 	Incomplete []Shortfall `json:"incomplete,omitempty"`
+	// Notes are the inputs whose format was detected on mixed evidence,
+	// with the note saying which format was chosen and why (the JSON
+	// carries it in each input's stats as format_note); commands print
+	// them on stderr. Reason holds the note.
+	Notes []Shortfall `json:"-"`
 }
 
-// Check records input's shortfall, if its stats show one.
+// Check records input's shortfall, if its stats show one, and its format
+// note, if it has one.
 func (c *Completeness) Check(input, path string, st Stats) {
+	if st.FormatNote != "" {
+		c.Notes = append(c.Notes, Shortfall{Input: input, Path: path, Reason: st.FormatNote})
+	}
 	if r := st.Shortfall(); r != "" {
 		c.Fail(input, path, r)
 	}
@@ -79,3 +91,51 @@ func (c *Completeness) Fail(input, path, reason string) {
 // Done sets Complete from what was recorded; call it once every input has
 // been checked.
 func (c *Completeness) Done() { c.Complete = len(c.Incomplete) == 0 }
+
+// markEmpty sets Empty when a read found no record and no fault: nothing
+// was delivered, nothing skipped, nothing cut short.
+func (s *Stats) markEmpty() {
+	if s.Items == 0 && s.Skipped == 0 && s.FileError == "" {
+		s.Empty = true
+	}
+}
+
+// NoItems explains why a read delivered no item, for the error of a
+// command left with nothing to work on: the input was empty, it was cut
+// short before its first record, or every record was skipped, with the
+// label field looked for and the fields found when that was the reason.
+// field is the label field the user asked for ("" for the defaults). It
+// returns "" when items were delivered.
+func (s Stats) NoItems(field string) string {
+	if s.Items > 0 {
+		return ""
+	}
+	read := ""
+	if s.Format != "" {
+		read = fmt.Sprintf(" (read as %s)", s.Format)
+	}
+	switch {
+	case s.Empty:
+		return "the input is empty: it holds no record at all"
+	case s.Skipped == 0 && s.FileError != "":
+		return fmt.Sprintf("reading stopped before the first record%s: %s", read, s.FileError)
+	case s.Skipped == 0:
+		return "no record was found" + read
+	}
+	msg := fmt.Sprintf("all %d record(s)%s were skipped (%s)", s.Skipped, read, s.ReasonSummary())
+	if s.Reasons[ReasonNoLabel] > 0 {
+		defaults := defaultLabelFields
+		if s.Format == InkML {
+			defaults = defaultInkMLFields
+		}
+		msg += fmt.Sprintf("; the label field was looked for as %s", orDefaults(field, defaults))
+		if len(s.FieldsSeen) > 0 {
+			msg += fmt.Sprintf(" and the first record has the fields %s", strings.Join(s.FieldsSeen, ", "))
+		}
+		msg += "; choose one with --field"
+	}
+	if s.FileError != "" {
+		msg += "; then reading stopped: " + s.FileError
+	}
+	return msg
+}

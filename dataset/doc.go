@@ -8,8 +8,11 @@
 // malformed InkML file, a row whose label is null) is never fatal: it is
 // counted in [Stats] under its reason, with the first few kept as examples.
 // A fault that stops the rest of a file from being read (a JSON syntax
-// error, a truncated Parquet page) is recorded in Stats.FileError; the items
-// read before it are kept.
+// error, a JSON array or map without its closing bracket, a truncated
+// Parquet page) is recorded in Stats.FileError; the items read before it
+// are kept. An input with no record at all is marked Stats.Empty. Both make
+// the input partial ([Stats.Shortfall]). A detection made on mixed evidence
+// is explained in Stats.FormatNote ([DetectNote]).
 //
 // Formats handled (see [Format]):
 //

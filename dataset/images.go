@@ -130,6 +130,10 @@ func ScanImages(src ImageSource, fn func(ImageItem) error) (Stats, error) {
 	if err != nil {
 		return st, err
 	}
+	if !fi.IsDir() && fi.Size() == 0 {
+		// A file of no bytes holds no image: empty, not damaged.
+		return Stats{Empty: true}, nil
+	}
 	lower := strings.ToLower(src.Path)
 	var ferr error
 	switch {
@@ -161,6 +165,9 @@ func ScanImages(src ImageSource, fn func(ImageItem) error) (Stats, error) {
 		ferr = scanImageFolder(filepath.Dir(src.Path), []string{filepath.Base(src.Path)}, lim, e, fn)
 	default:
 		return st, fmt.Errorf("%s: not an image folder, archive, Parquet or InkML source", src.Path)
+	}
+	if ferr == nil {
+		st.markEmpty()
 	}
 	return st, e.finish(ferr)
 }

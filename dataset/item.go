@@ -60,6 +60,17 @@ type Stats struct {
 	Reasons   map[string]int64 `json:"skip_reasons,omitempty"`
 	Examples  []Skip           `json:"skip_examples,omitempty"`
 	FileError string           `json:"file_error,omitempty"` // what stopped the read early, if anything
+	// Empty is set when the input holds no record at all: a file of no
+	// bytes or of white space only, an empty JSON array or map, a CSV
+	// file with only its header, a Parquet file with no rows, a folder
+	// with no image. Such an input is partial (see Shortfall).
+	Empty bool `json:"empty,omitempty"`
+	// FormatNote, when the format was detected on mixed evidence, says
+	// which format was chosen and why (see DetectNote).
+	FormatNote string `json:"format_note,omitempty"`
+	// FieldsSeen, when no label field could be chosen, lists the fields
+	// of the first record, the ones that were there to choose from.
+	FieldsSeen []string `json:"fields_seen,omitempty"`
 }
 
 func (s *Stats) skip(k Skip) {

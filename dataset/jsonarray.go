@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -61,13 +62,29 @@ func (s *arrayScanner) start() error {
 		s.off += 3
 	}
 	c, err := s.skipSpace()
+	if err == io.EOF {
+		return errBlank
+	}
 	if err != nil {
-		return s.fault("empty file")
+		return s.fault(err.Error())
 	}
 	if c != '[' {
 		return s.fault(fmt.Sprintf("expected '[' at the top level, found %q", c))
 	}
 	return nil
+}
+
+// end checks that only white space follows the closing bracket: a second
+// array after the first (two files joined) would otherwise go unread.
+func (s *arrayScanner) end() error {
+	c, err := s.skipSpace()
+	switch {
+	case err == io.EOF:
+		return nil
+	case err != nil:
+		return s.fault(err.Error())
+	}
+	return s.fault(fmt.Sprintf("data after the closing ']' (%q)", c))
 }
 
 // next returns the raw bytes of the next element (valid until the next
@@ -287,7 +304,7 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 	for seq := int64(0); ; seq++ {
 		raw, err := s.next(seq == 0)
 		if err == errArrayEnd {
-			return nil
+			return s.end()
 		}
 		if err != nil {
 			return err

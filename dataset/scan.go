@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,18 +42,30 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
-	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() && fi.Size() > src.Limits.maxFile() {
-		return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
+		if fi.Size() > src.Limits.maxFile() {
+			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+		}
+		if fi.Size() == 0 {
+			format := src.Format
+			if format == "" {
+				format, _ = Detect(src.Path) // by its name, if that tells
+			}
+			return Stats{Format: format, Empty: true}, nil
+		}
 	}
-	format := src.Format
+	format, note := src.Format, ""
 	if format == "" {
-		f, err := Detect(src.Path)
+		f, n, err := DetectNote(src.Path)
+		if errors.Is(err, ErrEmptyInput) {
+			return Stats{Empty: true}, nil
+		}
 		if err != nil {
 			return Stats{}, fmt.Errorf("detect format: %w", err)
 		}
-		format = f
+		format, note = f, n
 	}
-	st := Stats{Format: format}
+	st := Stats{Format: format, FormatNote: note}
 	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip}
 	var err error
 	switch format {
@@ -63,8 +76,15 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 	default:
 		err = scanStream(src, format, e)
 	}
+	if err == nil {
+		st.markEmpty()
+	}
 	return st, err
 }
+
+// errBlank is a JSON reader's report of a file with nothing but white space
+// (and a byte order mark) in it: no record, and no fault either.
+var errBlank = errors.New("blank file")
 
 // errStop wraps an error returned by the caller's function, so that it is
 // passed through rather than recorded as a file fault.
@@ -96,8 +116,8 @@ func (e *emitter) deliver(it Item, where string) error {
 // finish turns a reader's error into the scan's result: caller errors pass
 // through, anything else becomes the file fault.
 func (e *emitter) finish(err error) error {
-	if err == nil {
-		return nil
+	if err == nil || err == errBlank {
+		return nil // a blank file holds no record: Scan marks it empty
 	}
 	var stop errStop
 	if errors.As(err, &stop) {
@@ -124,9 +144,9 @@ func scanStream(src Source, format Format, e *emitter) error {
 	case JSONStrings:
 		return e.finish(scanJSONStrings(r, e))
 	case JSONObjects:
-		return e.finish(scanJSONObjects(r, src, e))
+		return e.finish(scanJSONObjects(bomAsSpace(r), src, e))
 	case JSONMap:
-		return e.finish(scanJSONMap(r, src, e))
+		return e.finish(scanJSONMap(bomAsSpace(r), src, e))
 	case JSONL:
 		return e.finish(scanJSONL(r, src, e))
 	case Caption:
@@ -139,6 +159,17 @@ func scanStream(src Source, format Format, e *emitter) error {
 	return fmt.Errorf("format %q cannot be streamed", format)
 }
 
+// bomAsSpace reads r with a leading UTF-8 byte order mark turned into three
+// spaces: encoding/json refuses the mark, and spaces keep every byte offset
+// (the records' spans, the faults' positions) those of the file.
+func bomAsSpace(r *bufio.Reader) io.Reader {
+	if b, _ := r.Peek(3); string(b) == "\xef\xbb\xbf" {
+		r.Discard(3)
+		return io.MultiReader(strings.NewReader("   "), r)
+	}
+	return r
+}
+
 // jsonFault describes a JSON error with its byte offset.
 func jsonFault(dec *json.Decoder, err error) error {
 	return fmt.Errorf("invalid JSON near byte %d: %v; the rest of the file was not read", dec.InputOffset(), err)
@@ -146,6 +177,9 @@ func jsonFault(dec *json.Decoder, err error) error {
 
 func expectDelim(dec *json.Decoder, want json.Delim) error {
 	tok, err := dec.Token()
+	if err == io.EOF {
+		return errBlank
+	}
 	if err != nil {
 		return jsonFault(dec, err)
 	}
@@ -213,9 +247,30 @@ func (fs *fields) choose(rec record, src Source, e *emitter) {
 	}
 	fs.pred = pick("", defaultPredFields)
 	e.stats.Field, e.stats.IDField = fs.label, fs.id
+	if _, ok := rec[fs.label]; !ok {
+		e.stats.FieldsSeen = fieldNames(rec)
+	}
 	if fs.keyIsID {
 		e.stats.IDField = "(object key)"
 	}
+}
+
+// maxFieldsSeen bounds Stats.FieldsSeen: a record that is really a map of
+// thousands of names is summed up by its first few.
+const maxFieldsSeen = 20
+
+// fieldNames lists a record's field names in order, the first
+// maxFieldsSeen of them and then how many more there are.
+func fieldNames(rec record) []string {
+	names := make([]string, 0, len(rec))
+	for k := range rec {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	if len(names) > maxFieldsSeen {
+		names = append(names[:maxFieldsSeen], fmt.Sprintf("… (%d more)", len(names)-maxFieldsSeen))
+	}
+	return names
 }
 
 // item builds an Item from a record; a non-empty reason means skip it.
@@ -293,7 +348,7 @@ func scanJSONObjects(r io.Reader, src Source, e *emitter) error {
 		}
 		start = end
 	}
-	return nil
+	return closeJSON(dec, r, ']')
 }
 
 func scanJSONMap(r io.Reader, src Source, e *emitter) error {
@@ -319,7 +374,45 @@ func scanJSONMap(r io.Reader, src Source, e *emitter) error {
 		}
 		start = end
 	}
-	return nil
+	return closeJSON(dec, r, '}')
+}
+
+// closeJSON reads the closing delimiter of the top-level array or object
+// and checks that nothing but white space follows it. Decoder.More is false
+// at the end of the file as well as before the delimiter: a file cut short
+// after a whole element, or two documents one after the other, would
+// otherwise read as complete.
+func closeJSON(dec *json.Decoder, r io.Reader, want json.Delim) error {
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return fmt.Errorf("invalid JSON near byte %d: the file ends without the closing %q (cut short?); records after this point, if any, were not read", dec.InputOffset(), want)
+	}
+	if err != nil {
+		return jsonFault(dec, err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != want {
+		return fmt.Errorf("invalid JSON near byte %d: expected %q, found %v; the rest of the file was not read", dec.InputOffset(), want, tok)
+	}
+	return jsonEnd(dec.InputOffset(), io.MultiReader(dec.Buffered(), r), want)
+}
+
+// jsonEnd checks that the bytes after the top-level value, which ended at
+// byte off, are white space only.
+func jsonEnd(off int64, rest io.Reader, closed json.Delim) error {
+	br := bufio.NewReader(rest)
+	for {
+		c, err := br.ReadByte()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+			return fmt.Errorf("invalid JSON near byte %d: data after the closing %q (%q); the rest of the file was not read", off, closed, c)
+		}
+		off++
+	}
 }
 
 // lineReader reads lines of bounded length, dropping the CR of CRLF.

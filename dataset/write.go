@@ -43,12 +43,13 @@ import (
 // WriteSubset returns the number of records written.
 func WriteSubset(src Source, dst string, keep func(seq int64) bool) (int64, error) {
 	format := src.Format
+	empty := false
 	if format == "" {
 		f, err := Detect(src.Path)
-		if err != nil {
+		if err != nil && !errors.Is(err, ErrEmptyInput) {
 			return 0, fmt.Errorf("detect format: %w", err)
 		}
-		format = f
+		format, empty = f, err != nil
 	}
 	fi, err := os.Stat(src.Path)
 	if err != nil {
@@ -56,6 +57,13 @@ func WriteSubset(src Source, dst string, keep func(seq int64) bool) (int64, erro
 	}
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return 0, err
+	}
+	if empty || !fi.IsDir() && fi.Size() == 0 {
+		// An input with no record is its own faithful rewrite.
+		if fi.IsDir() {
+			return 0, nil
+		}
+		return 0, copyFile(src.Path, filepath.Join(dst, filepath.Base(src.Path)))
 	}
 	switch {
 	case format == InkML && fi.IsDir():
@@ -244,7 +252,9 @@ func jsonFrame(f *os.File) (open jsonOpen, tail []byte, err error) {
 		j--
 	}
 	if j < 0 || back[j] != closing {
-		return open, nil, fmt.Errorf("no closing %q at the end", closing)
+		// Cut short: the scan reports it (Stats.FileError) and the
+		// rewrite is refused there, as every command reads it.
+		return open, nil, nil
 	}
 	k := j
 	for k > 0 && strings.IndexByte(" \t\r\n", back[k-1]) >= 0 {
@@ -451,20 +461,7 @@ func copyInside(root, p, out string) error {
 	if err != nil {
 		return err
 	}
-	in, err := os.Open(real)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(f, in); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return copyFile(real, out)
 }
 
 // resolveInside returns p with symbolic links followed, or an error when
@@ -590,4 +587,22 @@ func WriteImageSubset(src ImageSource, dst string, keep func(seq int64) bool) (n
 func mkdirFor(p string) string {
 	os.MkdirAll(filepath.Dir(p), 0o755)
 	return p
+}
+
+// copyFile copies the file p to out, which must not exist.
+func copyFile(p, out string) error {
+	in, err := os.Open(p)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	f, err := os.OpenFile(out, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, in); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

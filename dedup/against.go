@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -70,7 +71,7 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 				return nil, fmt.Errorf("against %s: %w", in.Name, err)
 			}
 			kinds = append(kinds, "fingerprint")
-		} else if _, err := dataset.Detect(in.Source.Path); !isArchive(in.Source.Path) && (err == nil || in.Source.Format != "") {
+		} else if _, err := dataset.Detect(in.Source.Path); !isArchive(in.Source.Path) && (err == nil || in.Source.Format != "" || errors.Is(err, dataset.ErrEmptyInput)) {
 			if err := ag.addLabels(ctx, int32(ai), in, job, &sum); err != nil {
 				return nil, fmt.Errorf("against %s: %w", in.Name, err)
 			}

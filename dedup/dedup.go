@@ -299,7 +299,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		res.NearSelf = &c
 	}
 	for _, s := range ag.summaries {
-		if s.Stats.Format != "" {
+		if s.Stats.Format != "" || s.Stats.Empty {
 			res.Check("against "+s.Name, s.Path, s.Stats)
 		}
 		if s.ImageStats != nil {

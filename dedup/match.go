@@ -2,6 +2,7 @@ package dedup
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -103,9 +104,10 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	format := src.Format
 	if format == "" {
 		f, err := dataset.Detect(src.Path)
-		if err != nil {
+		if err != nil && !errors.Is(err, dataset.ErrEmptyInput) {
 			return nil, err
 		}
+		// An empty input is read (and reported) as empty.
 		format = f
 		src.Format = f
 	}

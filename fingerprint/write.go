@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strings"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -190,6 +191,10 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 		res.Check("input "+in.Name, in.Source.Path, st)
 		res.Inputs = append(res.Inputs, ir)
 	}
+	if err := noRows(res.Inputs, inputs); err != nil {
+		w.close()
+		return nil, err
+	}
 	if err := w.close(); err != nil {
 		return nil, err
 	}
@@ -201,6 +206,23 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 	}
 	res.Done()
 	return res, nil
+}
+
+// noRows is the error of a fingerprint with no row at all, saying for each
+// input why it gave none.
+func noRows(res []InputResult, inputs []Input) error {
+	var why []string
+	for i, r := range res {
+		if r.Rows > 0 {
+			return nil
+		}
+		w := r.Stats.NoItems(inputs[i].Source.Field)
+		if w == "" {
+			w = "no row was written"
+		}
+		why = append(why, fmt.Sprintf("input %s (%s): %s", r.Name, r.Path, w))
+	}
+	return fmt.Errorf("no item to fingerprint: %s", strings.Join(why, "; "))
 }
 
 // setLabel sets the row's token count and keys (and label, if asked for).

@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"path"
@@ -71,29 +70,6 @@ func CheckPredictions(items, missing int64) error {
 		return fmt.Errorf("%d of its %d items have no prediction (%s): more than half, which would be scored as the model's failures", missing, items, fields)
 	}
 	return nil
-}
-
-// describeEmpty says why a read delivered no item: what the file was read
-// as, the label field used, and what was skipped.
-func describeEmpty(st dataset.Stats) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "read as %s", cmp.Or(string(st.Format), "an unknown format"))
-	if st.Field != "" {
-		fmt.Fprintf(&b, " with label field %q", st.Field)
-	}
-	switch {
-	case st.FileError != "":
-		fmt.Fprintf(&b, ", stopped by %s", st.FileError)
-	case st.Skipped == 0:
-		b.WriteString(", it holds no record")
-	}
-	if st.Skipped > 0 {
-		fmt.Fprintf(&b, ", %d record(s) skipped (%s)", st.Skipped, st.ReasonSummary())
-	}
-	if st.Reasons[dataset.ReasonNoLabel] > 0 {
-		b.WriteString("; name the label field with --field")
-	}
-	return b.String()
 }
 
 // RunScore reads the job's input, scores every item and summarizes.
@@ -166,11 +142,16 @@ func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 		}
 	}
 	if len(res.Pairs) == 0 {
-		st, path := res.Read, job.Input.Path
-		if res.GTRead != nil {
-			st, path = *res.GTRead, job.GT.Path
+		// Say why: the input that gave no item, and what it held.
+		src, st := job.Input, res.Read
+		if job.GT != nil && res.GTRead != nil {
+			src, st = *job.GT, *res.GTRead
 		}
-		return nil, fmt.Errorf("%s: no items to score: %s", path, describeEmpty(st))
+		why := st.NoItems(src.Field)
+		if why == "" {
+			why = "no item was read"
+		}
+		return nil, fmt.Errorf("%s: no items to score: %s", src.Path, why)
 	}
 	wantCDM := false
 	var text []string

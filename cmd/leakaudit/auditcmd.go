@@ -104,7 +104,7 @@ profile is an error naming its line, and paths are relative to the file.
 			if err != nil {
 				return err
 			}
-			return checkComplete(cmd, f.Completeness)
+			return checkInputs(cmd, f.Completeness)
 		},
 	}
 	cmd.AddCommand(&cobra.Command{

@@ -122,7 +122,7 @@ again removes nothing.`,
 			if err != nil {
 				return err
 			}
-			return checkComplete(cmd, res.Completeness)
+			return checkInputs(cmd, res.Completeness)
 		},
 	}
 	in.register(cmd)

@@ -126,7 +126,7 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 			if err != nil {
 				return err
 			}
-			return checkComplete(cmd, res.Completeness)
+			return checkInputs(cmd, res.Completeness)
 		},
 	}
 	in.register(cmd)

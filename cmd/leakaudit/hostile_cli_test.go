@@ -150,7 +150,7 @@ func TestHostileExitCodes(t *testing.T) {
 		{"missing image", []string{"imege", p("nothing.png"), p("nothing.png")}, exitError, "nothing.png"},
 		{"unknown metric", []string{"score", "--input", p("preds.json"), "--metrics", "cdm,bleu"}, exitUsage, `--metrics: unknown metric "bleu"`},
 		{"texbleu without embeddings", []string{"score", "--input", p("preds.json"), "--metrics", "texbleu"}, exitUsage, "--metrics texbleu needs --texbleu-embeddings"},
-		{"no label field", []string{"score", "--input", p("nolabel.jsonl")}, exitError, "no items to score: read as jsonl, 2 record(s) skipped (no label field: 2); name the label field with --field"},
+		{"no label field", []string{"score", "--input", p("nolabel.jsonl")}, exitError, "no items to score: all 2 record(s) (read as jsonl) were skipped (no label field: 2); the label field was looked for as"},
 		{"label list as predictions", []string{"score", "--input", p("labels.json")}, exitError, "none of its 3 items has a prediction field"},
 		{"predictions mostly missing", []string{"score", "--input", p("mostly_missing.json")}, exitError, "3 of its 4 items have no prediction"},
 	} {

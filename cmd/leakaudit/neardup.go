@@ -136,7 +136,7 @@ to compare labels.`,
 			} else if err := report.NearDupText(out, rep); err != nil {
 				return err
 			}
-			return checkComplete(cmd, rep.Completeness)
+			return checkInputs(cmd, rep.Completeness)
 		},
 	}
 	f := cmd.Flags()

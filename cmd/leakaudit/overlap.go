@@ -193,7 +193,7 @@ considered item a row at level nearK.`,
 			if failed != nil {
 				return failed
 			}
-			return checkComplete(cmd, rep.Completeness)
+			return checkInputs(cmd, rep.Completeness)
 		},
 	}
 	in.register(cmd)

@@ -31,7 +31,8 @@ Exit status:
   2  a usage error: an unknown command or flag, a flag's value out of its
      range, or an invalid configuration value; nothing was read
   3  the command ran but an input was read only in part (a file cut short,
-     a record that could not be parsed, a label that is not valid UTF-8):
+     a record that could not be parsed, a label that is not valid UTF-8,
+     an empty input):
      the results are written, the inputs are listed on stderr and under
      "incomplete" in --json, and --allow-partial makes the status 0
   4  an internal error (a bug, please report it): one line on stderr;

@@ -125,7 +125,7 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			if err != nil {
 				return err
 			}
-			return checkComplete(cmd, res.Completeness)
+			return checkInputs(cmd, res.Completeness)
 		},
 	}
 	fl := cmd.Flags()
