@@ -174,10 +174,15 @@ func TestHostileExitCodes(t *testing.T) {
 // carries the error object's fields.
 func TestHostileOverlapUnreadableSplit(t *testing.T) {
 	dir := hostileFiles(t)
+	// An empty file is read (as an empty input, exit 3); a binary file
+	// is not a label file at all.
+	if err := os.WriteFile(filepath.Join(dir, "binary.bin"), []byte("\x00\x01\x02garbage"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	args := []string{"overlap", "--train", filepath.Join(dir, "train.json"), "--test", filepath.Join(dir, "test.json"),
-		"--test", filepath.Join(dir, "empty.json"), "--db", filepath.Join(dir, "db")}
+		"--test", filepath.Join(dir, "binary.bin"), "--db", filepath.Join(dir, "db")}
 	r := cliRun(t, args...)
-	if r.code != exitError || !strings.Contains(r.stderr, "1 test split(s) could not be read: empty (") || strings.Contains(r.stderr, "see test_inputs") {
+	if r.code != exitError || !strings.Contains(r.stderr, "1 test split(s) could not be read: binary (") || strings.Contains(r.stderr, "see test_inputs") {
 		t.Errorf("exit %d, stderr %q: want exit 1 and the reason", r.code, r.stderr)
 	}
 	r = cliRun(t, append(args, "--json")...)
@@ -191,7 +196,7 @@ func TestHostileOverlapUnreadableSplit(t *testing.T) {
 	if err := json.Unmarshal([]byte(r.stdout), &doc); err != nil {
 		t.Fatalf("%v: %q", err, r.stdout)
 	}
-	if r.code != exitError || doc.Error == nil || !strings.Contains(*doc.Error, "empty.json") || doc.Complete == nil || *doc.Complete ||
+	if r.code != exitError || doc.Error == nil || !strings.Contains(*doc.Error, "binary.bin") || doc.Complete == nil || *doc.Complete ||
 		doc.ExitCode == nil || *doc.ExitCode != exitError || doc.Kind != "error" || "leakaudit: "+*doc.Error != lastLine(r.stderr) {
 		t.Errorf("exit %d, document %s", r.code, r.stdout)
 	}
