@@ -27,6 +27,8 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`x^{2}} + y`, nil, "extra }, or forgotten $", 4},
 		{`\left( a } b \right)`, nil, `extra }, or forgotten \right`, 4},
 		{`x \right) y`, nil, `extra \right`, 2},
+		{`\begin{matrix} a \right) & b \end{matrix}`, nil, `extra \right`, 2},
+		{`\left( \begin{matrix} a & b \right) \\ c & d \end{matrix}`, nil, `extra \right`, 5},
 		{`\left( x`, nil, `missing \right. inserted`, 2},
 		{`\begin{array}{cc} a & b \\ c & d`, nil, `\begin{array} ended by \end{displaymath}`, 4},
 		{`a & b`, nil, "misplaced alignment tab character &", 2},

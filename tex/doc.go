@@ -72,7 +72,7 @@
 //	undefined command (\foo, \cancel)     dropped; its arguments set as groups  the same
 //	unclosed { (x^{2 + y)                 } inserted at \end{displaymath}     the same (TeX's off_save)
 //	extra } (a}+b, \left( a } b \right))  the } dropped                       the same
-//	\right without \left                  dropped with its delimiter          the same
+//	\right without \left (or in a cell)    dropped with its delimiter          the same
 //	\left without \right                  \right. inserted                    the same
 //	missing \end{array}                   closed at \end{displaymath}         the same
 //	& outside an array                    dropped ("misplaced")               the same
