@@ -132,7 +132,8 @@
 //	\hline or \end{array} outside an      a page, after many errors (\\       ErrUnsupported
 //	array; \\ after an array's            after an alignment ended early ends
 //	alignment ended early; \noalign in    the display)
-//	a cell; more cells than columns;
+//	a cell; more cells than columns (but
+//	in an array: the & becomes \cr);
 //	unknown environment; \tag; \middle
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The

@@ -31,3 +31,33 @@ func TestExtraRightInCell(t *testing.T) {
 		}
 	}
 }
+
+// TestExtraAlignmentTab: an array row with more cells than its preamble
+// has columns is TeX's "Extra alignment tab has been changed to \cr"
+// (tex.web §792): the row ends at that & and the rest starts the next
+// row, as pdflatex sets it; the pair is scored, not left out (the first
+// pair was left out in a fresh printed sample of issue 34). Reference F1
+// from UniMERNet cdm/ run locally on these pairs.
+func TestExtraAlignmentTab(t *testing.T) {
+	for _, c := range []struct {
+		gt, pred string
+		f1       float64
+	}{
+		{`\left\{ \begin{array} { r c l } { f } & { \rightarrow } & { \pm \sigma ^ { 3 } f , } \\ { } & { } & { } \\ { C ^ { ( 2 n - 2 ) } } & { \rightarrow } & { - C ^ { ( 2 n - 2 ) } , \forall n , } \\ \end{array} \right.`,
+			`\left\{ \begin{array} { r l } { f } & { \rightarrow } & { \pm \sigma ^ { 3 } f , } \\ { } & { } & { } \\ { C ^ { ( 2 n - 2 ) } } & { \rightarrow } & { - C ^ { ( 2 n - 2 ) } , \forall n , } \\ \end{array} \right.`, 0.964},
+		{`\begin{array} { r l } a & b \\ c & d \end{array}`,
+			`\begin{array} { r l } a & b & x \\ c & d \end{array}`, 0.889},
+		{`\left\{ \begin{array} { l l } x & y \\ z & w \end{array} \right.`,
+			`\left\{ \begin{array} { l } x & y \\ z & w \end{array} \right.`, 0.8},
+		{`\begin{array} { c c } 1 & 2 \\ 3 & 4 \end{array}`,
+			`\begin{array} { c c } 1 & 2 & 5 & 6 \\ 3 & 4 \end{array}`, 0.8},
+	} {
+		r := ScorePair(Pair{GT: c.gt, Pred: c.pred}, UniMERNet)
+		if r.Status != Scored || r.F1 != c.f1 {
+			t.Errorf("%s -> %s: %s (%s), reference F1 %.3f", c.gt, c.pred, r, r.Reason, c.f1)
+		}
+		if s := ScorePair(Pair{GT: c.gt, Pred: c.pred}, Strict); s.Status != PredFailed {
+			t.Errorf("strict: %s: %s (%s), want a LaTeX error", c.pred, s, s.Reason)
+		}
+	}
+}
