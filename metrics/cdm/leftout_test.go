@@ -1,6 +1,13 @@
 package cdm
 
-import "testing"
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+)
 
 // TestExtraRightInCell: a \right left in an alignment's cell (a prediction
 // that dropped the \left\{ of a cases-like array in a matrix cell, issue
@@ -58,6 +65,49 @@ func TestExtraAlignmentTab(t *testing.T) {
 		}
 		if s := ScorePair(Pair{GT: c.gt, Pred: c.pred}, Strict); s.Status != PredFailed {
 			t.Errorf("strict: %s: %s (%s), want a LaTeX error", c.pred, s, s.Reason)
+		}
+	}
+}
+
+// TestCircledArgument: \textcircled with a one-character argument inside a
+// colour (the reference's raw fallback colours chunks such as
+// \textcircled{<} of a prediction its tokenizer rejects) is set as TS1
+// defines it, a character over the big circle, instead of being left out
+// (issue 34: TexTeller's prediction for HME100K test_1741 repeats it a
+// hundred times). The reference scores these pairs 0 (no chunk matches a
+// token of the ground truth), as leakaudit now does; the chunks' boxes
+// agree with the reference's within a pixel.
+func TestCircledArgument(t *testing.T) {
+	pairs := []Pair{
+		{GT: `1 8 - 9 \textcircled { = }`, Pred: `18-9 \textcircled{<} \textcircled{=}}`},
+		{GT: `a + \textcircled { 1 }`, Pred: `a+\textcircled{1} b}`},
+	}
+	if root := shareddata.Find(); root != "" {
+		var tt []struct {
+			GT    string `json:"gt"`
+			Pred  string `json:"pred"`
+			ImgID string `json:"img_id"`
+		}
+		data, err := os.ReadFile(filepath.Join(root, "predictions", "texteller", "hme100k_test.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &tt); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range tt {
+			if p.ImgID == "test_1741" {
+				pairs = append(pairs, Pair{ID: p.ImgID, GT: p.GT, Pred: p.Pred})
+			}
+		}
+		if len(pairs) != 3 {
+			t.Errorf("test_1741 not found")
+		}
+	}
+	for _, p := range pairs {
+		r := ScorePair(p, UniMERNet)
+		if r.Status != Scored || !r.Counted || r.F1 != 0 || r.P == 0 {
+			t.Errorf("%s -> %.60s: %s (%s), reference: scored, F1 0", p.GT, p.Pred, r, r.Reason)
 		}
 	}
 }
