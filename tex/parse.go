@@ -795,7 +795,6 @@ func (p *parser) mathColor(l *list) error {
 	if len(body) == 1 && body[0].kind == tkCS && body[0].s == "verb" {
 		return p.coloredVerb(l, tok, left)
 	}
-
 	p.pushColor(tok)
 	l.add(&noad{kind: whatsitItem, tok: tok})
 	// \operatorname* alone in a colour body takes the body's end as its
