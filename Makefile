@@ -4,7 +4,7 @@ VERSION ?= 0.1.0-dev
 LDFLAGS := -X main.version=$(VERSION)
 BIN     := bin/leakaudit
 
-.PHONY: build test hostile lint engine bench demo fuzz goldens vet clean
+.PHONY: build test hostile lint engine bench demo fuzz goldens vet clean parity
 
 build:
 	$(GO) build -trimpath -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) ./cmd/leakaudit
@@ -123,6 +123,12 @@ goldens:
 	$(GO) run ./tex/internal/dvigolden
 	$(GO) run ./tex/internal/dvigolden -inline -n 12 -npred 30 -nprinted 4
 	$(GO) run ./metrics/imege/internal/imegegolden -bidm "$(BIDM)"
+
+## parity: CDM parity on fresh pairs against the reference CDM (issue 34):
+## N pairs per kind drawn with SEED (random when unset), scored by the
+## reference when REFCDM names its cdm/ folder; see scripts/parity.sh.
+parity:
+	bash scripts/parity.sh
 
 clean:
 	rm -rf bin demo-report

@@ -408,7 +408,13 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		}
 		cl = appendSeps(cl, c.after)
 		row = append(row, hpack(cl, 0, false))
-		if end == endAlign {
+		if end == endAlign && env == "array" && len(row) == len(cols) {
+			// an & after the last column: "Extra alignment tab has been
+			// changed to \cr" (tex.web §792); the row ends there and the
+			// rest starts the next one
+			p.e.recover(`extra alignment tab has been changed to \cr`)
+			end = endCR
+		} else if end == endAlign {
 			continue
 		}
 		rows = append(rows, row)

@@ -27,6 +27,9 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`x^{2}} + y`, nil, "extra }, or forgotten $", 4},
 		{`\left( a } b \right)`, nil, `extra }, or forgotten \right`, 4},
 		{`x \right) y`, nil, `extra \right`, 2},
+		{`\begin{matrix} a \right) & b \end{matrix}`, nil, `extra \right`, 2},
+		{`\begin{array}{cc} a & b & c \\ d & e \end{array}`, nil, `extra alignment tab has been changed to \cr`, 5},
+		{`\left( \begin{matrix} a & b \right) \\ c & d \end{matrix}`, nil, `extra \right`, 5},
 		{`\left( x`, nil, `missing \right. inserted`, 2},
 		{`\begin{array}{cc} a & b \\ c & d`, nil, `\begin{array} ended by \end{displaymath}`, 4},
 		{`a & b`, nil, "misplaced alignment tab character &", 2},
@@ -65,7 +68,7 @@ func TestBrokenLaTeX(t *testing.T) {
 		{"\\mathcolor[RGB]{0,0,15}{\\verb} x\n y", ErrUnsupported, "", 0},
 		{`\verb+x+`, ErrUnsupported, "", 0},
 		{`\end{array} x`, ErrUnsupported, "", 0},
-		{`\begin{array}{c} a & b \end{array}`, ErrUnsupported, "", 0},
+		{`\begin{array}{c} a & b \end{array}`, nil, `extra alignment tab has been changed to \cr`, 2},
 		{`\begin{foo} a \end{foo}`, ErrUnsupported, "", 0},
 		// tabular cells are text: each \mathcolor is an error and goes on;
 		// \left before a \mathcolor takes a null delimiter

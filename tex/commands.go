@@ -129,6 +129,12 @@ func (p *parser) command(l *list, name string) error {
 			return e.unsupported(`\` + name + ` after a size command`)
 		}
 	}
+	if name == "textcircled" {
+		if c, ok := p.circledArg(); ok {
+			p.circled(l, c)
+			return nil
+		}
+	}
 	if ok, err := p.printedCommand(l, name); ok {
 		return err
 	}

@@ -72,7 +72,7 @@
 //	undefined command (\foo, \cancel)     dropped; its arguments set as groups  the same
 //	unclosed { (x^{2 + y)                 } inserted at \end{displaymath}     the same (TeX's off_save)
 //	extra } (a}+b, \left( a } b \right))  the } dropped                       the same
-//	\right without \left                  dropped with its delimiter          the same
+//	\right without \left (or in a cell)    dropped with its delimiter          the same
 //	\left without \right                  \right. inserted                    the same
 //	missing \end{array}                   closed at \end{displaymath}         the same
 //	& outside an array                    dropped ("misplaced")               the same
@@ -132,7 +132,8 @@
 //	\hline or \end{array} outside an      a page, after many errors (\\       ErrUnsupported
 //	array; \\ after an array's            after an alignment ended early ends
 //	alignment ended early; \noalign in    the display)
-//	a cell; more cells than columns;
+//	a cell; more cells than columns (but
+//	in an array: the & becomes \cr);
 //	unknown environment; \tag; \middle
 //
 // Recovered lists each error met, in order, as pdflatex's log would. The

@@ -163,8 +163,9 @@ func initFonts() {
 // textCircleFont is the TS1 text companion font pdflatex uses for
 // \textcircled at 12 pt (tcrm1200). leakaudit does not ship the ec fonts
 // (their licence asks for the whole distribution); it holds the one
-// glyph's metrics, facts read from tcrm1200.tfm: width, height, depth of
-// character 79, the big circle.
+// glyph's metrics, facts read from tcrm1200.tfm (width, height, depth of
+// character 79, the big circle) and its ink box from the bitmap font
+// pdflatex makes of it.
 func textCircleFont() *mathFont {
 	circleOnce.Do(func() {
 		t := &font.TFM{Name: "tcrm1200", DesignSize: 12 << 16, BC: 79, EC: 79,
@@ -172,7 +173,10 @@ func textCircleFont() *mathFont {
 		f := font.NewFont(t, 12<<16, []Scaled{0, 855399}, []Scaled{0, 589680}, []Scaled{0, 196560}, []Scaled{0})
 		circle = &mathFont{Font: f, Name: "tcrm1200", id: -1}
 		circle.ink = make([]inkRec, 80)
-		circle.ink[79] = inkRec{0, -196560, 855399, 589680, true}
+		// the ink is the bitmap pdflatex embeds (no Type 1 ec fonts on the
+		// reference's system: mktexpk makes tcrm1200.600pk, a 98×104
+		// raster at hoff −5, voff 76), in sp: 7,894 sp a 600-dpi pixel
+		circle.ink[79] = inkRec{5 * 7894, -28 * 7894, 103 * 7894, 76 * 7894, true}
 	})
 	return circle
 }

@@ -143,14 +143,20 @@ type Raster struct {
 	// pixels: at the left, top, right and bottom end. Fitted on the
 	// reference's renders (the anti-aliasing threshold).
 	Eps [4]float64
+	// Snap moves each glyph's origin to the nearest device pixel before
+	// its ink is mapped, as Ghostscript places glyphs: x counted from the
+	// page's left edge, y from its bottom edge (PDF's coordinates, so the
+	// page height's fraction of a pixel sets the phase). Rules are not
+	// moved and map with RuleEps instead of Eps.
+	Snap    bool
+	RuleEps [4]float64
 }
 
-// ReferenceRaster is the reference CDM's convention: 200 dpi, with the
-// thresholds fitted on its renders of the 1,200 formulas of
-// refcdm/reference_600 (TestPixelBoxesAgainstReference): the rendered
-// ink sits about half a pixel right of and a third of a pixel below the
-// AFM boxes placed at TeX's positions.
-var ReferenceRaster = Raster{DPI: 200, Eps: [4]float64{0.6, 0.3, -0.4, 0}}
+// ReferenceRaster is the reference CDM's convention: 200 dpi, glyphs
+// snapped to the device pixel grid, with the thresholds fitted on its
+// renders of the formulas of refcdm/reference_600
+// (TestPixelBoxesAgainstReference, TestPixelEdgesExact).
+var ReferenceRaster = Raster{DPI: 200, Eps: [4]float64{0.15, -0.25, 0.1, 0.45}, Snap: true, RuleEps: [4]float64{0, -0.35, 0, 0.35}}
 
 // PixelBox is a token's box in the reference's crop coordinates
 // [x1, y1, x2, y2]; Empty when the token left no pixel.
@@ -163,13 +169,71 @@ type PixelBox struct {
 // pixels it touches.
 func (r Raster) span(a, b Scaled, axis int) (int, int) {
 	s := r.DPI / 72.27
-	pa, pb := a.Pt()*s, b.Pt()*s
-	lo := int(math.Floor(pa + r.Eps[axis]))
-	hi := int(math.Ceil(pb-r.Eps[axis+2])) - 1
+	return r.spanPx(a.Pt()*s, b.Pt()*s, axis, r.Eps)
+}
+
+// spanPx maps an ink interval in pixels to the inclusive range of pixels
+// it touches, each end shrunk by eps.
+func (r Raster) spanPx(pa, pb float64, axis int, eps [4]float64) (int, int) {
+	lo := int(math.Floor(pa + eps[axis]))
+	hi := int(math.Ceil(pb-eps[axis+2])) - 1
 	if hi < lo {
 		hi = lo
 	}
 	return lo, hi
+}
+
+// pixelInk is an inclusive pixel rectangle on the page.
+type pixelInk struct{ x0, y0, x1, y1 int }
+
+func (b *pixelInk) union(o pixelInk) {
+	b.x0, b.y0 = min(b.x0, o.x0), min(b.y0, o.y0)
+	b.x1, b.y1 = max(b.x1, o.x1), max(b.y1, o.y1)
+}
+
+// snappedInks is Inks in page pixels for a Snap raster, with the layout's
+// reference point at (ox, oy) on a page pageH pixels high: each glyph's
+// ink placed at its snapped origin, each rule mapped as it lies.
+func (l *Layout) snappedInks(n int, r Raster, ox, oy Scaled, pageH float64) (boxes []pixelInk, has []bool, all pixelInk, any bool) {
+	boxes, has = make([]pixelInk, n), make([]bool, n)
+	add := func(tok int, b pixelInk) {
+		if !any {
+			all, any = b, true
+		} else {
+			all.union(b)
+		}
+		if tok < 0 || tok >= n {
+			return
+		}
+		if !has[tok] {
+			boxes[tok], has[tok] = b, true
+		} else {
+			boxes[tok].union(b)
+		}
+	}
+	s := r.DPI / 72.27
+	for i := range l.Glyphs {
+		g := &l.Glyphs[i]
+		k, ok := glyphInk(g)
+		if !ok || k.X1 <= k.X0 && k.Y1 <= k.Y0 {
+			continue
+		}
+		gx, gy := (ox+g.X).Pt()*s, (oy+g.Y).Pt()*s
+		sx := math.Floor(gx + 0.5)
+		sy := pageH - math.Floor(pageH-gy+0.5)
+		x0, x1 := r.spanPx(sx+(k.X0-g.X).Pt()*s, sx+(k.X1-g.X).Pt()*s, 0, r.Eps)
+		y0, y1 := r.spanPx(sy+(k.Y0-g.Y).Pt()*s, sy+(k.Y1-g.Y).Pt()*s, 1, r.Eps)
+		add(g.Token, pixelInk{x0, y0, x1, y1})
+	}
+	for _, rl := range l.Rules {
+		if rl.Width <= 0 && rl.Height <= 0 {
+			continue
+		}
+		x0, x1 := r.spanPx((ox+rl.X).Pt()*s, (ox+rl.X+rl.Width).Pt()*s, 0, r.RuleEps)
+		y0, y1 := r.spanPx((oy+rl.Y-rl.Height).Pt()*s, (oy+rl.Y).Pt()*s, 1, r.RuleEps)
+		add(rl.Token, pixelInk{x0, y0, x1, y1})
+	}
+	return boxes, has, all, any
 }
 
 // PixelBoxes places the layout on page pg as the reference does and
@@ -177,6 +241,9 @@ func (r Raster) span(a, b Scaled, axis int) (int, int) {
 // extent ±1 px, relative to the crop made 8 px around all ink), and the
 // crop's size. Ink beyond the page's right or bottom edge is clipped.
 func (l *Layout) PixelBoxes(n int, pg Page, r Raster) (boxes []PixelBox, w, h int) {
+	if r.Snap {
+		return l.snappedPixelBoxes(n, pg, r)
+	}
 	inks, has, all, any := l.Inks(n)
 	boxes = make([]PixelBox, n)
 	if !any {
@@ -217,4 +284,35 @@ func (l *Layout) PixelBoxes(n int, pg Page, r Raster) (boxes []PixelBox, w, h in
 		boxes[i] = PixelBox{X1: x0 - 1 - cx, Y1: y0 - 1 - cy, X2: x1 + 1 - cx, Y2: y1 + 1 - cy}
 	}
 	return boxes, ax1 - ax0 + 16, ay1 - ay0 + 16
+}
+
+// snappedPixelBoxes is PixelBoxes for a Snap raster.
+func (l *Layout) snappedPixelBoxes(n int, pg Page, r Raster) (boxes []PixelBox, w, h int) {
+	boxes = make([]PixelBox, n)
+	oh, ov := pg.Place(l)
+	pageWf, pageHf := pg.Width.Pt()*r.DPI/72.27, pg.Height.Pt()*r.DPI/72.27
+	pageW, pageH := int(math.Ceil(pageWf)), int(math.Ceil(pageHf))
+	inks, has, all, any := l.snappedInks(n, r, oneInch+oh, oneInch+ov, pageHf)
+	clip := func(b pixelInk) (pixelInk, bool) {
+		b.x0, b.y0 = max(b.x0, 0), max(b.y0, 0)
+		b.x1, b.y1 = min(b.x1, pageW-1), min(b.y1, pageH-1)
+		return b, b.x0 <= b.x1 && b.y0 <= b.y1
+	}
+	a, ok := clip(all)
+	if !any || !ok {
+		for i := range boxes {
+			boxes[i].Empty = true
+		}
+		return boxes, 26, 26
+	}
+	cx, cy := a.x0-8, a.y0-8
+	for i := range boxes {
+		b, ok := clip(inks[i])
+		if !has[i] || !ok {
+			boxes[i].Empty = true
+			continue
+		}
+		boxes[i] = PixelBox{X1: b.x0 - 1 - cx, Y1: b.y0 - 1 - cy, X2: b.x1 + 1 - cx, Y2: b.y1 + 1 - cy}
+	}
+	return boxes, a.x1 - a.x0 + 16, a.y1 - a.y0 + 16
 }

@@ -364,9 +364,11 @@ func (p *parser) parseList() (*list, endKind, error) {
 				if p.inlineEnv != "" && depth == p.inlineDepth || p.left != nil && p.inlineEnv == "" && depth == p.left.depth {
 					return nil, endEOF, p.e.unsupported(`\right after an array left early`)
 				}
-				if depth == 1 {
+				if depth == 1 || p.frames[len(p.frames)-1].kind == frameCell {
 					// \right outside any \left (tex.web §1192): its
-					// delimiter is read and dropped.
+					// delimiter is read and dropped. An alignment's cell
+					// is a math shift group of its own, so a \right there
+					// never closes a \left outside it.
 					p.e.recover(`extra \right`)
 					if _, err := p.scanDelimiter(); err != nil {
 						return nil, endEOF, err

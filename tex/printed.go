@@ -2,6 +2,7 @@ package tex
 
 import (
 	"regexp"
+	"strings"
 )
 
 // Commands of printed math (im2latex-100k and UniMER-style formulas):
@@ -336,4 +337,63 @@ func (p *parser) colorToGroupEnd() {
 			return
 		}
 	}
+}
+
+// circledArg reads the argument of \textcircled when it is one printable
+// character, braced or not (\textcircled{<}, as the reference's raw
+// fallback colours a chunk of a prediction it could not parse); it reads
+// nothing and reports false otherwise.
+func (p *parser) circledArg() (int, bool) {
+	var got []token
+	read := func() (token, bool) {
+		for {
+			t, ok := p.next()
+			if ok {
+				got = append(got, t)
+			}
+			if !ok || t.kind != tkSpace {
+				return t, ok
+			}
+		}
+	}
+	t, ok := read()
+	if ok && t.kind == tkBegin {
+		c, ok1 := read()
+		e, ok2 := read()
+		if ok1 && ok2 && c.kind == tkChar && e.kind == tkEnd && circledOK(c.c) {
+			return int(c.c), true
+		}
+	} else if ok && t.kind == tkChar && circledOK(t.c) {
+		return int(t.c), true
+	}
+	p.insert(got...) // unread
+	return 0, false
+}
+
+// circledOK reports a character circled sets: letters, digits and the
+// punctuation whose OT1 cmr12 glyph has its code (< and > are ¡ and ¿).
+func circledOK(c rune) bool {
+	return c < 127 && strings.ContainsRune("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<>=+-*/()[].,;:!?'@", c)
+}
+
+// circled sets \textcircled{c} in math mode in the current colour (TS1's
+// definition, ts1enc.def): \ooalign{\hfil\raise.07ex\hbox{\upshape c}\hfil
+// \crcr\char79}, a \vtop of two rows on one baseline (\lineskiplimit
+// −\maxdimen, \baselineskip 0): the character of the text font (OT1
+// cmr12) raised .07ex and centred in the column, over TS1's big circle.
+func (p *parser) circled(l *list, c int) {
+	tok := p.tok()
+	tf := p.e.fonts[famOperators][textSize]
+	ch := hpack([]*node{newChar(tf, c, tok)}, 0, false)
+	ch.shift = -scaleDecimal(tf.Param(5), "0.07")
+	row1 := []*node{filGlue(), ch, filGlue()}
+	circle := []*node{newChar(textCircleFont(), 79, tok)}
+	w := max(hpack(row1, 0, false).width, hpack(circle, 0, false).width)
+	r1 := hpack(row1, w, true)
+	r2 := hpack(circle, w, true)
+	v := vpack([]*node{r1, newGlue(-r1.depth-r2.height, 0, 0), r2})
+	total := v.height + v.depth
+	v.height = r1.height // \vtop
+	v.depth = total - v.height
+	p.addGroup(l, []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}})
 }

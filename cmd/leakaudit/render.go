@@ -65,7 +65,9 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 			if boxes && ntok > 0 {
 				// The boxes are the reference's (ink extent ±1 px in its
 				// crop), so they may stand a pixel off this render's crop.
-				pb, _, _ := l.PixelBoxes(ntok, pg, tex.Raster{DPI: dpi, Eps: tex.ReferenceRaster.Eps})
+				rs := tex.ReferenceRaster
+				rs.DPI = dpi
+				pb, _, _ := l.PixelBoxes(ntok, pg, rs)
 				for i, b := range pb {
 					if b.Empty {
 						continue

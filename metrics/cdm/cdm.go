@@ -10,9 +10,10 @@
 // two sides are matched with the reference's cost (token identity,
 // position, order) by an exact assignment solver; pairs whose positions
 // disagree with a translation-and-scale model are dropped in the
-// reference's RANSAC rounds, made deterministic by trying every pair of
-// points; pairs whose tokens differ are dropped; recall, precision and
-// F1 follow from the accepted pairs (docs/cdm.md §8–§11).
+// reference's RANSAC rounds, which replay the reference's own random
+// trials (numpy's default_rng(42) stream); pairs whose tokens differ are
+// dropped; recall, precision and F1 follow from the accepted pairs
+// (docs/cdm.md §8–§11).
 //
 // Profiles select the reference's constants (UniMERNet, the default;
 // OmniDocBench's older copy) or leakaudit's Strict profile, which closes

@@ -1,0 +1,113 @@
+package cdm
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+)
+
+// TestExtraRightInCell: a \right left in an alignment's cell (a prediction
+// that dropped the \left\{ of a cases-like array in a matrix cell, issue
+// 34's left-out pair) is TeX's "Extra \right." (tex.web §1192): pdflatex
+// drops it with its delimiter and typesets the rest, so the pair is
+// scored, not left out. Reference F1 from UniMERNet cdm/ run locally on
+// these pairs; the boxes agree with the reference's within the usual
+// pixel.
+func TestExtraRightInCell(t *testing.T) {
+	for _, c := range []struct {
+		gt, pred string
+		f1       float64
+	}{
+		{`\begin{matrix} f = \left\{ \begin{array} {ll} a & b \\ c & d \end{array} \right. & x \end{matrix}`,
+			`\begin{matrix} f = \begin{array} {ll} a & b \\ c & d \end{array} \right. & x \end{matrix}`, 0.933},
+		{`\begin{matrix} a & b \\ c & d \end{matrix}`, `\begin{matrix} a & b \right) \\ c & d \end{matrix}`, 1},
+		{`\begin{pmatrix} a & b \end{pmatrix}`, `\begin{pmatrix} a \right. & b \end{pmatrix}`, 0.667},
+		{`\left( \begin{matrix} a & b \\ c & d \end{matrix} \right)`, `\left( \begin{matrix} a & b \right) \\ c & d \end{matrix}`, 0.909},
+		{`\begin{matrix} x = \left\{ \begin{array} {l} 1 \\ 2 \end{array} \right. & y \end{matrix}`,
+			`\begin{matrix} x = \begin{array} {l} 1 \\ 2 \end{array} \right. & y \end{matrix}`, 0.909},
+	} {
+		r := ScorePair(Pair{GT: c.gt, Pred: c.pred}, UniMERNet)
+		if r.Status != Scored || r.F1 != c.f1 {
+			t.Errorf("%s -> %s: %s (%s), reference F1 %.3f", c.gt, c.pred, r, r.Reason, c.f1)
+		}
+		if s := ScorePair(Pair{GT: c.gt, Pred: c.pred}, Strict); s.Status != PredFailed {
+			t.Errorf("strict: %s: %s (%s), want a LaTeX error", c.pred, s, s.Reason)
+		}
+	}
+}
+
+// TestExtraAlignmentTab: an array row with more cells than its preamble
+// has columns is TeX's "Extra alignment tab has been changed to \cr"
+// (tex.web §792): the row ends at that & and the rest starts the next
+// row, as pdflatex sets it; the pair is scored, not left out (the first
+// pair was left out in a fresh printed sample of issue 34). Reference F1
+// from UniMERNet cdm/ run locally on these pairs.
+func TestExtraAlignmentTab(t *testing.T) {
+	for _, c := range []struct {
+		gt, pred string
+		f1       float64
+	}{
+		{`\left\{ \begin{array} { r c l } { f } & { \rightarrow } & { \pm \sigma ^ { 3 } f , } \\ { } & { } & { } \\ { C ^ { ( 2 n - 2 ) } } & { \rightarrow } & { - C ^ { ( 2 n - 2 ) } , \forall n , } \\ \end{array} \right.`,
+			`\left\{ \begin{array} { r l } { f } & { \rightarrow } & { \pm \sigma ^ { 3 } f , } \\ { } & { } & { } \\ { C ^ { ( 2 n - 2 ) } } & { \rightarrow } & { - C ^ { ( 2 n - 2 ) } , \forall n , } \\ \end{array} \right.`, 0.964},
+		{`\begin{array} { r l } a & b \\ c & d \end{array}`,
+			`\begin{array} { r l } a & b & x \\ c & d \end{array}`, 0.889},
+		{`\left\{ \begin{array} { l l } x & y \\ z & w \end{array} \right.`,
+			`\left\{ \begin{array} { l } x & y \\ z & w \end{array} \right.`, 0.8},
+		{`\begin{array} { c c } 1 & 2 \\ 3 & 4 \end{array}`,
+			`\begin{array} { c c } 1 & 2 & 5 & 6 \\ 3 & 4 \end{array}`, 0.8},
+	} {
+		r := ScorePair(Pair{GT: c.gt, Pred: c.pred}, UniMERNet)
+		if r.Status != Scored || r.F1 != c.f1 {
+			t.Errorf("%s -> %s: %s (%s), reference F1 %.3f", c.gt, c.pred, r, r.Reason, c.f1)
+		}
+		if s := ScorePair(Pair{GT: c.gt, Pred: c.pred}, Strict); s.Status != PredFailed {
+			t.Errorf("strict: %s: %s (%s), want a LaTeX error", c.pred, s, s.Reason)
+		}
+	}
+}
+
+// TestCircledArgument: \textcircled with a one-character argument inside a
+// colour (the reference's raw fallback colours chunks such as
+// \textcircled{<} of a prediction its tokenizer rejects) is set as TS1
+// defines it, a character over the big circle, instead of being left out
+// (issue 34: TexTeller's prediction for HME100K test_1741 repeats it a
+// hundred times). The reference scores these pairs 0 (no chunk matches a
+// token of the ground truth), as leakaudit now does; the chunks' boxes
+// agree with the reference's within a pixel.
+func TestCircledArgument(t *testing.T) {
+	pairs := []Pair{
+		{GT: `1 8 - 9 \textcircled { = }`, Pred: `18-9 \textcircled{<} \textcircled{=}}`},
+		{GT: `a + \textcircled { 1 }`, Pred: `a+\textcircled{1} b}`},
+	}
+	if root := shareddata.Find(); root != "" {
+		var tt []struct {
+			GT    string `json:"gt"`
+			Pred  string `json:"pred"`
+			ImgID string `json:"img_id"`
+		}
+		data, err := os.ReadFile(filepath.Join(root, "predictions", "texteller", "hme100k_test.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, &tt); err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range tt {
+			if p.ImgID == "test_1741" {
+				pairs = append(pairs, Pair{ID: p.ImgID, GT: p.GT, Pred: p.Pred})
+			}
+		}
+		if len(pairs) != 3 {
+			t.Errorf("test_1741 not found")
+		}
+	}
+	for _, p := range pairs {
+		r := ScorePair(p, UniMERNet)
+		if r.Status != Scored || !r.Counted || r.F1 != 0 || r.P == 0 {
+			t.Errorf("%s -> %.60s: %s (%s), reference: scored, F1 0", p.GT, p.Pred, r, r.Reason)
+		}
+	}
+}
