@@ -37,10 +37,20 @@ func (s Stats) Shortfall() string {
 	if s.FileError != "" {
 		parts = append(parts, "reading stopped early: "+s.FileError)
 	}
-	var n int64
-	var reasons []string
+	if n, reasons := s.Skips(false); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d record(s) skipped (%s)", n, reasons))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// Skips counts the records skipped for a limit the user sets (limits
+// true) or for any other reason (limits false), and lists them by
+// reason with where each was first met: "empty label: 1 (first at line
+// 2); …".
+func (s Stats) Skips(limits bool) (n int64, reasons string) {
+	var list []string
 	for _, r := range sortedKeys(s.Reasons) {
-		if isLimit(r) {
+		if isLimit(r) != limits {
 			continue
 		}
 		n += s.Reasons[r]
@@ -51,12 +61,9 @@ func (s Stats) Shortfall() string {
 				break
 			}
 		}
-		reasons = append(reasons, what)
+		list = append(list, what)
 	}
-	if n > 0 {
-		parts = append(parts, fmt.Sprintf("%d record(s) skipped (%s)", n, strings.Join(reasons, "; ")))
-	}
-	return strings.Join(parts, "; ")
+	return n, strings.Join(list, "; ")
 }
 
 // Completeness records whether a job read all of its inputs. Reports embed

@@ -412,35 +412,10 @@ func releaseShortfall(st dataset.Stats) string {
 	if r := st.Shortfall(); r != "" {
 		parts = append(parts, r)
 	}
-	var n int64
-	var reasons []string
-	for _, r := range sortedReasons(st.Reasons) {
-		if !dataset.IsLimit(r) {
-			continue
-		}
-		n += st.Reasons[r]
-		what := fmt.Sprintf("%s: %d", r, st.Reasons[r])
-		for _, ex := range st.Examples {
-			if ex.Reason == r {
-				what += fmt.Sprintf(", first at %s", ex.Where)
-				break
-			}
-		}
-		reasons = append(reasons, what)
-	}
-	if n > 0 {
-		parts = append(parts, fmt.Sprintf("%d record(s) over a limit removed from the release (%s): raise --max-label-bytes, --max-pixels or --max-image-bytes to keep them", n, strings.Join(reasons, "; ")))
+	if n, reasons := st.Skips(true); n > 0 {
+		parts = append(parts, fmt.Sprintf("%d record(s) over a limit removed from the release (%s): raise --max-label-bytes, --max-pixels or --max-image-bytes to keep them", n, reasons))
 	}
 	return strings.Join(parts, "; ")
-}
-
-func sortedReasons(m map[string]int64) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // matches is the list of "source:id" names for a removed row.
