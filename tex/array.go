@@ -261,6 +261,18 @@ func (p *parser) array(l *list) error {
 		colSep = tabColSep
 	}
 	cols, ok := preamble(spec, colSep, p.e.textFont.Param(6))
+	if !ok && env == "array" && strings.TrimSpace(tokString(spec)) == "" {
+		// an empty preamble (the reference's tokenizer makes {} of
+		// { { c } }): \@mkpream adds nothing, and \halign's template
+		// \@arstrut\tabskip\z@skip\cr has no #: "Missing # inserted in
+		// alignment preamble" (tex.web §783). Each cell is \@arstrut and
+		// its tokens in the text font, flush left, as in a tabular cell
+		// but with no \tabcolsep, \hskip1sp or \unskip.
+		p.e.recover("missing # inserted in alignment preamble")
+		p.textCells = true
+		defer func() { p.textCells = false }()
+		return p.alignment(l, env, []column{{align: 'l'}}, "")
+	}
 	if !ok {
 		return p.e.unsupported(env + ` preamble {` + tokString(spec) + `}`)
 	}
@@ -346,8 +358,8 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		var text []*node // a tabular cell's list; nil when it has no tokens
 		var end endKind
 		var err error
-		if env == "tabular" {
-			text, end, err = p.tabularCell()
+		if env == "tabular" || p.textCells {
+			text, end, err = p.tabularCell(env)
 		} else {
 			items, end, err = p.cell(env)
 		}
@@ -377,7 +389,7 @@ func (p *parser) alignment(l *list, env string, cols []column, stretch string) e
 		}
 		c := cols[len(row)]
 		hl := text
-		if env != "tabular" {
+		if env != "tabular" && !p.textCells {
 			hl = p.e.mlistToHlist(items, styleT, false)
 		}
 		var cl []*node

@@ -79,6 +79,17 @@ func TestBrokenLaTeX(t *testing.T) {
 		{`\begin{tabular}{c} \multicolumn{1}{c}{a} \end{tabular}`, ErrUnsupported, "", 0},
 		{`\tag{1} a`, ErrUnsupported, "", 0},
 		{`\left( a \middle| b \right)`, ErrUnsupported, "", 0},
+		// a \right in \frac's denominator: off_save's } ends the fraction
+		// and \right closes the \left outside it; the } left over and
+		// the last \right are errors TeX goes on from
+		{`\left( \frac{1}{x \right) } \right)`, nil, "missing } inserted", 4},
+		// in the numerator, \frac's \endgroup then meets the display
+		// and TeX leaves math mode: the paragraph needs a page
+		{`y = \frac{a \right) }{b}`, ErrUnsupported, "", 0},
+		{`\left( \dfrac{a \right) }{b} \right)`, ErrFatal, "", 0},
+		// an empty array preamble: one text column
+		{`\begin{array}{} x \\ y \end{array}`, nil, "missing # inserted in alignment preamble", 2},
+		{`\begin{array}{} x^2 \end{array}`, ErrUnsupported, "", 0},
 	} {
 		l, err := Typeset(c.in)
 		if c.err != nil {

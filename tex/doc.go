@@ -73,6 +73,14 @@
 //	unclosed { (x^{2 + y)                 } inserted at \end{displaymath}     the same (TeX's off_save)
 //	extra } (a}+b, \left( a } b \right))  the } dropped                       the same
 //	\right without \left (or in a cell)    dropped with its delimiter          the same
+//	\right in \frac's argument (its \left  off_save: \endgroup and } inserted, the same (fraction.go); after a
+//	dropped)                              \right read again outside; after a  numerator the paragraph needs a
+//	                                      numerator \frac's \endgroup meets   Page; \dfrac, \tfrac: ErrFatal
+//	                                      the display: "Missing $ inserted",
+//	                                      \@@over#2 in the paragraph
+//	an empty array preamble ({ { c } }    "Missing # inserted in alignment    the same (array.go) where the cells
+//	after the reference's tokenizer)      preamble": cells are text, flush    are text a tabular cell can hold;
+//	                                      left after \@arstrut                otherwise ErrUnsupported
 //	\left without \right                  \right. inserted                    the same
 //	missing \end{array}                   closed at \end{displaymath}         the same
 //	& outside an array                    dropped ("misplaced")               the same

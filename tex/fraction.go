@@ -44,20 +44,49 @@ func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *
 	if err != nil {
 		return err
 	}
-	if thickness == defaultCode && st == nil && left == (delimiter{}) && right == (delimiter{}) {
+	plainFrac := thickness == defaultCode && st == nil && left == (delimiter{}) && right == (delimiter{})
+	if plainFrac {
 		// amsmath's \frac: {\begingroup#1\endgroup\@@over#2}
 		p.nextFrame, p.nextParent, p.nextDen = frameFracNum, l, b
 	}
-	n, err := p.parseTokens(a)
+	// \frac recovers from a \right in an argument (a prediction that
+	// dropped its \left); \dfrac and \tfrac, which pdflatex sets
+	// otherwise there, stay fatal
+	rightOK := plainFrac
+	n, argEnd, err := p.fracPart(a, rightOK)
 	if err != nil {
 		return err
 	}
-	d, err := p.parseTokens(b)
+	if argEnd >= 0 {
+		// a \right in the numerator: off_save inserts \endgroup and }
+		// ("Missing \endgroup inserted", "Missing } inserted"), the
+		// numerator so far is the group's Ord, and \right is read again
+		// outside it; the rest of #1, \endgroup, \@@over, #2 and }
+		// follow at that level
+		p.e.recover(`missing \endgroup inserted`)
+		p.e.recover("missing } inserted")
+		p.addGroup(l, n)
+		rest := append([]token{{kind: tkEndgroup}, {kind: tkCS, s: "over"}}, b...)
+		p.replaceArgEnd(argEnd, append(rest, token{kind: tkEnd}))
+		p.insert(token{kind: tkCS, s: "right"})
+		return nil
+	}
+	d, argEnd, err := p.fracPart(b, rightOK)
 	if err != nil {
 		return err
 	}
 	left.tok, right.tok = tok, tok
 	fr := &noad{kind: fractionNoad, num: n, den: d, thickness: thickness, left: left, right: right, tok: tok}
+	if argEnd >= 0 {
+		// a \right in the denominator: off_save inserts the } that
+		// completes the fraction, \right is read again outside it, and
+		// the rest of #2 and the fraction's } follow at that level
+		p.e.recover("missing } inserted")
+		p.addGroup(l, []*noad{fr})
+		p.replaceArgEnd(argEnd, []token{{kind: tkEnd}})
+		p.insert(token{kind: tkCS, s: "right"})
+		return nil
+	}
 	if st == nil {
 		p.addGroup(l, []*noad{fr})
 		return nil
@@ -66,6 +95,66 @@ func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *
 	inner := &noad{kind: ordNoad, nucleus: field{kind: subMlist, list: []*noad{fr}}}
 	p.addGroup(l, []*noad{{kind: styleNoad, style: *st}, inner})
 	return nil
+}
+
+// fracPart parses one of \frac's arguments as parseTokens does. When
+// rightOK is set and a \right ends the argument early, it returns the
+// items so far and the index in the input stack of the argument's end,
+// which is still to be read (replaceArgEnd); otherwise that index is −1.
+func (p *parser) fracPart(ts []token, rightOK bool) ([]*noad, int, error) {
+	if p.budget < 0 {
+		p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
+		return nil, -1, p.e.unsupported("expansion too long")
+	}
+	p.insert(token{kind: tkArgEnd})
+	at := len(p.in) - 1
+	p.insert(ts...)
+	inner, end, err := p.parseList()
+	if err != nil {
+		return nil, -1, err
+	}
+	switch {
+	case end == endArg:
+		return inner.finish(), -1, nil
+	case end == endRight && rightOK && at < len(p.in) && len(p.in[at]) == 1 && p.in[at][0].kind == tkArgEnd:
+		return inner.finish(), at, nil
+	}
+	return nil, -1, p.e.fatal("unbalanced group")
+}
+
+// replaceArgEnd puts ts in place of the argument's end at index at of the
+// input stack (fracPart).
+func (p *parser) replaceArgEnd(at int, ts []token) {
+	p.budget -= len(ts)
+	p.in[at] = ts
+}
+
+// strayEndgroup handles \frac's \endgroup read after a \right took the
+// numerator's groups away (fraction): TeX's off_save (tex.web §1064)
+// inserts what closes the group it meets and reads \endgroup again. In
+// the display that is $: "Missing $ inserted", and TeX leaves math mode
+// (paragraph.go), \@@over#2} following in the paragraph. It returns
+// endEOF when the list goes on.
+func (p *parser) strayEndgroup(depth int) (endKind, error) {
+	f := p.frames[len(p.frames)-1]
+	switch {
+	case p.inlineEnv != "" || p.left != nil || p.e.inline || len(p.envs) > 0:
+		return endEOF, p.e.unsupported(`\frac's \endgroup after a \right in an alignment or in-line formula`)
+	case depth == 1 && f.kind == frameTop && len(p.frames) == 1:
+		p.e.recover("missing $ inserted")
+		p.leave = &leaveState{display: f.list}
+		return endEOF, errLeaveMath
+	case len(p.lefts) > 0 && p.lefts[len(p.lefts)-1] == depth:
+		p.e.recover(`missing \right. inserted`)
+		p.insert(token{kind: tkEndgroup})
+		p.insert(token{kind: tkChar, c: '.'})
+		return endRight, nil
+	case f.kind == frameGroup:
+		p.e.recover("missing } inserted")
+		p.insert(token{kind: tkEndgroup})
+		return endGroup, nil
+	}
+	return endEOF, p.e.unsupported(`\frac's \endgroup after a \right inside a construct other than a group or \left`)
 }
 
 // sqrt handles \sqrt and amsmath's \sqrt[n] (\root…\of, r@@t).

@@ -21,6 +21,7 @@ const (
 	tkParam                   // #
 	tkColorEnd                // internal: end of a \mathcolor body
 	tkArgEnd                  // internal: end of a macro argument (\endgroup)
+	tkEndgroup                // internal: \frac's \endgroup read after a \right left its numerator (fraction.go)
 )
 
 // token is one input token, with LaTeX's catcodes.

@@ -193,6 +193,11 @@ func startsMath(p *parser, t token) bool {
 		if s, ok := p.e.symbol(t.s); ok && (s.kind == symMathChar || s.kind == symDelimiter) {
 			return true
 		}
+		switch t.s {
+		case "over", "atop", "above", "overwithdelims", "atopwithdelims", "abovewithdelims":
+			// non_math(above): insert_dollar_sign (tex.web §1046)
+			return true
+		}
 		_, ok := bigOps[t.s]
 		return ok
 	}

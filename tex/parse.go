@@ -53,6 +53,9 @@ type parser struct {
 	// braces end a run of characters' ligatures and kerns, and what the
 	// model leaves out is refused rather than approximated
 	tabularText bool
+	// textCells is set while an array with an empty preamble is read:
+	// its cells are text, as tabular's are (array.go)
+	textCells bool
 	// leftCell is the cell an \hline ended (hline.go); left is the array
 	// whose alignment ended early while its environment is open, and
 	// inlineDepth and inlineEnv the in-line formula of its \vcenter's
@@ -358,6 +361,14 @@ func (p *parser) parseList() (*list, endKind, error) {
 		case tkColorEnd:
 			if err := p.colorEnd(l); err != nil {
 				return nil, endEOF, err
+			}
+		case tkEndgroup:
+			end, err := p.strayEndgroup(depth)
+			if err != nil {
+				return nil, endEOF, err
+			}
+			if end != endEOF {
+				return l, end, nil
 			}
 		case tkCS:
 			if t.s == "right" {

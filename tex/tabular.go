@@ -43,7 +43,11 @@ func (p *parser) tabular(l *list, cols []column) error {
 // braces, and sets it as the cell's template does: \hskip1sp
 // \ignorespaces, the tokens in the text font, \unskip. list is nil for a cell without tokens
 // (\\ before \end{tabular} then adds no row).
-func (p *parser) tabularCell() (list []*node, end endKind, err error) {
+//
+// env is the environment the cell is in: "tabular", or "array" with an
+// empty preamble, whose template has no \hskip1sp and no \unskip (the
+// blanks before a cell are skipped all the same, tex.web §791).
+func (p *parser) tabularCell(env string) (list []*node, end endKind, err error) {
 	var ts []token
 	depth := 0
 	for {
@@ -77,8 +81,8 @@ func (p *parser) tabularCell() (list []*node, end endKind, err error) {
 					if err != nil {
 						return nil, endEOF, err
 					}
-					if name := tokString(arg); name != "tabular" {
-						return nil, endEOF, p.e.unsupported(`\end{` + name + `} in a tabular`)
+					if name := tokString(arg); name != env {
+						return nil, endEOF, p.e.unsupported(`\end{` + name + `} in a ` + env)
 					}
 					end = endEnv
 				} else {
@@ -103,6 +107,9 @@ func (p *parser) tabularCell() (list []*node, end endKind, err error) {
 	p.tabularText = false
 	if err != nil {
 		return nil, end, err
+	}
+	if env != "tabular" {
+		return box.list, end, nil
 	}
 	// the template's \hskip1sp before \ignorespaces, which \unskip
 	// removes when nothing else is left

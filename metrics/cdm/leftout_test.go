@@ -111,3 +111,93 @@ func TestCircledArgument(t *testing.T) {
 		}
 	}
 }
+
+// TestRightInFraction: a \right inside an argument of \frac (a
+// prediction that dropped the \left of a pair inside it) is not fatal:
+// TeX's off_save (tex.web §1064) inserts \endgroup and } in the
+// numerator, or } in the denominator, and reads \right again outside the
+// fraction; after a numerator, \frac's own \endgroup then meets the
+// display and TeX leaves math mode, \@@over#2 following in the paragraph
+// (issue 34: a fresh printed pair was scored 0 against the reference's
+// 0.923, the first row). Reference F1 from UniMERNet cdm/ run locally on
+// these pairs.
+func TestRightInFraction(t *testing.T) {
+	for _, c := range []struct {
+		gt, pred string
+		f1       float64
+	}{
+		{`\phi ( x ) = \frac { \displaystyle c \left( \sqrt { 1 + \frac { 4 x } { a } } + 1 \right) } { \displaystyle 2 x } \left( 1 + \frac { \displaystyle c \left( \sqrt { 1 + \frac { 4 x } { a } } + 1 \right) } { \displaystyle 2 a x } \right)`,
+			`\phi ( x ) = \frac { \displaystyle c \left( \sqrt { 1 + \frac { 4 x } { a } } + 1 \right) } { \displaystyle Z x } \left( 1 + \frac { \displaystyle c \sqrt { 1 + \frac { 4 x } { a } } + 1 \right) } { \displaystyle 2 a x } \right)`, 0.923},
+		{`\left( 1 + \frac { \left( a + b \right) } { 2 } \right)`,
+			`\left( 1 + \frac { a + b \right) } { 2 } \right)`, 0.7},
+		{`x = \left[ \frac { \left[ a \right] } { b } + c \right]`,
+			`x = \left[ \frac { a \right] } { b } + c \right]`, 0.9},
+		{`\left( \frac { 1 } { \left( x \right) } \right)`,
+			`\left( \frac { 1 } { x \right) } \right)`, 0.833},
+		{`y = \frac { \left( a \right) } { b }`,
+			`y = \frac { a \right) } { b }`, 0.5},
+		{`\left( a + { b \left( c \right) } \right)`,
+			`\left( a + { b c \right) } \right)`, 0.857},
+		{`\left( a + \sqrt { b + \left( c \right) } \right) ^ { 2 }`,
+			`\left( a + \sqrt { b + c \right) } \right) ^ { 2 }`, 0.9},
+		{`f = \left\{ 1 + \frac { x ^ { 2 } } { \left\{ y \right\} } \right\} d x`,
+			`f = \left\{ 1 + \frac { x ^ { 2 } } { y \right\} } \right\} d x`, 0.846},
+		{`\frac { \left( a + b \right) ^ { 2 } } { 2 } = c`,
+			`\frac { a + b \right) ^ { 2 } } { 2 } = c`, 0.889},
+		{`\left( { a + \frac { \left( b \right) } { c } } \right)`,
+			`\left( { a + \frac { b \right) } { c } } \right)`, 0.625},
+		{`\sqrt { \frac { \left( a + b \right) } { c } } + d`,
+			`\sqrt { \frac { a + b \right) } { c } } + d`, 0.889},
+		{`\left[ x + \frac { 1 } { 2 } \left( y - z \right) ^ { 2 } \right] = 0`,
+			`\left[ x + \frac { 1 } { 2 } y - z \right) ^ { 2 } \right] = 0`, 0.857},
+		{`\left| \frac { \partial f } { \partial \left( x \right) } \right| \leq 1`,
+			`\left| \frac { \partial f } { \partial x \right) } \right| \leq 1`, 0.9},
+		{`A = \frac { 1 } { 2 } \left( \frac { \left( a \right) } { b } + c \right)`,
+			`A = \frac { 1 } { 2 } \left( \frac { a \right) } { b } + c \right)`, 0.923},
+		{`\frac { 1 } { 2 } \left( \frac { a \left( b \right) } { c } \right) ^ { 2 }`,
+			`\frac { 1 } { 2 } \left( \frac { a b \right) } { c } \right) ^ { 2 }`, 0.909},
+		{`x ^ { \frac { \left( a \right) } { b } } + 1`,
+			`x ^ { \frac { a \right) } { b } } + 1`, 0.462},
+		{`\left( 1 - \frac { v ^ { 2 } } { c ^ { 2 } } \right) ^ { - 1 / 2 } = \gamma`,
+			`1 - \frac { v ^ { 2 } } { c ^ { 2 } } \right) ^ { - 1 / 2 } = \gamma`, 0.929},
+		{`f \left( x \right) = \frac { \left( x + 1 \right) ^ { 2 } } { \left( x - 1 \right) }`,
+			`f \left( x \right) = \frac { \left( x + 1 \right) ^ { 2 } } { x - 1 \right) }`, 0.938},
+	} {
+		r := ScorePair(Pair{GT: c.gt, Pred: c.pred}, UniMERNet)
+		if r.Status != Scored || r.F1 != c.f1 {
+			t.Errorf("%s -> %s: %s (%s), reference F1 %.3f", c.gt, c.pred, r, r.Reason, c.f1)
+		}
+		if s := ScorePair(Pair{GT: c.gt, Pred: c.pred}, Strict); s.Status != PredFailed {
+			t.Errorf("strict: %s: %s (%s), want a LaTeX error", c.pred, s, s.Reason)
+		}
+	}
+}
+
+// TestEmptyArrayPreamble: an array whose preamble the reference's
+// tokenizer empties ({ { c } } becomes {}, one of issue 34's left-out
+// printed pairs) is set as pdflatex sets it: \halign's template has no #
+// ("Missing # inserted in alignment preamble"), and each cell's tokens
+// are text, flush left, after \@arstrut. Reference F1 from UniMERNet cdm/
+// run locally on these pairs.
+func TestEmptyArrayPreamble(t *testing.T) {
+	for _, c := range []struct {
+		gt, pred string
+		f1       float64
+	}{
+		{`\begin{array} { c } { x } \\ { y } \\ \end{array}`,
+			`\begin{array} { { c } } { x } \\ { y } \\ \end{array}`, 1},
+		{`\begin{array} { c c } a & b \\ c & d \end{array}`,
+			`\begin{array} { { c } c } a & b \\ c & d \end{array}`, 0.5},
+		{`\left( \begin{array} { c } { a + b } \\ { c } \end{array} \right)`,
+			`\left( \begin{array} { { c } } { a + b } \\ { c } \end{array} \right)`, 1},
+		{`\begin{array} { c c } a & b \\ c & d \end{array}`,
+			`\begin{array} { { c } { c } } a & b \\ c & d \end{array}`, 0.5},
+		{`\left\{ \begin{array} { l } { x = 1 } \\ { y = 2 } \end{array} \right.`,
+			`\left\{ \begin{array} { { l } } { x = 1 } \\ { y = 2 } \end{array} \right.`, 1},
+	} {
+		r := ScorePair(Pair{GT: c.gt, Pred: c.pred}, UniMERNet)
+		if r.Status != Scored || r.F1 != c.f1 {
+			t.Errorf("%s -> %s: %s (%s), reference F1 %.3f", c.gt, c.pred, r, r.Reason, c.f1)
+		}
+	}
+}
