@@ -51,6 +51,7 @@ and stderr the same error as one line.`,
 	root.PersistentFlags().Bool("allow-partial", false, "exit 0 even when an input was read only in part (it is still reported)")
 	root.AddCommand(newVersionCmd(), newOverlapCmd(), newFingerprintCmd(), newNearDupCmd(), newDedupCmd(), newTokensCmd(), newScoreCmd(), newAuditCmd(), newRenderCmd(), newDemoCmd())
 	root.AddCommand(newIMEGECmd())
+	root.AddCommand(newCompareCmd())
 	return root
 }
 
