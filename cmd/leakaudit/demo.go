@@ -31,7 +31,13 @@ corrections file names them), and a "model" that recognises what it saw in
 training and 70% of the rest and reproduces six of the wrong labels. The
 audit scores every prediction with CDM, looks the labels up, and writes the
 report into DIR/audit; the demo fails unless every planted contamination and
-label error is found and nothing else. It needs no data and no network.`,
+label error is found and nothing else.
+
+Last, it compares three synthetic models (leakaudit compare), one of them
+trained on a corpus that holds half of the test labels: it leads on all items
+and falls behind a model trained by the benchmark's rules on the items neither
+saw. The report goes into DIR/compare; the demo fails unless exactly that rank
+flip is found. It needs no data and no network.`,
 		Example: "  leakaudit demo --dir demo-report",
 		Args:    cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -47,7 +53,10 @@ label error is found and nothing else. It needs no data and no network.`,
 			if _, err := demo.RunDedup(ctx, dir, toolName(), res.Bench, cmd.OutOrStdout()); err != nil {
 				return err
 			}
-			_, err = demo.RunModelAudit(ctx, dir, toolName(), cmd.OutOrStdout())
+			if _, err := demo.RunModelAudit(ctx, dir, toolName(), cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			_, err = demo.RunCompare(ctx, dir, toolName(), cmd.OutOrStdout())
 			return err
 		},
 	}

@@ -81,7 +81,7 @@ var (
 	// visNames: score --vis DIR.
 	visNames = outpath.Names("*.png")
 	// demoNames: demo --dir DIR.
-	demoNames = outpath.Names("data/", "index/", "index-model/", "index-model-images/", "audit/", "clean/", "clean-again/", "overlap.json", "overlap-items.jsonl")
+	demoNames = outpath.Names("data/", "index/", "index-model/", "index-model-images/", "audit/", "clean/", "clean-again/", "compare/", "overlap.json", "overlap-items.jsonl")
 )
 
 // auditNames recognizes an audit report folder; db, the configuration's

@@ -1,0 +1,50 @@
+package demo
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// TestCompareDemo runs the comparison demo twice: it must find the
+// planted rank flip and no other, and its comparison.json, report.md and
+// report.html must be byte-identical across runs.
+func TestCompareDemo(t *testing.T) {
+	dir := t.TempDir()
+	var first map[string][]byte
+	for i := 0; i < 2; i++ {
+		var w bytes.Buffer
+		res, err := RunCompare(context.Background(), dir, "test", &w)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, w.String())
+		}
+		if i == 0 {
+			t.Logf("%s", w.String())
+			for _, e := range res.Excess {
+				t.Logf("excess %s over %s: %+.2f [%.2f, %.2f]", e.Model, e.Control, e.Excess, e.CI[0], e.CI[1])
+				if e.Model == "memorizer" && !e.Positive {
+					t.Errorf("the memorizer's excess gap over %s is not found: %+v", e.Control, e)
+				}
+			}
+		}
+		files := map[string][]byte{}
+		for _, name := range []string{"comparison.json", "report.md", "report.html", "items.parquet"} {
+			data, err := os.ReadFile(filepath.Join(dir, "compare", name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			files[name] = data
+		}
+		if first == nil {
+			first = files
+			continue
+		}
+		for name, data := range files {
+			if !bytes.Equal(data, first[name]) {
+				t.Errorf("%s differs between two runs", name)
+			}
+		}
+	}
+}
