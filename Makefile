@@ -58,6 +58,7 @@ engine:
 ## near index alone over HME100K (queries/s, one core) and at 25k test items
 ## against 10M training sequences on every core (goal: under 60 s on 2 cores);
 ## overlap --near 2 end to end (reading and tokenizing included) at 1M and 10M;
+## compare: 3 models on 25k test items against 10M training labels (goal: under 30 s);
 ## overlap cold, with an index built and warm against a Python set on 3M
 ## generated labels; and scripts/scale.sh: 80M labels generated from the
 ## shared training labels with edits, fingerprinted, indexed (from the
@@ -86,6 +87,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkNearQuery' -cpu 1 ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkNear10M' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkOverlapNear' -benchtime 1x -timeout 60m ./audit/
+	$(GO) test -run '^$$' -bench 'BenchmarkCompare3Models' -benchtime 1x -timeout 30m ./compare/
 	$(MAKE) build
 	bash scripts/overlap-vs-python.sh
 	bash scripts/scale.sh
