@@ -21,6 +21,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
@@ -195,56 +196,14 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 	// 2. Score every model once: CDM (reusing score --out results), the
 	// text ExpRate at the audit level and the token distance at L3.
 	for _, d := range data {
-		for mi, md := range d.models {
+		if err := score(ctx, job, d, prof, logf); err != nil {
+			return nil, err
+		}
+		for _, md := range d.models {
 			if md == nil {
 				continue
 			}
-			name := c.Models[mi].Name
 			n := len(d.items)
-			md.res, md.reused = make([]cdm.Result, n), make([]bool, n)
-			var p PredConfig
-			for _, q := range c.Models[mi].Predictions {
-				if q.Split == d.cfg.Name {
-					p = q
-				}
-			}
-			if p.CDM != "" {
-				rows, err := readScoreRows(c.Path(p.CDM))
-				if err != nil {
-					return nil, fmt.Errorf("model %s, split %s: cdm %s: %w", name, d.cfg.Name, p.CDM, err)
-				}
-				for i, it := range d.items {
-					if r, ok := rows[joinKey(it.ID)]; ok && md.has[i] && r.GT == it.Label && r.Pred == md.pred[i] {
-						if res, ok := resultOf(r); ok {
-							md.res[i], md.reused[i] = res, true
-							md.nReused++
-						}
-					}
-				}
-				logf("%s on %s: %d of %d CDM results reused from %s", name, d.cfg.Name, md.nReused, n, p.CDM)
-			}
-			var todo []int
-			var pairs []cdm.Pair
-			for i, it := range d.items {
-				if !md.reused[i] {
-					todo = append(todo, i)
-					pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: md.pred[i], NoPred: !md.has[i]})
-				}
-			}
-			var done atomic.Int64
-			res, err := cdm.Evaluate(ctx, pairs, prof, job.Workers, func() {
-				if k := done.Add(1); job.Progress != nil && k%256 == 0 {
-					job.Progress("CDM "+name+" "+d.cfg.Name, int(k), len(pairs))
-				}
-			})
-			if err != nil {
-				return nil, err
-			}
-			for j, i := range todo {
-				r := res[j]
-				// Keep what the statistics and the items need.
-				md.res[i] = cdm.Result{Status: r.Status, Reason: r.Reason, F1: r.F1, Exact: r.Exact, Counted: r.Counted}
-			}
 			md.exactL1, md.dist = make([]bool, n), make([]int, n)
 			parallel(n, job.Workers, func(i int) {
 				md.dist[i] = -1
@@ -256,7 +215,6 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 					md.dist[i] = metrics.TokenDistance(kp, d.gtL3[i])
 				}
 			})
-			logf("%s on %s: %d items scored (%d CDM results reused)", name, d.cfg.Name, n, md.nReused)
 		}
 	}
 
@@ -270,6 +228,128 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 	out.derive(data, levels)
 	out.Done()
 	return out, nil
+}
+
+// score scores every model's predictions on split d with CDM, as
+// cdm.ScorePair does, but renders each distinct formula of the split once
+// (a ground truth is rendered once for all the models, and a prediction
+// equal to the ground truth or to another model's is not rendered
+// again): cdm.Score does not change the sides it is given, so the
+// results are the same. Results of score --out (cdm:) are used where
+// they hold the item's ground truth and prediction as they are here.
+func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf func(string, ...any)) error {
+	c := job.Config
+	n := len(d.items)
+	// Reuse, then the formulas left to render.
+	idx := map[string]int{}
+	var formulas []string
+	side := func(f string) int {
+		k, ok := idx[f]
+		if !ok {
+			k = len(formulas)
+			idx[f] = k
+			formulas = append(formulas, f)
+		}
+		return k
+	}
+	type job1 struct{ model, item, gt, pred int } // pred −1: no prediction
+	var todo []job1
+	for mi, md := range d.models {
+		if md == nil {
+			continue
+		}
+		name := c.Models[mi].Name
+		md.res, md.reused = make([]cdm.Result, n), make([]bool, n)
+		for _, p := range c.Models[mi].Predictions {
+			if p.Split != d.cfg.Name || p.CDM == "" {
+				continue
+			}
+			rows, err := readScoreRows(c.Path(p.CDM))
+			if err != nil {
+				return fmt.Errorf("model %s, split %s: cdm %s: %w", name, d.cfg.Name, p.CDM, err)
+			}
+			for i, it := range d.items {
+				if r, ok := rows[joinKey(it.ID)]; ok && md.has[i] && r.GT == it.Label && r.Pred == md.pred[i] {
+					if res, ok := resultOf(r); ok {
+						md.res[i], md.reused[i] = res, true
+						md.nReused++
+					}
+				}
+			}
+			logf("%s on %s: %d of %d CDM results reused from %s", name, d.cfg.Name, md.nReused, n, p.CDM)
+		}
+		for i, it := range d.items {
+			if md.reused[i] {
+				continue
+			}
+			j := job1{model: mi, item: i, gt: side(it.Label), pred: -1}
+			if md.has[i] {
+				j.pred = side(md.pred[i])
+			}
+			todo = append(todo, j)
+		}
+	}
+	sides := make([]cdm.Side, len(formulas))
+	var done atomic.Int64
+	stage := "CDM " + d.cfg.Name
+	total := len(formulas) + len(todo)
+	tick := func() {
+		if k := done.Add(1); job.Progress != nil && k%256 == 0 {
+			job.Progress(stage, int(k), total)
+		}
+	}
+	if err := parallelCtx(ctx, len(formulas), job.Workers, func(k int) {
+		sides[k] = cdm.Render(formulas[k], prof)
+		tick()
+	}); err != nil {
+		return err
+	}
+	missing := cdm.Side{Failure: cdm.FailMissing}
+	if err := parallelCtx(ctx, len(todo), job.Workers, func(k int) {
+		j := todo[k]
+		pred := missing
+		if j.pred >= 0 {
+			pred = sides[j.pred]
+		}
+		r := cdm.Score(sides[j.gt], pred, prof)
+		// Keep what the statistics and the items need.
+		d.models[j.model].res[j.item] = cdm.Result{Status: r.Status, Reason: r.Reason, F1: r.F1, Exact: r.Exact, Counted: r.Counted}
+		tick()
+	}); err != nil {
+		return err
+	}
+	for mi, md := range d.models {
+		if md != nil {
+			logf("%s on %s: %d items scored (%d CDM results reused)", c.Models[mi].Name, d.cfg.Name, n, md.nReused)
+		}
+	}
+	logf("%s: %d distinct formulas rendered for %d pairs", d.cfg.Name, len(formulas), len(todo))
+	return nil
+}
+
+// parallelCtx runs f(0…n−1) on workers goroutines, stops early when ctx
+// is cancelled, and returns a panic in f as an internal error.
+func parallelCtx(ctx context.Context, n, workers int, f func(i int)) error {
+	var once sync.Once
+	var internal error
+	var stop atomic.Bool
+	parallel(n, workers, func(i int) {
+		if stop.Load() {
+			return
+		}
+		if ctx.Err() != nil {
+			stop.Store(true)
+			return
+		}
+		if err := panics.Catch(func() { f(i) }); err != nil {
+			once.Do(func() { internal = fmt.Errorf("CDM: %w", err) })
+			stop.Store(true)
+		}
+	})
+	if internal != nil {
+		return internal
+	}
+	return ctx.Err()
 }
 
 // readPredictions reads one model's predictions on a split into d: items

@@ -234,6 +234,9 @@ func leaderRow(r compare.LeaderboardRow) leaderCells {
 	}
 	if r.Reported != nil {
 		c.Reported = fmt.Sprintf("%.2f", *r.Reported)
+		if !r.Full.None && *r.Reported > r.Full.CI[1] {
+			c.Reported += " (above the measured interval)"
+		}
 	}
 	if r.Flip {
 		c.Flip = "flip"
