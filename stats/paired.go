@@ -65,9 +65,13 @@ func McNemarExact(b, c int) float64 {
 }
 
 // MHRiskDifference is the Mantel–Haenszel risk difference over strata
-// (weights n1·n0/N, as MantelHaenszel) with its Greenland–Robins
-// variance, Σ w²(p1q1/n1 + p0q0/n0) / (Σ w)², and the interval rd ± z·√var.
-// ok is false when no stratum has items in both groups.
+// (weights n1·n0/N, as MantelHaenszel) and its interval rd ± z·√var,
+// with the Greenland–Robins variance Σ w²(p1q1/n1 + p0q0/n0) / (Σ w)²
+// computed on Agresti–Caffo's adjusted proportions p̃ = (k+1)/(n+2) (and
+// n+2 in the denominators): a stratum in which every item is right (or
+// wrong) would otherwise count as known without error, and the interval
+// of a gap between near-perfect groups would be far too narrow. ok is
+// false when no stratum has items in both groups.
 func MHRiskDifference(strata []Stratum, z float64) (rd float64, iv Interval, ok bool) {
 	var num, den, v float64
 	for _, s := range strata {
@@ -79,7 +83,8 @@ func MHRiskDifference(strata []Stratum, z float64) (rd float64, iv Interval, ok 
 		p1, p0 := float64(s.K1)/n1, float64(s.K0)/n0
 		num += w * (p1 - p0)
 		den += w
-		v += w * w * (p1*(1-p1)/n1 + p0*(1-p0)/n0)
+		a1, a0 := (float64(s.K1)+1)/(n1+2), (float64(s.K0)+1)/(n0+2)
+		v += w * w * (a1*(1-a1)/(n1+2) + a0*(1-a0)/(n0+2))
 	}
 	if den == 0 {
 		return 0, Interval{}, false
@@ -116,9 +121,11 @@ func MHDiffInDiff(strata []DiffStratum, z float64) (est float64, iv Interval, ok
 		m1, m0 := float64(s.Sum1)/n1, float64(s.Sum0)/n0
 		num += w * (m1 - m0)
 		den += w
-		v1 := float64(s.Sq1)/n1 - m1*m1 // population variance of d
-		v0 := float64(s.Sq0)/n0 - m0*m0
-		v += w * w * (math.Max(0, v1)/n1 + math.Max(0, v0)/n0)
+		// The variance of d with the two pseudo-items.
+		a1, a0 := float64(s.Sum1)/(n1+2), float64(s.Sum0)/(n0+2)
+		v1 := (float64(s.Sq1)+2)/(n1+2) - a1*a1
+		v0 := (float64(s.Sq0)+2)/(n0+2) - a0*a0
+		v += w * w * (math.Max(0, v1)/(n1+2) + math.Max(0, v0)/(n0+2))
 	}
 	if den == 0 {
 		return 0, Interval{}, false
