@@ -192,3 +192,24 @@ func TestCDMReuse(t *testing.T) {
 		t.Errorf("reused %d (want 39), full %v (without reuse %v)", got.CDMReused, got.Full, base.Splits[0].Models[0].Full)
 	}
 }
+
+// TestPredictionNotInSplit: a prediction for an id the split's labels do
+// not hold is not scored, and the run is partial (exit status 3), naming
+// the file.
+func TestPredictionNotInSplit(t *testing.T) {
+	all := func(i int) (bool, bool) { return true, true }
+	path := fixture(t, map[string]func(int) (bool, bool){"a": all, "b": all})
+	f, err := os.OpenFile(filepath.Join(filepath.Dir(path), "a.txt"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("t99 x\n")
+	f.Close()
+	res, err := run(t, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Complete || len(res.Incomplete) != 1 || !strings.Contains(res.Incomplete[0].Reason, "1 prediction(s) have an id the split's labels") || res.Splits[0].Items != 40 {
+		t.Errorf("complete %v, incomplete %+v, items %d", res.Complete, res.Incomplete, res.Splits[0].Items)
+	}
+}
