@@ -48,8 +48,10 @@ type Config struct {
 	// MaxLabelBytes skips longer labels, in every input (default
 	// dataset.DefaultMaxLabelBytes).
 	MaxLabelBytes int `yaml:"max_label_bytes" json:"max_label_bytes,omitempty"`
-	// DB is the label index folder (default: an index already in the
-	// user cache when one covers the corpora, else one streaming read).
+	// DB is the index folder: a label index there that covers the
+	// corpora is used, otherwise each corpus is read once and no label
+	// index is kept (overlap --db builds one); training image hashes are
+	// stored there. Without it, the user cache's.
 	DB string `yaml:"db" json:"-"`
 
 	dir string
@@ -406,5 +408,6 @@ models:
 # cdm_profile: unimernet           # unimernet (parity), omnidocbench or strict
 # alpha: 0.05                      # significance level, strictly between 0 and 1
 # max_label_bytes: 16384           # longer labels are skipped and counted, in every input
-# db: /path/to/index               # label index folder (default: the user cache, or one streaming read)
+# db: /path/to/index               # index folder: a label index there covering the corpora is used (else they are
+#                                  # read once, no index kept); training image hashes are stored there
 `
