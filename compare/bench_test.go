@@ -101,7 +101,7 @@ models:
 		start := time.Now()
 		last := start
 		res, err := compare.Run(context.Background(), compare.Job{Config: c, Tool: "bench", Log: func(format string, a ...any) {
-			b.Logf("%6.2fs (+%.2fs) %s", time.Since(start).Seconds(), time.Since(last).Seconds(), fmt.Sprintf(format, a...))
+			b.Logf("%6.2fs (+%.2fs, %.1f CPU-s so far) %s", time.Since(start).Seconds(), time.Since(last).Seconds(), cpuSeconds()-cpu0, fmt.Sprintf(format, a...))
 			last = time.Now()
 		}})
 		if err != nil {
