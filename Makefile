@@ -18,7 +18,7 @@ demo: build
 ## the race detector over the concurrent packages (-short: without the tests
 ## that replay real data at full size). Tests that need the real data read
 ## ../shared/data (or $$LEAKAUDIT_DATA) and skip with a message when it is absent.
-RACE_PKGS := ./audit ./index ./metrics/cdm ./dataset ./dedup ./fingerprint ./canon
+RACE_PKGS := ./audit ./index ./metrics/cdm ./dataset ./dedup ./fingerprint ./canon ./compare
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 ./...

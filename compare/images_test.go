@@ -15,6 +15,9 @@ import (
 // training label is given; the model demo's 120 test items copied from
 // its training corpus are drawn alike in both image sets.
 func TestSeenByImage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("renders 3,600 formulas")
+	}
 	dir := t.TempDir()
 	md, err := synth.GenerateModelDemo(dir, 20250812)
 	if err != nil {

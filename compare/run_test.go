@@ -213,3 +213,22 @@ func TestPredictionNotInSplit(t *testing.T) {
 		t.Errorf("complete %v, incomplete %+v, items %d", res.Complete, res.Incomplete, res.Splits[0].Items)
 	}
 }
+
+// TestNotSignificantSentence: a lead on all items that becomes a tie on
+// clean items is no flip, and the sentence says the lead is not
+// significant there.
+func TestNotSignificantSentence(t *testing.T) {
+	a := func(i int) (bool, bool) { return true, i < 10 || i%3 != 0 } // all 30, clean 20 of 30
+	b := func(i int) (bool, bool) { return true, i%3 != 1 }           // all 27, clean 20 of 30
+	res, err := run(t, fixture(t, map[string]func(int) (bool, bool){"a": a, "b": b}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lb := res.Leaderboards[0]
+	if lb.Class != "not_significant" || !strings.HasPrefix(lb.Text, "a's lead over b is not significant on clean items") || len(res.Flips) != 0 {
+		t.Errorf("%s: %q; flips %v", lb.Class, lb.Text, res.Flips)
+	}
+	if r := lb.Rows; r[0].Model != "a" || r[0].FullRank != 1 || r[1].FullRank != 2 || r[0].CleanRank != 1 || r[1].CleanRank != 1 {
+		t.Errorf("rows %+v", r)
+	}
+}
