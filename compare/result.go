@@ -93,6 +93,8 @@ type LeaderboardRow struct {
 	// all items by a flip with another model (see Flips).
 	Flip    bool `json:"flip"`
 	Missing int  `json:"missing_predictions"`
+	// Text are the text metrics on all items, as extra columns.
+	Text TextRates `json:"text"`
 }
 
 // SplitResult is one split's figures.
@@ -579,7 +581,7 @@ func (out *Comparison) leaderboard(si int, d *splitData) {
 	for _, i := range order {
 		m := sr.Models[i]
 		lb.Rows = append(lb.Rows, LeaderboardRow{Model: m.Model, Rules: m.Rules, Reported: m.Reported, Full: m.Full, FullRank: m.FullRank,
-			Clean: m.Clean, CleanRank: m.CleanRank, Flip: flipped[i], Missing: m.Missing})
+			Clean: m.Clean, CleanRank: m.CleanRank, Flip: flipped[i], Missing: m.Missing, Text: m.Text})
 	}
 	switch {
 	case len(sr.Models) < 2:

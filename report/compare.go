@@ -222,10 +222,12 @@ func flipEvidence(dir string, c *compare.Comparison) ([]evidenceGroup, error) {
 // report.html.
 type leaderCells struct {
 	Model, FullRank, Full, CleanRank, Clean, Reported, Flip string
+	Text, Le1, Le2                                          string
 }
 
 func leaderRow(r compare.LeaderboardRow) leaderCells {
-	c := leaderCells{Model: r.Model, FullRank: fmt.Sprint(r.FullRank), Full: r.Full.String(), CleanRank: fmt.Sprint(r.CleanRank), Clean: r.Clean.String(), Reported: "–"}
+	c := leaderCells{Model: r.Model, FullRank: fmt.Sprint(r.FullRank), Full: r.Full.String(), CleanRank: fmt.Sprint(r.CleanRank), Clean: r.Clean.String(), Reported: "–",
+		Text: r.Text.ExpRate.String(), Le1: r.Text.Le1.String(), Le2: r.Text.Le2.String()}
 	if r.Rules {
 		c.Model += " (rules)"
 	}
@@ -260,10 +262,10 @@ func compareMarkdown(c *compare.Comparison, figs []figure, ev []evidenceGroup) s
 	b.WriteString(", or a copied image, in the model's training data. Clean: seen by no model.\n\n## Leaderboards\n\n")
 	for _, lb := range c.Leaderboards {
 		fmt.Fprintf(&b, "### %s (%d items, %d clean)\n\n**%s.**\n\n", lb.Split, lb.Items, lb.Clean, lb.Text)
-		t := Table{Header: []string{"model", ">rank (all)", "ExpRate@CDM, all items [95% CI]", ">rank (clean)", "ExpRate@CDM, clean items [95% CI]", ">reported", "flip"}}
+		t := Table{Header: []string{"model", ">rank (all)", "ExpRate@CDM, all items [95% CI]", ">rank (clean)", "ExpRate@CDM, clean items [95% CI]", ">reported", "flip", "text ExpRate", "≤1", "≤2"}}
 		for _, r := range lb.Rows {
 			x := leaderRow(r)
-			t.Add(x.Model, x.FullRank, x.Full, x.CleanRank, x.Clean, x.Reported, x.Flip)
+			t.Add(x.Model, x.FullRank, x.Full, x.CleanRank, x.Clean, x.Reported, x.Flip, x.Text, x.Le1, x.Le2)
 		}
 		b.WriteString(t.Markdown())
 		b.WriteString("\n")
@@ -377,11 +379,11 @@ tr.flip td{color:#c0392b;font-weight:600;background:#fde8e8}.sentence{font-size:
 {{range .Boards}}<section class="leaderboard" data-split="{{.Split}}">
 <h3>{{.Split}} <span class="note">({{.Items}} items, {{.Clean}} clean)</span></h3>
 <p class="sentence {{.Class}}" data-k="sentence"><b>{{.Text}}</b></p>
-<table class="board"><tr><th>model</th><th>rank (all)</th><th>ExpRate@CDM, all items [95% CI]</th><th>rank (clean)</th><th>ExpRate@CDM, clean items [95% CI]</th><th>reported</th></tr>
-{{range .Rows}}<tr{{if .Flip}} class="flip"{{end}}><td data-k="model">{{.Model}}</td><td class="n" data-k="full_rank">{{.FullRank}}</td><td class="n" data-k="full">{{.Full}}</td><td class="n" data-k="clean_rank">{{.CleanRank}}</td><td class="n" data-k="clean">{{.Clean}}</td><td class="n" data-k="reported">{{.Reported}}</td></tr>
+<table class="board"><tr><th>model</th><th>rank (all)</th><th>ExpRate@CDM, all items [95% CI]</th><th>rank (clean)</th><th>ExpRate@CDM, clean items [95% CI]</th><th>reported</th><th>text ExpRate</th><th>≤1</th><th>≤2</th></tr>
+{{range .Rows}}<tr{{if .Flip}} class="flip"{{end}}><td data-k="model">{{.Model}}</td><td class="n" data-k="full_rank">{{.FullRank}}</td><td class="n" data-k="full">{{.Full}}</td><td class="n" data-k="clean_rank">{{.CleanRank}}</td><td class="n" data-k="clean">{{.Clean}}</td><td class="n" data-k="reported">{{.Reported}}</td><td class="n" data-k="text">{{.Text}}</td><td class="n" data-k="le1">{{.Le1}}</td><td class="n" data-k="le2">{{.Le2}}</td></tr>
 {{end}}</table></section>
 {{end}}
-<p class="note">Ranks by ExpRate@CDM (CDM-exact items over the items CDM counts); rows in red are in a rank flip. The sentence: docs/compare.md in leakaudit's repository.</p>
+<p class="note">Ranks by ExpRate@CDM (CDM-exact items over the items CDM counts); rows in red are in a rank flip. Text ExpRate at the audit level, ≤1 and ≤2 token edits at the tokens level, on all items. The sentence: docs/compare.md in leakaudit's repository.</p>
 {{.Body}}
 </body></html>
 `))

@@ -58,7 +58,7 @@ func checkLeaderboards(t *testing.T, dom, path string) {
 	section := regexp.MustCompile(`(?s)<section class="leaderboard" data-split="([^"]*)">(.*?)</section>`)
 	sentence := regexp.MustCompile(`(?s)<p class="sentence ([a-z_]+)" data-k="sentence">(.*?)</p>`)
 	row := regexp.MustCompile(`(?s)<tr( class="flip")?>(.*?)</tr>`)
-	cell := regexp.MustCompile(`(?s)<td[^>]*data-k="([a-z_]+)"[^>]*>(.*?)</td>`)
+	cell := regexp.MustCompile(`(?s)<td[^>]*data-k="([a-z0-9_]+)"[^>]*>(.*?)</td>`)
 	tags := regexp.MustCompile(`<[^>]+>`)
 	text := func(s string) string { return html.UnescapeString(strings.TrimSpace(tags.ReplaceAllString(s, ""))) }
 	secs := section.FindAllStringSubmatch(dom, -1)
@@ -94,7 +94,7 @@ func checkLeaderboards(t *testing.T, dom, path string) {
 				t.Errorf("%s row %d: model %q on the page, %q in comparison.json", lb.Split, j, got["model"], want.Model)
 			}
 			for k, v := range map[string]string{"full_rank": fmt.Sprint(want.FullRank), "clean_rank": fmt.Sprint(want.CleanRank),
-				"full": want.Full.String(), "clean": want.Clean.String()} {
+				"full": want.Full.String(), "clean": want.Clean.String(), "text": want.Text.ExpRate.String(), "le1": want.Text.Le1.String(), "le2": want.Text.Le2.String()} {
 				if got[k] != v {
 					t.Errorf("%s row %d (%s): %s %q on the page, %q in comparison.json", lb.Split, j, want.Model, k, got[k], v)
 				}
