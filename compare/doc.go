@@ -18,7 +18,8 @@
 //     (items no model saw) and on its own seen subset, with Wilson
 //     intervals, and the text ExpRate and ≤1, ≤2 token errors beside it;
 //   - each model's seen gap, stratified by label length (Mantel–Haenszel,
-//     as the audit's contamination gap) with a Greenland–Robins interval;
+//     as the audit's contamination gap) with a Greenland–Robins interval
+//     (on Agresti–Caffo's adjusted proportions);
 //   - the excess gap of each model over each rules: true model: the
 //     difference of the two models' stratified gaps on the same items,
 //     with an interval that accounts for the pairing;
