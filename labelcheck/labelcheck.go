@@ -54,18 +54,25 @@ type Result struct {
 	// LevelTypeset); "" when they differ. A pair compared by digests
 	// names the level of the digests.
 	Level string `json:"level,omitempty"`
-	// Edits is the token edit distance of two different labels, with
-	// the token counts of each; -1 when the labels are not known (a
-	// fingerprint without labels).
-	Edits  int    `json:"token_edits"`
-	Tokens [2]int `json:"tokens"`
-	// CDMF1 is the CDM F1 of the second label rendered against the first
-	// (nil when they are the same, or a side cannot be rendered).
-	CDMF1 *float64 `json:"cdm_f1,omitempty"`
+	// Diff says by how much two different labels differ; nil when they
+	// are the same or known only by digests.
+	Diff *Diff `json:"diff,omitempty"`
 	// Note adds what a reader should know: a LaTeX error TeX recovers
 	// from, why CDM could not score the pair, or that only digests were
 	// compared.
 	Note string `json:"note,omitempty"`
+}
+
+// Diff is how far apart two different labels are.
+type Diff struct {
+	// Edits is the token edit distance, Tokens the token counts of each
+	// label (the tokens level's sequences, or a plain split of a label
+	// the tokenizer rejects).
+	Edits  int    `json:"token_edits"`
+	Tokens [2]int `json:"tokens"`
+	// CDMF1 is the CDM F1 of the second label rendered against the first
+	// (UniMERNet profile); nil when a side cannot be rendered.
+	CDMF1 *float64 `json:"cdm_f1,omitempty"`
 }
 
 // Differ reports whether the labels are different formulas.
@@ -85,15 +92,16 @@ func (r Result) Reason() string {
 		s = "same formula in another notation: the TeX engine sets the same symbols in the same places (fonts such as \\mathrm, braces or spaces differ)"
 	case r.Same:
 		s = "same label at the " + r.Level + " level"
-	case r.Edits < 0:
+	case r.Diff == nil:
 		s = "different labels"
 		if r.Level != "" {
 			s += " at the " + r.Level + " level"
 		}
 	default:
-		s = fmt.Sprintf("different formulas: %d token edit(s) (%d and %d tokens)", r.Edits, r.Tokens[0], r.Tokens[1])
-		if r.CDMF1 != nil {
-			s += fmt.Sprintf(", CDM F1 %.3f", *r.CDMF1)
+		d := r.Diff
+		s = fmt.Sprintf("different formulas: %d token edit(s) (%d and %d tokens)", d.Edits, d.Tokens[0], d.Tokens[1])
+		if d.CDMF1 != nil {
+			s += fmt.Sprintf(", CDM F1 %.3f", *d.CDMF1)
 		}
 	}
 	if r.Note != "" {
@@ -136,14 +144,12 @@ func Compare(a, b string) Result {
 		r.Note = strings.Join(notes, "; ")
 		return r
 	}
-	r := Result{Edits: -1}
 	xa, xb := Tokens(a), Tokens(b)
-	r.Tokens = [2]int{len(xa), len(xb)}
-	r.Edits = levenshtein(xa, xb)
+	r := Result{Diff: &Diff{Edits: levenshtein(xa, xb), Tokens: [2]int{len(xa), len(xb)}}}
 	sc := cdm.ScorePair(cdm.Pair{GT: a, Pred: b}, cdm.UniMERNet)
 	if sc.Status == cdm.Scored {
 		f := sc.F1
-		r.CDMF1 = &f
+		r.Diff.CDMF1 = &f
 	} else {
 		r.Note = "no CDM score: " + sc.Reason
 	}
@@ -207,7 +213,7 @@ func FromDigests(level string, same bool) Result {
 	if same {
 		return Result{Same: true, Level: level}
 	}
-	return Result{Level: level, Edits: -1, Note: "compared by digest (the labels are not in the fingerprint)"}
+	return Result{Level: level, Note: "compared by digest (the labels are not in the fingerprint)"}
 }
 
 // Tokens is a label's token sequence for the edit distance: the tokens

@@ -44,8 +44,8 @@ func TestNotation(t *testing.T) {
 		if c.level == "" {
 			if r.Same {
 				t.Errorf("%q vs %q: same at %s, want different formulas", c.a, c.b, r.Level)
-			} else if r.Edits <= 0 {
-				t.Errorf("%q vs %q: %d token edits, want some", c.a, c.b, r.Edits)
+			} else if r.Diff == nil || r.Diff.Edits <= 0 {
+				t.Errorf("%q vs %q: %+v, want some token edits", c.a, c.b, r.Diff)
 			}
 			continue
 		}
@@ -61,17 +61,17 @@ func TestNotation(t *testing.T) {
 // TestDistance: different formulas say by how much.
 func TestDistance(t *testing.T) {
 	r := Compare(`x + 1`, `x - 1`)
-	if r.Same || r.Edits != 1 || r.Tokens != [2]int{3, 3} {
+	if r.Same || r.Diff == nil || r.Diff.Edits != 1 || r.Diff.Tokens != [2]int{3, 3} {
 		t.Fatalf("x+1 vs x-1: %+v", r)
 	}
-	if r.CDMF1 == nil || *r.CDMF1 >= 1 || *r.CDMF1 <= 0 {
-		t.Fatalf("x+1 vs x-1: CDM F1 %v, want in (0,1)", r.CDMF1)
+	if f := r.Diff.CDMF1; f == nil || *f >= 1 || *f <= 0 {
+		t.Fatalf("x+1 vs x-1: CDM F1 %v, want in (0,1)", f)
 	}
 	if got := r.Reason(); got != "different formulas: 1 token edit(s) (3 and 3 tokens), CDM F1 0.667" {
 		t.Errorf("reason %q", got)
 	}
 	d := FromDigests("render", false)
-	if d.Same || d.Edits != -1 || d.Reason() == "" {
+	if d.Same || d.Diff != nil || d.Reason() == "" {
 		t.Errorf("from digests: %+v", d)
 	}
 }
