@@ -128,11 +128,10 @@ func Compare(a, b string) Result {
 			return Result{Same: true, Level: LevelRender}
 		}
 	}
-	// The TeX engine sets the ws form with its delimiters at their
-	// natural size (\left( and ( are one symbol), as the tokens rung
-	// has them.
-	la, ea := tex.Typeset(plainDelimiters(wa))
-	lb, eb := tex.Typeset(plainDelimiters(wb))
+	// The TeX engine sets the ws form as the tokens rung reads it
+	// (plainNotation).
+	la, ea := tex.Typeset(plainNotation(wa))
+	lb, eb := tex.Typeset(plainNotation(wb))
 	if ea == nil && eb == nil && SameTypeset(la, lb) {
 		r := Result{Same: true, Level: LevelTypeset}
 		var notes []string
@@ -156,8 +155,20 @@ func Compare(a, b string) Result {
 	return r
 }
 
-// sizeCommands are the delimiter size commands plainDelimiters drops.
+// textCommands are the text boxes plainNotation sets as math fonts, so
+// that they scale in scripts as the letters they stand for do, and the
+// web renderers' names of relations LaTeX lacks.
+var textCommands = map[string]string{
+	"mbox": `\mathrm`, "hbox": `\mathrm`, "text": `\mathrm`, "textrm": `\mathrm`, "textnormal": `\mathrm`,
+	"textit": `\mathit`, "textbf": `\mathbf`, "textsf": `\mathsf`, "texttt": `\mathtt`,
+	// MathJax's and KaTeX's names that LaTeX does not define
+	"gt": ">", "lt": "<",
+}
+
+// sizeCommands are the delimiter size commands and operator limit
+// switches plainNotation drops.
 var sizeCommands = map[string]bool{
+	"limits": true, "nolimits": true,
 	"left": true, "right": true, "middle": true,
 	"big": true, "Big": true, "bigg": true, "Bigg": true,
 	"bigl": true, "Bigl": true, "biggl": true, "Biggl": true,
@@ -165,11 +176,15 @@ var sizeCommands = map[string]bool{
 	"bigm": true, "Bigm": true, "biggm": true, "Biggm": true,
 }
 
-// plainDelimiters drops delimiter size commands from a ws-level key, and
-// the null delimiter of \left. and \right.: the delimiters are then set
-// at their natural size, so that \left( x \right) and ( x ) set the same
-// symbols.
-func plainDelimiters(ws string) string {
+// plainNotation rewrites a ws-level key as the tokens rung reads it
+// before the TeX engine sets it: delimiter size commands are dropped with
+// the null delimiter of \left. and \right. (the delimiters are then set at
+// their natural size: \left( x \right) and ( x ) set the same symbols),
+// \limits and \nolimits are dropped (the operator's scripts go where its
+// default puts them), text boxes become math fonts (\mbox{i} in a
+// subscript is set at script size, as the i it stands for), and \gt and
+// \lt become > and <.
+func plainNotation(ws string) string {
 	if !strings.Contains(ws, `\`) {
 		return ws
 	}
@@ -187,6 +202,11 @@ func plainDelimiters(ws string) string {
 		if j == i+1 { // a control symbol
 			b.WriteString(ws[i : i+2])
 			i += 2
+			continue
+		}
+		if t, ok := textCommands[ws[i+1:j]]; ok {
+			b.WriteString(t)
+			i = j
 			continue
 		}
 		if !sizeCommands[ws[i+1:j]] {

@@ -27,7 +27,12 @@ func TestNotation(t *testing.T) {
 		{`\left( \frac{a}{b} \right) + {x}`, `( \frac { a } { b } ) + x`, LevelRender},
 		{`\left( \frac{a}{b} \right) + \mathrm{x}`, `( \frac { a } { b } ) + x`, LevelTypeset},
 		{`\lim \limits _ {y \rightarrow x}} f (y)`, `\lim \limits _ { y \rightarrow x } f ( y )`, LevelTypeset},
+		{` \frac { z } { { \mbox { i } } _ { \mbox { m } } } `, `\frac { z } { i _ { m } }`, LevelTypeset},
+		{` \int ^ { h } _ { \mbox { t } } t df `, `\int \limits _ { t } ^ { h } t d f`, LevelTypeset},
+		{` { \mbox { X } \gt \int 3 dS } `, `X > \int 3 d S`, LevelTypeset},
 		// different formulas
+		{`\int_{t}^{h} f`, `\int_{h}^{t} f`, ""},
+		{`\mbox{sin} x`, `\sin x^2`, ""},
 		{`a_n`, `a^n`, ""},
 		{`ab`, `ba`, ""},
 		{`x^2 y`, `x y^2`, ""},
