@@ -126,6 +126,8 @@ type NearDupReport struct {
 	// Evidence holds the first NearDupJob.Evidence pairs with their
 	// images, in the job's order of precedence.
 	Evidence []ImageEvidence `json:"-"`
+	// Canvas is the hash's canvas, to draw the evidence as normalized.
+	Canvas imagehash.Canvas `json:"-"`
 }
 
 // RunNearDup hashes the training images (reusing their index when it is
@@ -143,7 +145,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		job.Hash.Canvas = imagehash.Stretch
 	}
 	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, Pairs: []NearDupPair{},
-		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas)}
+		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
 	// Training images: hashed into the index, or read from image
 	// fingerprints. sources names the corpora a test split may be (by its
 	// input's SHA-256), to compare it with itself.

@@ -124,22 +124,21 @@ func OverlapPage(rep audit.OverlapReport) Page {
 // pairs side by side.
 func NearDupPage(rep audit.NearDupReport) (Page, error) {
 	p := Page{Title: "leakaudit near-duplicates"}
-	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">labels differ"}}
+	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">different formulas", ">same formula, other notation"}}
 	var verified int64
 	for _, s := range rep.Summary {
-		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch))
+		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch), fmt.Sprint(s.LabelNotation))
 		verified += s.Verified
 	}
 	p.Answer = fmt.Sprintf("%d test image(s) are verified copies of training images (%s, distance ≤ %d).", verified, rep.Hash, rep.MaxDistance)
-	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t}}
+	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t},
+		Text: []string{"Labels are compared by leakaudit's label check: two labels are different formulas only when they differ in tokens, in rendering key and in the symbols the TeX engine sets; a label in another notation (spacing, $…$, \\limits, \\left, \\mathrm, braces) is the same formula.", CardLegend}}
 	for _, e := range rep.Evidence {
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, SideBySide(e.Test, e.Train, 96)); err != nil {
+		if err := png.Encode(&buf, nearDupCard(e, rep.Canvas)); err != nil {
 			return p, err
 		}
-		q := e.Pair
-		sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: fmt.Sprintf("test %s/%s (left, %q) and training %s/%s (right, %q): distance %d, verified %v",
-			q.TestSplit, q.TestID, q.TestLabel, q.TrainSplit, q.TrainID, q.TrainLabel, q.Distance, q.Verified)})
+		sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: pairCaption(e.Pair)})
 	}
 	p.Sections = append(p.Sections, sec)
 	var rows [][]string
