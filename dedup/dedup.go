@@ -84,9 +84,12 @@ type Job struct {
 	// of an against item's, for sequences of at least NearMin tokens.
 	Near, NearMin int
 	Workers       int
-	Tool          string
-	Progress      index.Progress
-	Log           func(format string, args ...any)
+	// Evidence is how many removed items Result.Evidence shows beside
+	// what they matched, with their labels and images (0: none).
+	Evidence int
+	Tool     string
+	Progress index.Progress
+	Log      func(format string, args ...any)
 }
 
 // Removed is one removed item: a row of removed.jsonl and removed.parquet.
@@ -189,6 +192,9 @@ type Result struct {
 	// Repeats lists the kept items whose label repeats an earlier kept
 	// item's (With Within, in splits with images): repeats.jsonl.
 	Repeats []Repeat `json:"-"`
+	// Evidence shows the first Job.Evidence removed items beside what
+	// they matched, for the report page.
+	Evidence []Evidence `json:"-"`
 }
 
 // Repeat is a kept item whose label, at Level, is the label of an
@@ -443,6 +449,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	if err := outpath.Install(tmp, job.Out); err != nil {
 		return nil, err
+	}
+	if job.Evidence > 0 {
+		res.Evidence = collectEvidence(ctx, &job, res.Removed, job.Evidence)
 	}
 	return res, nil
 }

@@ -14,6 +14,10 @@ import (
 	"github.com/leakaudit/leakaudit/report"
 )
 
+// dedupEvidence is how many removed items the --report page draws beside
+// what they matched.
+const dedupEvidence = 24
+
 func newDedupCmd() *cobra.Command {
 	var (
 		in                 inputFlags
@@ -89,6 +93,9 @@ again removes nothing.`,
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			if asJSON {
 				job.Log = nil
+			}
+			if reportDir != "" {
+				job.Evidence = dedupEvidence
 			}
 			for _, list := range []struct {
 				args []string
