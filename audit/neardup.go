@@ -116,12 +116,14 @@ type ImageEvidence struct {
 // NearDupReport is the result of RunNearDup; like OverlapReport it holds
 // nothing that depends on the machine or the time.
 type NearDupReport struct {
-	Tool        string           `json:"tool"`
-	Hash        string           `json:"hash"`
-	MaxDistance int              `json:"max_distance"`
-	Pairs       []NearDupPair    `json:"pairs"`
-	Summary     []NearDupSummary `json:"summary"`
-	Inputs      []ImageInput     `json:"inputs"`
+	Tool        string `json:"tool"`
+	Hash        string `json:"hash"`
+	MaxDistance int    `json:"max_distance"`
+	// LabelCheck is the rules version of the label check (labelcheck.Version).
+	LabelCheck int              `json:"label_check_version"`
+	Pairs      []NearDupPair    `json:"pairs"`
+	Summary    []NearDupSummary `json:"summary"`
+	Inputs     []ImageInput     `json:"inputs"`
 	dataset.Completeness
 	// Evidence holds the first NearDupJob.Evidence pairs with their
 	// images, in the job's order of precedence.
@@ -144,7 +146,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
 	}
-	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, Pairs: []NearDupPair{},
+	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []NearDupPair{},
 		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
 	// Training images: hashed into the index, or read from image
 	// fingerprints. sources names the corpora a test split may be (by its
