@@ -298,6 +298,8 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 					var c labelcheck.Result
 					d, ok := fpKeys[fpSeq{r.Corpus, r.Seq}]
 					switch {
+					case fromFP[pos] && r.Label == "" && r.HasWSKey && r.WSKey == testWS:
+						c = labelcheck.FromDigests("ws", true) // the weakest rung first, as Compare climbs
 					case fromFP[pos] && r.Label == "" && ok:
 						c = labelcheck.FromDigests(fpLevel.Name, d == testDigest)
 					case fromFP[pos] && r.Label == "":
