@@ -63,8 +63,10 @@ folders, whose strokes are rasterized. An image that cannot be read or whose
 header declares more than --max-pixels is counted and reported, never fatal.
 A training source may be an image fingerprint (fingerprint --images) in
 place of the images: the same pairs, verified and marked identical from the
-hashes it holds (no gallery images for them); a salted one needs --salt,
-to compare labels.`,
+hashes it holds (no gallery images for them); its labels are compared by
+their digests at the strongest level it holds (render, tokens, then ws: make
+it with --level ws,tokens,render), without the typeset rung or a distance
+unless it holds the labels; a salted one needs --salt, to compare labels.`,
 		Example: `  # CROHME tests against CROHME train, with side-by-side evidence
   leakaudit neardup --train crohme/train --test 2014=crohme/2014 --gallery pairs/
 
