@@ -25,6 +25,7 @@
 package labelcheck
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -46,6 +47,17 @@ const (
 	LevelTypeset = "typeset"
 )
 
+// Bounds on what Compare spends on one pair: labels longer than
+// maxTypesetBytes (ws form) skip the typeset rung, and two token
+// sequences whose edit distance table would exceed maxEditCells get no
+// distance (Diff.Edits -1).
+const (
+	maxTypesetBytes = 16 << 10
+	maxEditCells    = 25_000_000
+)
+
+var errTooLong = errors.New("label too long for the typeset rung")
+
 // Result is the check of one pair of labels.
 type Result struct {
 	// Same says the two labels are the same formula.
@@ -65,9 +77,10 @@ type Result struct {
 
 // Diff is how far apart two different labels are.
 type Diff struct {
-	// Edits is the token edit distance, Tokens the token counts of each
-	// label (the tokens level's sequences, or a plain split of a label
-	// the tokenizer rejects).
+	// Edits is the token edit distance (-1 for sequences too long to
+	// compare: more than 25M cells), Tokens the token counts of each label
+	// (the tokens level's sequences, or a plain split of a label the
+	// tokenizer rejects).
 	Edits  int    `json:"token_edits"`
 	Tokens [2]int `json:"tokens"`
 	// CDMF1 is the CDM F1 of the second label rendered against the first
@@ -100,6 +113,9 @@ func (r Result) Reason() string {
 	default:
 		d := r.Diff
 		s = fmt.Sprintf("different formulas: %d token edit(s) (%d and %d tokens)", d.Edits, d.Tokens[0], d.Tokens[1])
+		if d.Edits < 0 {
+			s = fmt.Sprintf("different formulas (%d and %d tokens, too long for an edit distance)", d.Tokens[0], d.Tokens[1])
+		}
 		if d.CDMF1 != nil {
 			s += fmt.Sprintf(", CDM F1 %.3f", *d.CDMF1)
 		}
@@ -130,8 +146,12 @@ func Compare(a, b string) Result {
 	}
 	// The TeX engine sets the ws form as the tokens rung reads it
 	// (plainNotation).
-	la, ea := tex.Typeset(plainNotation(wa))
-	lb, eb := tex.Typeset(plainNotation(wb))
+	var la, lb *tex.Layout
+	var ea, eb error = errTooLong, errTooLong
+	if len(wa) <= maxTypesetBytes && len(wb) <= maxTypesetBytes {
+		la, ea = tex.Typeset(plainNotation(wa))
+		lb, eb = tex.Typeset(plainNotation(wb))
+	}
 	if ea == nil && eb == nil && SameTypeset(la, lb) {
 		r := Result{Same: true, Level: LevelTypeset}
 		var notes []string
@@ -144,7 +164,10 @@ func Compare(a, b string) Result {
 		return r
 	}
 	xa, xb := Tokens(a), Tokens(b)
-	r := Result{Diff: &Diff{Edits: levenshtein(xa, xb), Tokens: [2]int{len(xa), len(xb)}}}
+	r := Result{Diff: &Diff{Edits: -1, Tokens: [2]int{len(xa), len(xb)}}}
+	if len(xa)*len(xb) <= maxEditCells {
+		r.Diff.Edits = levenshtein(xa, xb)
+	}
 	sc := cdm.ScorePair(cdm.Pair{GT: a, Pred: b}, cdm.UniMERNet)
 	if sc.Status == cdm.Scored {
 		f := sc.F1

@@ -1,6 +1,10 @@
 package labelcheck
 
-import "testing"
+import (
+	"strings"
+	"testing"
+	"time"
+)
 
 // TestNotation: labels that are one formula in two notations agree at the
 // rung named; labels that are two formulas do not.
@@ -86,6 +90,12 @@ func TestHostileLabels(t *testing.T) {
 	big := ""
 	for range 2000 {
 		big += `{x^`
+	}
+	huge := strings.Repeat(`x+`, 100_000) + "y"
+	start := time.Now()
+	r := Compare(huge, huge+"+z")
+	if r.Same || r.Diff == nil || r.Diff.Edits != -1 || time.Since(start) > 20*time.Second {
+		t.Errorf("200k-token labels: %s in %v", r.Reason(), time.Since(start))
 	}
 	for _, s := range []string{"", "}", "{", `\`, `\left(`, `\right.`, `$`, "\xff\xfe", big, `\begin{array}{c} a \end{array}`} {
 		_ = Compare(s, `x`).Reason()
