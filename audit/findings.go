@@ -530,7 +530,7 @@ type ruleSet uint8
 const (
 	ruleS1 ruleSet = 1 << iota // the label fails to tokenize or render
 	ruleS2                     // structural oddities
-	ruleS3                     // a near-copy image carries another label
+	ruleS3                     // a near-copy image carries another formula (package labelcheck)
 )
 
 // String lists the rules as the evidence column does: "S1,S3".
@@ -731,7 +731,8 @@ func (f *Findings) gaps(levels []canon.Level, near int) {
 // memorization lists, per split, the predictions that reproduce a
 // ground truth known to be wrong (corrections file) or strongly suspected
 // (S1: it fails to tokenize or render; S3: a near-copy of its image in
-// the training images carries another label), with the evidence. The
+// the training images carries another formula, by package labelcheck),
+// with the evidence. The
 // S2 heuristics are reported in the items only.
 func (f *Findings) memorization(haveCorrections bool) {
 	var names []string

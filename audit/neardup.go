@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
 // DefaultMaxDistance is the default pHash radius for a near-duplicate.
@@ -71,9 +72,13 @@ type NearDupPair struct {
 	Verified     bool   `json:"verified"`
 	TestLabel    string `json:"test_label"`
 	TrainLabel   string `json:"train_label"`
-	// LabelMismatch flags a pair whose labels differ at the ws level: a
-	// label error or a relabelled copy, evidence for memorization checks.
-	LabelMismatch bool `json:"label_mismatch"`
+	// LabelMismatch flags a pair whose labels are different formulas
+	// (package labelcheck): not merely another notation of one formula,
+	// but another formula at every rung of the check. LabelCheck says at
+	// which rung the labels agree or, when they differ, by how much (nil
+	// when a side has no label).
+	LabelMismatch bool               `json:"label_mismatch"`
+	LabelCheck    *labelcheck.Result `json:"label_check,omitempty"`
 }
 
 // NearDupSummary counts one test split.
@@ -84,8 +89,12 @@ type NearDupSummary struct {
 	Verified          int64  `json:"verified"`
 	Identical         int64  `json:"identical"`
 	LabelMismatch     int64  `json:"label_mismatch"`
-	Blank             int64  `json:"blank"`   // no ink: never matched
-	Skipped           int64  `json:"skipped"` // not read or not decodable
+	// LabelNotation counts the items whose labels agree with their
+	// pairs' only in another notation (above the ws rung), none
+	// differing.
+	LabelNotation int64 `json:"label_notation"`
+	Blank         int64 `json:"blank"`   // no ink: never matched
+	Skipped       int64 `json:"skipped"` // not read or not decodable
 }
 
 // ImageInput records an image input in a report.
@@ -107,16 +116,20 @@ type ImageEvidence struct {
 // NearDupReport is the result of RunNearDup; like OverlapReport it holds
 // nothing that depends on the machine or the time.
 type NearDupReport struct {
-	Tool        string           `json:"tool"`
-	Hash        string           `json:"hash"`
-	MaxDistance int              `json:"max_distance"`
-	Pairs       []NearDupPair    `json:"pairs"`
-	Summary     []NearDupSummary `json:"summary"`
-	Inputs      []ImageInput     `json:"inputs"`
+	Tool        string `json:"tool"`
+	Hash        string `json:"hash"`
+	MaxDistance int    `json:"max_distance"`
+	// LabelCheck is the rules version of the label check (labelcheck.Version).
+	LabelCheck int              `json:"label_check_version"`
+	Pairs      []NearDupPair    `json:"pairs"`
+	Summary    []NearDupSummary `json:"summary"`
+	Inputs     []ImageInput     `json:"inputs"`
 	dataset.Completeness
 	// Evidence holds the first NearDupJob.Evidence pairs with their
 	// images, in the job's order of precedence.
 	Evidence []ImageEvidence `json:"-"`
+	// Canvas is the hash's canvas, to draw the evidence as normalized.
+	Canvas imagehash.Canvas `json:"-"`
 }
 
 // RunNearDup hashes the training images (reusing their index when it is
@@ -133,9 +146,8 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
 	}
-	ws, _ := canon.LookupLevel("ws")
-	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, Pairs: []NearDupPair{},
-		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas)}
+	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []NearDupPair{},
+		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
 	// Training images: hashed into the index, or read from image
 	// fingerprints. sources names the corpora a test split may be (by its
 	// input's SHA-256), to compare it with itself.
@@ -206,14 +218,30 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			keep(r, false)
 		}
 	}
+	// A fingerprint's labels are compared by their digests at the
+	// strongest level it holds (render, tokens, then ws), unless it holds
+	// the labels themselves.
+	fpKeys := map[fpSeq]canon.Digest{}
+	var fpLevel canon.Level
 	for _, in := range fpTrain {
 		f, err := index.LoadImageFingerprint(in.Source.Path, job.Hash)
-		if err == nil && f.Meta.Levels["ws"] != 0 {
-			// Its labels are compared by their ws digests: same rules,
-			// same salt.
-			err = f.Meta.Check([]canon.Level{ws}, job.Salt)
-			if err != nil {
-				err = fmt.Errorf("fingerprint %s (its label digests): %w", in.Source.Path, err)
+		if err == nil {
+			if lv, ok := strongestLevel(f.Meta.Levels); ok {
+				// Same rules, same salt.
+				err = f.Meta.Check([]canon.Level{lv}, job.Salt)
+				if err != nil {
+					err = fmt.Errorf("fingerprint %s (its label digests): %w", in.Source.Path, err)
+				} else if fpLevel.Name != "" && fpLevel.ID != lv.ID {
+					err = fmt.Errorf("fingerprint %s holds %s digests at most, another training fingerprint %s: give fingerprints made at the same levels", in.Source.Path, lv.Name, fpLevel.Name)
+				} else {
+					fpLevel = lv
+					_, err = fingerprint.ScanKeys(in.Source.Path, []canon.LevelID{lv.ID}, func(k *fingerprint.KeyRow) error {
+						if k.Has[0] {
+							fpKeys[fpSeq{k.Corpus, k.Seq}] = k.Keys[0]
+						}
+						return nil
+					})
+				}
 			}
 		}
 		if err != nil {
@@ -252,11 +280,10 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			var hits []NearDupPair
 			var recs []index.ImageRecord
 			var fromFPs []bool
-			var wsKey string
-			var wsDigest canon.Digest
-			if it.HasLabel {
-				wsKey, _ = ws.Canon(it.Label)
-				wsDigest = canon.DigestOf(wsKey, job.Salt)
+			var testDigest, testWS canon.Digest
+			if it.HasLabel && fpLevel.Name != "" {
+				testDigest = fpLevel.Digest(it.Label, job.Salt)
+				testWS = canon.DigestOf(canon.CanonWS(it.Label), job.Salt)
 			}
 			mih.Search(fp.Hash, job.MaxDistance, func(pos, d int) {
 				r := train[pos]
@@ -267,13 +294,20 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label,
 					FineDistance: imagehash.FineDistance(fp, r.Print)}
 				p.Verified = p.Identical || p.FineDistance <= imagehash.VerifyDistance
-				switch {
-				case !it.HasLabel || !r.HasLabel:
-				case r.HasWSKey: // from a fingerprint
-					p.LabelMismatch = wsDigest != r.WSKey
-				default:
-					b, _ := ws.Canon(r.Label)
-					p.LabelMismatch = wsKey != b
+				if it.HasLabel && r.HasLabel {
+					var c labelcheck.Result
+					d, ok := fpKeys[fpSeq{r.Corpus, r.Seq}]
+					switch {
+					case fromFP[pos] && r.Label == "" && r.HasWSKey && r.WSKey == testWS:
+						c = labelcheck.FromDigests("ws", true) // the weakest rung first, as Compare climbs
+					case fromFP[pos] && r.Label == "" && ok:
+						c = labelcheck.FromDigests(fpLevel.Name, d == testDigest)
+					case fromFP[pos] && r.Label == "":
+						c = labelcheck.FromDigests("ws", r.HasWSKey && r.WSKey == testWS)
+					default:
+						c = labelcheck.Compare(it.Label, r.Label)
+					}
+					p.LabelCheck, p.LabelMismatch = &c, !c.Same
 				}
 				hits = append(hits, p)
 				recs = append(recs, r)
@@ -300,11 +334,14 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 				return recs[order[a]].Seq < recs[order[b]].Seq
 			})
 			sum.WithNearDuplicate++
-			identical, mismatch, verified := false, false, false
+			identical, mismatch, verified, notation := false, false, false, false
 			for _, i := range order {
 				identical = identical || hits[i].Identical
 				verified = verified || hits[i].Verified
 				mismatch = mismatch || hits[i].LabelMismatch
+				if c := hits[i].LabelCheck; c != nil && c.Same && c.Level != labelcheck.LevelWS {
+					notation = true
+				}
 				// Within one corpus, list each unordered pair once.
 				if self[hits[i].TrainSplit] && recs[i].Seq < it.Seq {
 					continue
@@ -322,6 +359,8 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			}
 			if mismatch {
 				sum.LabelMismatch++
+			} else if notation {
+				sum.LabelNotation++
 			}
 			return nil
 		})
@@ -341,9 +380,26 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	return rep, err2
 }
 
+// fpSeq names a training record read from a fingerprint.
+type fpSeq struct {
+	corpus string
+	seq    int64
+}
+
+// strongestLevel is the strongest canonical level a fingerprint holds
+// digests at, among render, tokens and ws.
+func strongestLevel(levels map[string]int) (canon.Level, bool) {
+	for _, name := range []string{"render", "tokens", "ws"} {
+		if levels[name] != 0 {
+			return canon.LookupLevel(name)
+		}
+	}
+	return canon.Level{}, false
+}
+
 // evidencePicker keeps the pairs to show, by precedence: copies whose
-// labels differ (a relabelled copy or a label error), then other pairs
-// whose labels differ, then the rest.
+// labels are different formulas (a relabelled copy or a label error),
+// then other pairs whose labels differ, then the rest.
 type evidencePicker struct {
 	max                    int
 	copies, mismatch, same []pickedPair

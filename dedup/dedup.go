@@ -27,7 +27,7 @@ const (
 	ReasonLabel      Reason = "label"      // its canonical key equals an against item's
 	ReasonImage      Reason = "image"      // its image is a verified near-copy of an against image
 	ReasonNear       Reason = "near"       // its token sequence is within the edit distance of an against item's
-	ReasonWithin     Reason = "within"     // an earlier release item has the same canonical key
+	ReasonWithin     Reason = "within"     // an earlier release item is a copy of it: its image (a release with images) or its canonical key
 )
 
 // Reasons lists every reason in precedence order.
@@ -66,18 +66,30 @@ type Job struct {
 	MaxDistance int
 	ImageLimits dataset.ImageLimits
 	// Within removes duplicates inside the release: the first surviving
-	// copy in input order stays. (A release split identical to an against
-	// input, the benchmark's test split shipped in the release, is never
-	// compared with that input, so its copies always stay and the other
-	// splits' copies go as label matches.)
+	// copy in input order stays. In a split with images (a caption folder
+	// with img/, a Parquet image column, InkML) an item is a duplicate
+	// when its image is a verified copy of an earlier item's; a label
+	// repeated by another item with another image is another sample of
+	// the same formula: it is kept and listed (Result.Repeats), unless
+	// WithinLabels. In a split without images a repeated label is the
+	// duplicate. (A release split identical to an against input, the
+	// benchmark's test split shipped in the release, is never compared
+	// with that input, so its copies always stay and the other splits'
+	// copies go as label matches.)
 	Within bool
+	// WithinLabels removes repeated labels inside the release in splits
+	// with images too (implies Within).
+	WithinLabels bool
 	// Near removes items whose token sequence is within Near token edits
 	// of an against item's, for sequences of at least NearMin tokens.
 	Near, NearMin int
 	Workers       int
-	Tool          string
-	Progress      index.Progress
-	Log           func(format string, args ...any)
+	// Evidence is how many removed items Result.Evidence shows beside
+	// what they matched, with their labels and images (0: none).
+	Evidence int
+	Tool     string
+	Progress index.Progress
+	Log      func(format string, args ...any)
 }
 
 // Removed is one removed item: a row of removed.jsonl and removed.parquet.
@@ -113,6 +125,14 @@ type ReleaseSummary struct {
 	ByReason map[Reason]int64 `json:"by_reason"`
 	// ByLevel counts label removals by the level that matched.
 	ByLevel map[string]int64 `json:"by_level,omitempty"`
+	// WithinRule says how duplicates inside the release were decided in
+	// this split (with Within): "image copies" (label repeats kept and
+	// listed), "image copies and label repeats" (WithinLabels), or
+	// "label repeats (no images)".
+	WithinRule string `json:"within_rule,omitempty"`
+	// LabelRepeats counts the kept items whose label repeats an earlier
+	// kept item's (they are listed in repeats.jsonl).
+	LabelRepeats int64 `json:"label_repeats,omitempty"`
 	// Images is how many of the split's images were compared ("" when
 	// the split has none or Images is off); ImagesNote says why not.
 	Images     int64  `json:"images_compared,omitempty"`
@@ -158,20 +178,40 @@ type Result struct {
 	NearMin     int      `json:"near_min_tokens,omitempty"`
 	// NearSelf is how dense the against items' own formulas are at the
 	// near distance (not a chance level; see NearSelf).
-	NearSelf *NearSelf        `json:"near_self,omitempty"`
-	Within   bool             `json:"within"`
-	Releases []ReleaseSummary `json:"releases"`
-	Against  []AgainstSummary `json:"against"`
-	Inputs   []InputFile      `json:"inputs"`
+	NearSelf *NearSelf `json:"near_self,omitempty"`
+	Within   bool      `json:"within"`
+	// WithinLabels says repeated labels were removed in splits with
+	// images too.
+	WithinLabels bool             `json:"within_labels,omitempty"`
+	Releases     []ReleaseSummary `json:"releases"`
+	Against      []AgainstSummary `json:"against"`
+	Inputs       []InputFile      `json:"inputs"`
 	dataset.Completeness
 	// Removed lists every removed item in release and input order.
 	Removed []Removed `json:"-"`
+	// Repeats lists the kept items whose label repeats an earlier kept
+	// item's (With Within, in splits with images): repeats.jsonl.
+	Repeats []Repeat `json:"-"`
+	// Evidence shows the first Job.Evidence removed items beside what
+	// they matched, for the report page.
+	Evidence []Evidence `json:"-"`
+}
+
+// Repeat is a kept item whose label, at Level, is the label of an
+// earlier kept item with another image: another sample of the same
+// formula (another writer), not a copy.
+type Repeat struct {
+	Release string `json:"release"`
+	ID      string `json:"id"`
+	Seq     int64  `json:"seq"`
+	Level   string `json:"level"`
+	First   string `json:"first"` // the earlier item, "release:id"
 }
 
 var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
 // reserved are the names of Out's own files.
-var reserved = map[string]bool{"removed.jsonl": true, "removed.parquet": true, "summary.json": true, "summary.md": true}
+var reserved = map[string]bool{"removed.jsonl": true, "removed.parquet": true, "repeats.jsonl": true, "summary.json": true, "summary.md": true}
 
 // checkName refuses a release name that could not be a folder of Out.
 func checkName(role, name string) error {
@@ -207,6 +247,9 @@ func realPath(p string) string {
 func (job *Job) check() error {
 	if len(job.Releases) == 0 {
 		return errors.New("no release to clean (--release)")
+	}
+	if job.WithinLabels {
+		job.Within = true
 	}
 	if len(job.Against) == 0 && !job.Within {
 		return errors.New("nothing to clean against: give --against, or --within for duplicates inside the release")
@@ -261,7 +304,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	res := &Result{Tool: job.Tool, Images: job.Images, Within: job.Within, Removed: []Removed{}}
+	res := &Result{Tool: job.Tool, Images: job.Images, Within: job.Within, WithinLabels: job.WithinLabels, Removed: []Removed{}}
 	for _, l := range job.Levels {
 		res.Levels = append(res.Levels, l.Name)
 	}
@@ -312,6 +355,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	var seen *withinSet
 	if job.Within {
 		seen = newWithinSet(len(job.Levels))
+		seen.labels = job.WithinLabels
 	}
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]
@@ -331,6 +375,12 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			return nil, fmt.Errorf("release %s: %w", in.Name, err)
 		}
 		removed[i] = rm
+	}
+	if seen != nil {
+		res.Repeats = seen.repeats
+		for i := range res.Releases {
+			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
+		}
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
 	if err != nil {
@@ -399,6 +449,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	if err := outpath.Install(tmp, job.Out); err != nil {
 		return nil, err
+	}
+	if job.Evidence > 0 {
+		res.Evidence = collectEvidence(ctx, &job, res.Removed, job.Evidence)
 	}
 	return res, nil
 }

@@ -70,7 +70,8 @@ func newFixture(t *testing.T) fixture {
 	dir := t.TempDir()
 	f := fixture{dir: dir, release: filepath.Join(dir, "release"), test: filepath.Join(dir, "test"), labels: filepath.Join(dir, "bench.json")}
 	// The release: r0 clean, r1 a label copy of test t0 (respaced), r2 an
-	// image copy of test t1 with another label, r3 a duplicate of r0,
+	// image copy of test t1 with another label, r3 a duplicate of r0 (its
+	// image, respaced label),
 	// r4 has no separator (unreadable), r5 clean, r6 a copy of a label in
 	// the label list, r7 an image that cannot be decoded.
 	caption := "r0\t\\frac{a}{b} + c\n" +
@@ -84,8 +85,11 @@ func newFixture(t *testing.T) fixture {
 	write(t, filepath.Join(f.release, "caption.txt"), []byte(caption))
 	for i, id := range []string{"r0", "r1", "r2", "r3", "r5", "r6"} {
 		seed := 100 + i
-		if id == "r2" {
+		switch id {
+		case "r2":
 			seed = 1 // test t1's image
+		case "r3":
+			seed = 100 // r0's image
 		}
 		write(t, filepath.Join(f.release, "img", id+".png"), formulaPNG(t, seed))
 	}

@@ -20,6 +20,11 @@ func writeManifest(dir string, res *Result) error {
 	if err := writeRemovedParquet(filepath.Join(dir, "removed.parquet"), res.Removed); err != nil {
 		return err
 	}
+	if res.imageWithin() {
+		if err := writeRepeatsJSONL(filepath.Join(dir, "repeats.jsonl"), res.Repeats); err != nil {
+			return err
+		}
+	}
 	b, err := json.MarshalIndent(res, "", "  ")
 	if err != nil {
 		return err
@@ -28,6 +33,38 @@ func writeManifest(dir string, res *Result) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(Markdown(res)), 0o644)
+}
+
+// imageWithin says whether some split's duplicates were decided by image.
+func (res *Result) imageWithin() bool {
+	for _, s := range res.Releases {
+		if strings.HasPrefix(s.WithinRule, "image") {
+			return true
+		}
+	}
+	return false
+}
+
+// writeRepeatsJSONL writes the kept label repeats, one JSON object a line.
+func writeRepeatsJSONL(path string, rows []Repeat) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	w := bufio.NewWriter(f)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	for i := range rows {
+		if err := enc.Encode(&rows[i]); err != nil {
+			f.Close()
+			return err
+		}
+	}
+	if err := w.Flush(); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
 
 func writeRemovedJSONL(path string, rows []Removed) error {
@@ -86,6 +123,9 @@ func Markdown(res *Result) string {
 	if res.Within {
 		how = append(how, "duplicates inside the release (the first copy stays)")
 	}
+	if res.WithinLabels {
+		how = append(how, "repeated labels inside the release (--within-labels)")
+	}
 	fmt.Fprintf(&b, "Compared: %s.\n\n", strings.Join(how, "; "))
 	if len(res.Against) > 0 {
 		fmt.Fprintf(&b, "## Against\n\n| name | path | kind | labels | images |\n|---|---|---|---:|---:|\n")
@@ -118,6 +158,14 @@ func Markdown(res *Result) string {
 		}
 		if s.ImagesNote != "" {
 			notes = append(notes, "images not compared: "+s.ImagesNote)
+		}
+		switch {
+		case s.WithinRule == withinImages:
+			notes = append(notes, fmt.Sprintf("duplicates inside the release decided by image: an item goes when its image is a verified copy of an earlier item's; %d item(s) repeat an earlier item's label with another image (other samples of the same formula), kept and listed in repeats.jsonl (--within-labels removes them)", s.LabelRepeats))
+		case s.WithinRule == withinBoth:
+			notes = append(notes, "duplicates inside the release decided by image and, with --within-labels, by repeated label")
+		case s.WithinRule == withinLabels:
+			notes = append(notes, "duplicates inside the release decided by repeated label: the split has no images")
 		}
 		if len(s.ByLevel) > 0 {
 			var parts []string

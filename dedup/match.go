@@ -13,6 +13,8 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
 // keyedItem is an item's digests, one per level, and, when near matching
@@ -84,10 +86,34 @@ var queryBufs = sync.Pool{New: func() any { b := make([]string, 0, 256); return 
 type withinSet struct {
 	first  []map[canon.Digest]string // per level: key → "release:id"
 	pixels map[[16]byte]string       // image-only releases: normalized pixels → "release:id"
+	// labels removes repeated labels in splits with images too
+	// (Job.WithinLabels).
+	labels bool
+	// kept are the kept images of earlier splits with images, for the
+	// image rule across splits.
+	kept []keptImage
+	// repeats are the kept label repeats, and their count per split.
+	repeats     []Repeat
+	repeatCount map[string]int64
 }
 
+// keptImage is a kept release item's image, as the within rule compares it.
+type keptImage struct {
+	print imagehash.Fingerprint
+	name  string // "release:id"
+	label string
+	seq   int64 // in its split
+}
+
+// The within rules a split can be decided by (ReleaseSummary.WithinRule).
+const (
+	withinImages = "image copies (label repeats kept and listed)"
+	withinBoth   = "image copies and label repeats"
+	withinLabels = "label repeats (no images)"
+)
+
 func newWithinSet(levels int) *withinSet {
-	w := &withinSet{first: make([]map[canon.Digest]string, levels), pixels: map[[16]byte]string{}}
+	w := &withinSet{first: make([]map[canon.Digest]string, levels), pixels: map[[16]byte]string{}, repeatCount: map[string]int64{}}
 	for i := range w.first {
 		w.first[i] = map[canon.Digest]string{}
 	}
@@ -113,6 +139,16 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	}
 	imgSrc, withImages, note := hasImages(src, format)
 	useImages := job.Images && ag.mih != nil
+	// Inside a release with images, a duplicate is a copied image.
+	withinImg := seen != nil && withImages
+	switch {
+	case withinImg && seen.labels:
+		sum.WithinRule = withinBoth
+	case withinImg:
+		sum.WithinRule = withinImages
+	case seen != nil:
+		sum.WithinRule = withinLabels
+	}
 	if job.Images && !withImages {
 		sum.ImagesNote = note
 	}
@@ -129,10 +165,11 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	// as the first copy of a duplicate. Caption folders join images to
 	// records by id, the others by position.
 	var imgRm map[imageKey]*Removed
-	if useImages && withImages {
+	var prints map[imageKey]imagehash.Fingerprint
+	if (useImages || withinImg) && withImages {
 		imgSrc.Limits = job.ImageLimits
 		var err error
-		imgRm, err = matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc)
+		imgRm, prints, err = matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc, useImages, withinImg)
 		if err != nil {
 			return nil, err
 		}
@@ -147,10 +184,11 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	}
 	// Lines of a caption folder that share an id share its image.
 	var byID map[string][]int64
-	var pending []pendingItem // caption folders: the within check, after the scan
+	var pending []pendingItem // caption folders and the image rule: the within check, after the scan
 	if format == dataset.Caption {
 		byID = map[string][]int64{}
 	}
+	deferWithin := byID != nil || withinImg
 	st, err := kr.scan(ctx, src, func(it dataset.Item, k keyedItem) error {
 		if job.Progress != nil {
 			job.Progress.Add(1)
@@ -194,8 +232,12 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		// In a caption folder a line may still go with another line of its
 		// id (removeSharedImages), so its duplicates are decided after.
 		if seen != nil && rm[it.Seq] == nil {
-			if byID != nil {
-				pending = append(pending, pendingItem{seq: it.Seq, id: it.ID, digests: slices.Clone(k.digests)})
+			if deferWithin {
+				p := pendingItem{seq: it.Seq, id: it.ID, digests: slices.Clone(k.digests)}
+				if withinImg {
+					p.label = it.Label
+				}
+				pending = append(pending, p)
 			} else {
 				seen.check(rm, in.Name, it.ID, it.Seq, k.digests, ag.levels)
 			}
@@ -207,13 +249,125 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	sum.Items = st.Items + st.Skipped
 	if err == nil {
 		removeSharedImages(rm, byID)
-		for _, p := range pending {
-			if rm[p.seq] == nil {
-				seen.check(rm, in.Name, p.id, p.seq, p.digests, ag.levels)
+		if withinImg {
+			seen.checkImages(rm, in.Name, pending, prints, format == dataset.Caption, job.MaxDistance, ag.levels)
+		} else {
+			for _, p := range pending {
+				if rm[p.seq] == nil {
+					seen.check(rm, in.Name, p.id, p.seq, p.digests, ag.levels)
+				}
 			}
 		}
 	}
 	return rm, err
+}
+
+// checkImages is the within rule of a split with images, after its scan:
+// in input order, a surviving item whose image is a verified copy of a
+// kept item's (of this split or an earlier one) goes; a kept item whose
+// label repeats a kept item's is listed as a repeat, and goes only with
+// WithinLabels.
+func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Fingerprint, byID bool, radius int, levels []canon.Level) {
+	keyOf := func(p pendingItem) imageKey {
+		if byID {
+			return imageKey{id: p.id, byID: true}
+		}
+		return imageKey{seq: p.seq}
+	}
+	// This split's images, searched by hash; a candidate counts only once
+	// its item is kept (earlier in input order).
+	var keys []imageKey
+	var hashes []uint64
+	for _, p := range pending {
+		k := keyOf(p)
+		if fp, ok := prints[k]; ok && !fp.Blank {
+			keys = append(keys, k)
+			hashes = append(hashes, fp.Hash)
+		}
+	}
+	here := index.NewHammingIndex(hashes)
+	prevHashes := make([]uint64, len(w.kept))
+	for i, k := range w.kept {
+		prevHashes[i] = k.print.Hash
+	}
+	prev := index.NewHammingIndex(prevHashes)
+	kept := map[imageKey]*keptImage{}
+	var keptHere []keptImage
+	for _, p := range pending {
+		if rm[p.seq] != nil {
+			continue
+		}
+		k := keyOf(p)
+		fp, hasImage := prints[k]
+		if hasImage && !fp.Blank {
+			var best *keptImage
+			bestFine := -1
+			consider := func(c *keptImage, fine int) {
+				if best == nil || fine < bestFine || fine == bestFine && c.seq < best.seq {
+					best, bestFine = c, fine
+				}
+			}
+			if c := kept[k]; c != nil {
+				consider(c, 0) // another line of the same image
+			}
+			verified := func(o imagehash.Fingerprint) (int, bool) {
+				if o.Digest == fp.Digest {
+					return 0, true
+				}
+				f := imagehash.FineDistance(fp, o)
+				return f, f <= imagehash.VerifyDistance
+			}
+			here.Search(fp.Hash, radius, func(pos, _ int) {
+				if c := kept[keys[pos]]; c != nil && keys[pos] != k {
+					if f, ok := verified(c.print); ok {
+						consider(c, f)
+					}
+				}
+			})
+			prev.Search(fp.Hash, radius, func(pos, _ int) {
+				if f, ok := verified(w.kept[pos].print); ok {
+					consider(&w.kept[pos], f)
+				}
+			})
+			if best != nil {
+				detail := fmt.Sprintf("its image is a verified copy of %s's (fine distance %d)", best.name, bestFine)
+				if best.print.Digest == fp.Digest {
+					detail = fmt.Sprintf("its image is %s's (identical normalized pixels)", best.name)
+				}
+				detail += "; labels: " + labelcheck.Compare(p.label, best.label).Reason()
+				mark(rm, &Removed{Release: release, ID: p.id, Seq: p.seq, Reason: ReasonWithin, Level: "image", Matches: []string{best.name}, Detail: detail})
+				continue
+			}
+		}
+		// Kept: a repeated label is another sample of the formula.
+		name := release + ":" + p.id
+		for li, d := range p.digests {
+			first, ok := w.first[li][d]
+			if !ok {
+				continue
+			}
+			if w.labels {
+				mark(rm, &Removed{Release: release, ID: p.id, Seq: p.seq, Reason: ReasonWithin, Level: levels[li].Name, Matches: []string{first}})
+			} else {
+				w.repeats = append(w.repeats, Repeat{Release: release, ID: p.id, Seq: p.seq, Level: levels[li].Name, First: first})
+				w.repeatCount[release]++
+			}
+			break
+		}
+		if rm[p.seq] != nil {
+			continue
+		}
+		for li, d := range p.digests {
+			if _, ok := w.first[li][d]; !ok {
+				w.first[li][d] = name
+			}
+		}
+		if hasImage && !fp.Blank && kept[k] == nil {
+			keptHere = append(keptHere, keptImage{print: fp, name: name, label: p.label, seq: p.seq})
+			kept[k] = &keptHere[len(keptHere)-1]
+		}
+	}
+	w.kept = append(w.kept, keptHere...)
 }
 
 // pendingItem is a caption folder's line whose within check waits for the
@@ -222,6 +376,7 @@ type pendingItem struct {
 	seq     int64
 	id      string
 	digests []canon.Digest
+	label   string // with the image rule, for its label check
 }
 
 // check removes a surviving item that has a key of an earlier surviving
@@ -283,8 +438,16 @@ type imageKey struct {
 
 // matchImages hashes a release split's images and returns the removals
 // they decide (image copies, images that cannot be read), by imageKey.
-func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32) (map[imageKey]*Removed, error) {
+//
+// With against, the split's images are compared with the against images;
+// with keep, every image's fingerprint is returned too, for the within
+// rule.
+func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (map[imageKey]*Removed, map[imageKey]imagehash.Fingerprint, error) {
 	out := map[imageKey]*Removed{}
+	var prints map[imageKey]imagehash.Fingerprint
+	if keep {
+		prints = map[imageKey]imagehash.Fingerprint{}
+	}
 	keyOf := func(seq int64, id string) imageKey {
 		if byID {
 			return imageKey{id: id, byID: true}
@@ -305,7 +468,12 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 	}
 	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
-		if fp.Blank {
+		if keep {
+			if _, dup := prints[keyOf(it.Seq, it.ID)]; !dup {
+				prints[keyOf(it.Seq, it.ID)] = fp
+			}
+		}
+		if fp.Blank || !against {
 			return nil
 		}
 		names, best := ag.imageMatches(fp, job.MaxDistance, selfSrc)
@@ -318,7 +486,7 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		return nil
 	})
 	sum.ImageStats = &st
-	return out, err
+	return out, prints, err
 }
 
 // formatImages is the format reported for an image-only release.

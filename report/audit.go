@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot/vg"
 
 	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/imagehash"
 )
 
 // WriteAudit writes an audit's provenance report into dir:
@@ -64,7 +65,7 @@ func WriteAudit(dir string, f *audit.Findings) error {
 	var pairs []pairImage
 	for i, e := range f.Evidence {
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, SideBySide(e.Test, e.Train, 96)); err != nil {
+		if err := png.Encode(&buf, nearDupCard(e, imagehash.Stretch)); err != nil {
 			return err
 		}
 		name := fmt.Sprintf("pair-%02d.png", i+1)
@@ -75,8 +76,7 @@ func WriteAudit(dir string, f *audit.Findings) error {
 			return err
 		}
 		p := e.Pair
-		cap := fmt.Sprintf("test %s/%s (left) and training image %s/%s (right), pHash distance %d%s", p.TestSplit, p.TestID, p.TrainSplit, p.TrainID, p.Distance,
-			map[bool]string{true: "; the labels differ: " + p.TestLabel + " | " + p.TrainLabel}[p.LabelMismatch])
+		cap := pairCaption(p)
 		pairs = append(pairs, pairImage{File: "pairs/" + name, Caption: cap, Data: base64.StdEncoding.EncodeToString(buf.Bytes())})
 	}
 	ev, err := findingEvidence(dir, f)

@@ -18,8 +18,11 @@ import (
 // GalleryPair is one side-by-side image pair with its caption.
 type GalleryPair struct {
 	Test, Train image.Image
-	Caption     []string // lines under the pair
-	Flag        string   // a short warning such as "labels differ", or ""
+	// Card, when set, is drawn in place of Test and Train side by side
+	// (PairCard).
+	Card    image.Image
+	Caption []string // lines under the pair
+	Flag    string   // a short warning such as "different formulas", or ""
 }
 
 // SideBySide draws test | train at a common height (uniform scaling only,
@@ -70,7 +73,11 @@ func WriteGallery(dir, title, note string, pairs []GalleryPair) error {
 	var items []item
 	for i, p := range pairs {
 		name := fmt.Sprintf("pair-%04d.png", i+1)
-		if err := WritePNG(filepath.Join(dir, name), SideBySide(p.Test, p.Train, 96)); err != nil {
+		img := p.Card
+		if img == nil {
+			img = SideBySide(p.Test, p.Train, 96)
+		}
+		if err := WritePNG(filepath.Join(dir, name), img); err != nil {
 			return err
 		}
 		items = append(items, item{i + 1, name, p.Caption, p.Flag})
@@ -106,16 +113,17 @@ func WriteNearDupGallery(dir string, rep audit.NearDupReport) (int, error) {
 	var pairs []GalleryPair
 	for _, e := range rep.Evidence {
 		p := e.Pair
-		g := GalleryPair{Test: e.Test, Train: e.Train, Caption: []string{
+		g := GalleryPair{Card: nearDupCard(e, rep.Canvas), Caption: []string{
 			fmt.Sprintf("test  %s/%s: %s", p.TestSplit, p.TestID, p.TestLabel),
 			fmt.Sprintf("train %s/%s: %s", p.TrainSplit, p.TrainID, p.TrainLabel),
-			fmt.Sprintf("distance %d, fine %d, verified %v%s", p.Distance, p.FineDistance, p.Verified, map[bool]string{true: ", identical normalized pixels"}[p.Identical]),
+			fmt.Sprintf("distance %d, fine %d: %s", p.Distance, p.FineDistance, CopyReason(p)),
+			LabelReason(p.LabelCheck),
 		}}
 		if p.LabelMismatch {
-			g.Flag = "labels differ"
+			g.Flag = "different formulas"
 		}
 		pairs = append(pairs, g)
 	}
-	note := fmt.Sprintf("%d of %d pairs shown (copies whose labels differ first, then other pairs whose labels differ, then the rest); test image on the left, training image on the right, uniform resizing only.", len(pairs), len(rep.Pairs))
+	note := fmt.Sprintf("%d of %d pairs shown (copies whose labels are different formulas first, then other pairs whose labels differ, then the rest); test on the left, training on the right. %s", len(pairs), len(rep.Pairs), CardLegend)
 	return len(pairs), WriteGallery(dir, "leakaudit near-duplicates", note, pairs)
 }

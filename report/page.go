@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
+	"github.com/leakaudit/leakaudit/imagehash"
 )
 
 // A Page is a self-contained HTML report of a command's results: a title,
@@ -124,22 +125,21 @@ func OverlapPage(rep audit.OverlapReport) Page {
 // pairs side by side.
 func NearDupPage(rep audit.NearDupReport) (Page, error) {
 	p := Page{Title: "leakaudit near-duplicates"}
-	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">labels differ"}}
+	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">different formulas", ">same formula, other notation"}}
 	var verified int64
 	for _, s := range rep.Summary {
-		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch))
+		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch), fmt.Sprint(s.LabelNotation))
 		verified += s.Verified
 	}
 	p.Answer = fmt.Sprintf("%d test image(s) are verified copies of training images (%s, distance ≤ %d).", verified, rep.Hash, rep.MaxDistance)
-	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t}}
+	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t},
+		Text: []string{"Labels are compared by leakaudit's label check: two labels are different formulas only when they differ in tokens, in rendering key and in the symbols the TeX engine sets; a label in another notation (spacing, $…$, \\limits, \\left, \\mathrm, braces) is the same formula.", CardLegend}}
 	for _, e := range rep.Evidence {
 		var buf bytes.Buffer
-		if err := png.Encode(&buf, SideBySide(e.Test, e.Train, 96)); err != nil {
+		if err := png.Encode(&buf, nearDupCard(e, rep.Canvas)); err != nil {
 			return p, err
 		}
-		q := e.Pair
-		sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: fmt.Sprintf("test %s/%s (left, %q) and training %s/%s (right, %q): distance %d, verified %v",
-			q.TestSplit, q.TestID, q.TestLabel, q.TrainSplit, q.TrainID, q.TrainLabel, q.Distance, q.Verified)})
+		sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: pairCaption(e.Pair)})
 	}
 	p.Sections = append(p.Sections, sec)
 	var rows [][]string
@@ -168,8 +168,19 @@ func DedupPage(res *dedup.Result) Page {
 		removed += s.Removed
 	}
 	p.Answer = fmt.Sprintf("%d of %d items removed; the release without them is rewritten in its own format in the output folder.", removed, items)
-	p.Sections = append(p.Sections, Section{Heading: "Releases", Tables: []Table{t},
-		Text: []string{"Every removed item is listed in removed.jsonl and removed.parquet with its reason and the items it matched."}})
+	text := []string{"Every removed item is listed in removed.jsonl and removed.parquet with its reason and the items it matched."}
+	for _, s := range res.Releases {
+		switch {
+		case s.WithinRule == "":
+		case strings.HasPrefix(s.WithinRule, "label"):
+			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by repeated label (the split has no images).", s.Name))
+		case res.WithinLabels:
+			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by copied image and, with --within-labels, by repeated label.", s.Name))
+		default:
+			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by copied image (a verified copy of an earlier item's image); %d item(s) repeat an earlier item's label with another image, other samples of the same formula: they are kept and listed in repeats.jsonl (--within-labels removes them).", s.Name, s.LabelRepeats))
+		}
+	}
+	p.Sections = append(p.Sections, Section{Heading: "Releases", Tables: []Table{t}, Text: text})
 	at := Table{Header: []string{"name", "path", "kind", ">labels", ">images"}}
 	for _, a := range res.Against {
 		at.Add(a.Name, a.Path, a.Kind, fmt.Sprint(a.Labels), fmt.Sprint(a.Images))
@@ -184,12 +195,58 @@ func DedupPage(res *dedup.Result) Page {
 		ex.Add(r.Release, r.ID, string(r.Reason), ld, strings.Join(r.Matches, " "))
 	}
 	p.Sections = append(p.Sections, Section{Heading: fmt.Sprintf("Removed items (the first %d of %d)", len(ex.Rows), len(res.Removed)), Tables: []Table{ex}})
+	if len(res.Evidence) > 0 {
+		sec := Section{Heading: fmt.Sprintf("Removed items beside what they matched (%d, taken in turn from each reason)", len(res.Evidence)),
+			Text: []string{"Left: the removed item; right: the first item it matched. " + CardLegend}}
+		for _, e := range res.Evidence {
+			card := PairCard(CardSide{Image: e.Item.Image, Label: e.Item.Label, HasLabel: e.Item.HasLabel},
+				CardSide{Image: e.Match.Image, Label: e.Match.Label, HasLabel: e.Match.HasLabel}, imagehash.Stretch)
+			var buf bytes.Buffer
+			if err := png.Encode(&buf, card); err != nil {
+				continue
+			}
+			sec.Images = append(sec.Images, PageImage{PNG: buf.Bytes(), Caption: removedCaption(e)})
+		}
+		p.Sections = append(p.Sections, sec)
+	}
 	var rows [][]string
 	for _, in := range res.Inputs {
 		rows = append(rows, []string{in.Role, in.Name, in.Path, fmt.Sprint(in.Size), in.SHA256})
 	}
 	p.Sections = append(p.Sections, Section{Heading: "Inputs", Tables: []Table{inputTable(rows)}, Text: completeness(res.Completeness.Incomplete)})
 	return p
+}
+
+// removedCaption says why an item was removed and what it matched.
+func removedCaption(e dedup.Evidence) string {
+	r := e.Removed
+	why := string(r.Reason)
+	switch {
+	case r.Reason == dedup.ReasonImage && r.Distance != nil:
+		why = fmt.Sprintf("its image is a verified copy (pHash distance %d)", *r.Distance)
+	case r.Reason == dedup.ReasonNear && r.Distance != nil:
+		why = fmt.Sprintf("its label is within %d token edits", *r.Distance)
+	case r.Reason == dedup.ReasonLabel:
+		why = "its label is the same at the " + r.Level + " level"
+	case r.Reason == dedup.ReasonWithin && r.Level == "image":
+		why = "inside the release, its image is a copy"
+	case r.Reason == dedup.ReasonWithin:
+		why = "inside the release, its label repeats at the " + r.Level + " level"
+	}
+	label := func(s dedup.EvidenceSide) string {
+		if !s.HasLabel {
+			return "no label"
+		}
+		return fmt.Sprintf("%q", s.Label)
+	}
+	c := fmt.Sprintf("%s (left, %s) removed as %s: %s of %s (right, %s)", e.Item.Name, label(e.Item), r.Reason, why, e.Match.Name, label(e.Match))
+	if e.Check != nil {
+		c += "; labels: " + e.Check.Reason()
+	}
+	if e.Item.Image == nil || e.Match.Image == nil {
+		c += "; an image is missing: the input has none for it"
+	}
+	return c
 }
 
 func completeness(inc []dataset.Shortfall) []string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/labelcheck"
 	"github.com/leakaudit/leakaudit/metrics"
 )
 
@@ -134,9 +135,9 @@ func inputNote(what string, st dataset.Stats, fatal string) string {
 // NearDupText writes the near-duplicate summary and the first pairs.
 func NearDupText(w io.Writer, rep audit.NearDupReport) error {
 	fmt.Fprintf(w, "Near-duplicates (%s, distance ≤ %d)\n\n", rep.Hash, rep.MaxDistance)
-	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">labels differ", ">blank", ">skipped"}}
+	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">different formulas", ">other notation", ">blank", ">skipped"}}
 	for _, s := range rep.Summary {
-		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch), fmt.Sprint(s.Blank), fmt.Sprint(s.Skipped))
+		t.Add(s.TestSplit, fmt.Sprint(s.Items), fmt.Sprint(s.WithNearDuplicate), fmt.Sprint(s.Verified), fmt.Sprint(s.Identical), fmt.Sprint(s.LabelMismatch), fmt.Sprint(s.LabelNotation), fmt.Sprint(s.Blank), fmt.Sprint(s.Skipped))
 	}
 	if err := t.Write(w); err != nil {
 		return err
@@ -156,8 +157,13 @@ func NearDupText(w io.Writer, rep audit.NearDupReport) error {
 			break
 		}
 		labels := "same"
-		if x.LabelMismatch {
+		switch c := x.LabelCheck; {
+		case x.LabelMismatch:
 			labels = "DIFFER"
+		case c == nil:
+			labels = "–"
+		case c.Level != labelcheck.LevelWS:
+			labels = "same (" + c.Level + ")"
 		}
 		p.Add(x.TestSplit+"/"+x.TestID, x.TrainSplit+"/"+x.TrainID, fmt.Sprint(x.Distance), fmt.Sprint(x.FineDistance), fmt.Sprint(x.Verified), fmt.Sprint(x.Identical), labels)
 	}

@@ -27,8 +27,10 @@
 -- pixels are equal; verified when identical or the 256-bit difference
 -- hashes differ in at most 40 bits (imagehash.VerifyDistance);
 -- label_mismatch when both images have a label and their ws digests
--- differ. Written in the SQL DuckDB and Spark SQL share; only the views
--- differ.
+-- differ (neardup's label check also merges labels that differ only in
+-- notation, at the tokens, render and typeset rungs, so it flags a subset
+-- of these pairs; on the shared CROHME images the two agree). Written in
+-- the SQL DuckDB and Spark SQL share; only the views differ.
 WITH bands AS (
     SELECT b.band,
            CAST(FLOOR(64.0 * b.band / (p.radius + 1)) AS INT) AS lo,

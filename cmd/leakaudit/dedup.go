@@ -14,6 +14,10 @@ import (
 	"github.com/leakaudit/leakaudit/report"
 )
 
+// dedupEvidence is how many removed items the --report page draws beside
+// what they matched.
+const dedupEvidence = 24
+
 func newDedupCmd() *cobra.Command {
 	var (
 		in                 inputFlags
@@ -21,6 +25,7 @@ func newDedupCmd() *cobra.Command {
 		out, levels        string
 		salt               string
 		images, within     bool
+		withinLabels       bool
 		force, asJSON      bool
 		maxDist, near      int
 		nearMin, workers   int
@@ -40,7 +45,12 @@ item's ("label"), when --images finds a verified copy of its image among the
 against images ("image"), when --near K finds an against label within K token
 edits ("near", sequences of at least --near-min tokens), or when --within finds
 an earlier copy inside the release ("within": the first surviving copy in input
-order stays). A release split identical to an against input (a test split shipped
+order stays). In a split with images (a caption folder with img/, Parquet
+images, InkML) a copy is a verified copy of an image; an item that only repeats
+another's label is another writer's sample of the same formula: it is kept and
+listed in DIR/repeats.jsonl, unless --within-labels removes label repeats too.
+A split without images is deduplicated by label; the summary says which rule
+each split had. A release split identical to an against input (a test split shipped
 in the release) is never compared with it: its items stay, and the other splits'
 copies of them go as label matches. A record the reader cannot use, a record
 a limit skips (--max-label-bytes, --max-pixels, --max-image-bytes: it would be
@@ -78,11 +88,14 @@ again removes nothing.`,
 				return usageError{fmt.Errorf("--level: %w", err)}
 			}
 			job := dedup.Job{Out: out, Force: force, Levels: lv, Salt: []byte(salt), Images: images, MaxDistance: maxDist,
-				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within,
+				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within, WithinLabels: withinLabels,
 				Near: near, NearMin: nearMin, Workers: workers, Tool: toolName(), Progress: progress.New(),
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			if asJSON {
 				job.Log = nil
+			}
+			if reportDir != "" {
+				job.Evidence = dedupEvidence
 			}
 			for _, list := range []struct {
 				args []string
@@ -137,7 +150,8 @@ again removes nothing.`,
 	intFlag(f, &maxDist, "max-distance", 6, 1, 64, "pHash radius of an image candidate (then verified)")
 	intFlag(f, &near, "near", 0, 0, math.MaxInt, "also remove items within this many token edits of an against label (0: off)")
 	intFlag(f, &nearMin, "near-min", 0, 1, math.MaxInt, "shortest token sequence --near considers (default 4(K+1))")
-	f.BoolVar(&within, "within", false, "also remove duplicates inside the release")
+	f.BoolVar(&within, "within", false, "also remove duplicates inside the release (copied images in a split with images, repeated labels in one without)")
+	f.BoolVar(&withinLabels, "within-labels", false, "with --within, also remove repeated labels in splits with images (other samples of the same formula); implies --within")
 	f.StringVar(&reportDir, "report", "", "also write a self-contained page of the results, DIR/index.html")
 	f.BoolVar(&asJSON, "json", false, "print summary.json to stdout instead of the Markdown summary")
 	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "goroutines that canonicalize labels and hash images (default: all cores)")

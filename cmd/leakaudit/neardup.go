@@ -46,8 +46,15 @@ marks exact copies. Training hashes are kept in the index (--db) and searched
 by multi-index hashing, so a radius query does not scan them all.
 
 A match is evidence of a copied sample, to be read with the labels: a
-one-symbol edit moves pHash by about 6 bits. Pairs whose labels differ (at the
-ws level) are flagged: a label error or a relabelled copy.
+one-symbol edit moves pHash by about 6 bits. The labels of each pair are
+compared by leakaudit's label check, which knows notation: a_n and a _ { n },
+\sum_{l} and \sum \limits _ { l }, \left( … \right) and ( … ), $…$ wrappers,
+\mathrm{kg} and k g are one formula (label_check names the rung at which they
+agree: ws, tokens, render or typeset). Pairs whose labels are different formulas
+are flagged (label_mismatch), with their token edit distance and the CDM F1 of
+one label rendered against the other: a copy labelled anew, or a label error.
+--gallery and --report draw each pair's images as given and as the matcher
+normalized them, and both labels typeset.
 
 Image sources: a folder of PNG, BMP or JPEG files; a CROHME split folder
 (caption.txt and img/, labels attached by file stem); a zip or tar(.gz)
@@ -56,8 +63,10 @@ folders, whose strokes are rasterized. An image that cannot be read or whose
 header declares more than --max-pixels is counted and reported, never fatal.
 A training source may be an image fingerprint (fingerprint --images) in
 place of the images: the same pairs, verified and marked identical from the
-hashes it holds (no gallery images for them); a salted one needs --salt,
-to compare labels.`,
+hashes it holds (no gallery images for them); its labels are compared by
+their digests at the strongest level it holds (render, tokens, then ws: make
+it with --level ws,tokens,render), without the typeset rung or a distance
+unless it holds the labels; a salted one needs --salt, to compare labels.`,
 		Example: `  # CROHME tests against CROHME train, with side-by-side evidence
   leakaudit neardup --train crohme/train --test 2014=crohme/2014 --gallery pairs/
 
