@@ -290,7 +290,7 @@ func compareMarkdown(c *compare.Comparison, figs []figure, ev []evidenceGroup) s
 	}
 	if len(c.Excess) > 0 {
 		b.WriteString("## Excess gap over the rules-trained controls\n\nThe model's length-stratified gap on the items it saw, minus the control's on the same items: the part of the advantage on seen items a model trained by the benchmark's rules does not show.\n\n")
-		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "significant"}}
+		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "above 0"}}
 		for _, e := range c.Excess {
 			if e.Undefined != "" {
 				t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), "–", "–", "–", e.Undefined, "")
@@ -437,7 +437,7 @@ func compareHTML(w io.Writer, c *compare.Comparison, figs []figure, ev []evidenc
 			Text: []string{fmt.Sprintf("%d items; %d seen by some model; %d clean. ExpRate@CDM in percent with 95%% Wilson intervals; text metrics on all items (the audit level; ≤k token edits at the tokens level).", s.Items, s.SeenAny, s.Clean)}})
 	}
 	if len(c.Excess) > 0 {
-		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "significant"}}
+		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "above 0"}}
 		for _, e := range c.Excess {
 			if e.Undefined != "" {
 				t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), "–", "–", "–", e.Undefined, "")
