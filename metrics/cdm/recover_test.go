@@ -106,3 +106,14 @@ func TestLapAlone(t *testing.T) {
 			`\delta _ { \kappa } J _ { \mu } ^ { a b } ( x ) = { \frac 1 2 } [ \kern - 0 . 4 5 e m \llap [ ~`, 1.0},
 	}, false)
 }
+
+// TestGlyphEdgePair: a pair of the fresh handwritten seed 3580491749
+// whose F1 turned on one pixel: the right edge of cmmi12's a and the top
+// of cmsy8's \circ, which the AFM box put on the wrong side of the raster
+// threshold before the per-glyph corrections (tex.glyphAdjust).
+func TestGlyphEdgePair(t *testing.T) {
+	checkRecovered(t, []referencePair{
+		{`( 1 8 0 ^ { \circ } - a ) - ( 1 0 ^ { \circ } - a ) = ( 1 8 0 ^ { \circ } - 2 B + 6 ^ { \circ } ) - ( 6 0 ^ { \circ } - \frac { 1 } { 3 } B - 1 4 ^ { \circ } )`,
+			`(180^{ \circ}- \alpha)-(10^{ \circ}- \alpha)=(180^{ \circ}-2 \beta+6^{ \circ})-(60^{ \circ}- \frac{1}{3}- \beta-14^{ \circ})`, 0.899},
+	}, false)
+}
