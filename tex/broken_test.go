@@ -86,7 +86,15 @@ func TestBrokenLaTeX(t *testing.T) {
 		// in the numerator, \frac's \endgroup then meets the display
 		// and TeX leaves math mode: the paragraph needs a page
 		{`y = \frac{a \right) }{b}`, ErrUnsupported, "", 0},
-		{`\left( \dfrac{a \right) }{b} \right)`, ErrFatal, "", 0},
+		// \dfrac and \tfrac ({\displaystyle{\begingroup#1\endgroup\@@over\relax#2}})
+		// the same, with one } more inserted
+		{`\left( \dfrac{a \right) }{b} \right)`, ErrUnsupported, "", 0},
+		{`\left( \dfrac{1}{x \right) } \right)`, nil, "missing } inserted", 4},
+		{`\left( \tfrac{1}{x \right) } \right) + y`, nil, "missing } inserted", 6},
+		// a script cut at the end of the formula: \end{displaymath} is
+		// its field ("Missing { inserted") and the display's $ closes it
+		{`\left( g _ { 1 } , g _`, nil, "missing { inserted", 5},
+		{`{ a ^`, nil, "missing { inserted", 1},
 		// an empty array preamble: one text column
 		{`\begin{array}{} x \\ y \end{array}`, nil, "missing # inserted in alignment preamble", 2},
 		{`\begin{array}{} x^2 \end{array}`, ErrUnsupported, "", 0},

@@ -75,9 +75,13 @@
 //	\right without \left (or in a cell)    dropped with its delimiter          the same
 //	\right in \frac's argument (its \left  off_save: \endgroup and } inserted, the same (fraction.go); after a
 //	dropped)                              \right read again outside; after a  numerator the paragraph needs a
-//	                                      numerator \frac's \endgroup meets   Page; \dfrac, \tfrac: ErrFatal
-//	                                      the display: "Missing $ inserted",
-//	                                      \@@over#2 in the paragraph
+//	                                      numerator \frac's \endgroup meets   Page; \dfrac and \tfrac the same,
+//	                                      the display: "Missing $ inserted",  with one } more inserted for
+//	                                      \@@over#2 in the paragraph          \genfrac's outer group
+//	a script cut at the formula's end     \end{displaymath} is its field:     the same
+//	(g _, after an unclosed \left or {)   "Missing { inserted", the display's
+//	                                      $ closes it ("Missing } inserted"):
+//	                                      an empty script
 //	an empty array preamble ({ { c } }    "Missing # inserted in alignment    the same (array.go) where the cells
 //	after the reference's tokenizer)      preamble": cells are text, flush    are text a tabular cell can hold;
 //	                                      left after \@arstrut                otherwise ErrUnsupported
@@ -94,8 +98,8 @@
 //	\raise, \symbol alone in a colour     "Illegal unit of measure" (and "A
 //	body (the colour's end is no number)  <box> was supposed to be here"):
 //	                                      zero space, \char0, no box
-//	\d, \fbox, \makebox or an accent       no error: the colour's end is the   the same
-//	alone in a colour body                argument (a dot below, an empty
+//	\d, \fbox, \makebox, \llap, \rlap or   no error: the colour's end is the   the same
+//	an accent alone in a colour body      argument (a dot below, an empty
 //	                                      frame or box, an empty nucleus)
 //	\label, \renewcommand (coloured)      "File ended", "TeX capacity         ErrFatal
 //	                                      exceeded": no PDF

@@ -18,6 +18,9 @@ type mathFont struct {
 type inkRec struct {
 	llx, lly, urx, ury Scaled
 	ok                 bool
+	// edge corrects the raster thresholds of the character's left,
+	// right, top and bottom edges, in pixels (glyphAdjust)
+	edge [4]float64
 }
 
 // loadInk fills the font's ink table from its AFM (the glyph outlines'
@@ -27,12 +30,15 @@ func (f *mathFont) loadInk() {
 	f.ink = make([]inkRec, f.TFM.EC+1)
 	for c := f.TFM.BC; c <= f.TFM.EC; c++ {
 		if llx, lly, urx, ury, ok := f.InkBox(c); ok {
-			f.ink[c] = inkRec{llx, lly, urx, ury, true}
+			f.ink[c] = inkRec{llx: llx, lly: lly, urx: urx, ury: ury, ok: true}
 			continue
 		}
 		if w, h, d, ok := f.tfmBox(c); ok {
-			f.ink[c] = inkRec{0, -d, w, h, true}
+			f.ink[c] = inkRec{lly: -d, urx: w, ury: h, ok: true}
 		}
+	}
+	for c := range f.ink {
+		f.ink[c].edge = glyphAdjust[edgeKey(f.Name, f.Size, c)]
 	}
 }
 
@@ -176,7 +182,7 @@ func textCircleFont() *mathFont {
 		// the ink is the bitmap pdflatex embeds (no Type 1 ec fonts on the
 		// reference's system: mktexpk makes tcrm1200.600pk, a 98×104
 		// raster at hoff −5, voff 76), in sp: 7,894 sp a 600-dpi pixel
-		circle.ink[79] = inkRec{5 * 7894, -28 * 7894, 103 * 7894, 76 * 7894, true}
+		circle.ink[79] = inkRec{llx: 5 * 7894, lly: -28 * 7894, urx: 103 * 7894, ury: 76 * 7894, ok: true}
 	})
 	return circle
 }

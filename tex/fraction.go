@@ -49,41 +49,72 @@ func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *
 		// amsmath's \frac: {\begingroup#1\endgroup\@@over#2}
 		p.nextFrame, p.nextParent, p.nextDen = frameFracNum, l, b
 	}
-	// \frac recovers from a \right in an argument (a prediction that
-	// dropped its \left); \dfrac and \tfrac, which pdflatex sets
-	// otherwise there, stay fatal
-	rightOK := plainFrac
+	// \frac, \dfrac and \tfrac recover from a \right in an argument (a
+	// prediction that dropped its \left); amsmath's \dfrac and \tfrac
+	// are \genfrac's {\displaystyle{\begingroup#1\endgroup\@@over\relax#2}}
+	// (\textstyle), one group more than \frac
+	styled := st != nil && thickness == defaultCode && left == (delimiter{}) && right == (delimiter{})
+	rightOK := plainFrac || styled
+	// wrap puts what the fraction's own group holds into the groups that
+	// enclose it
+	wrap := func(items []*noad) {
+		if !styled {
+			p.addGroup(l, items)
+			return
+		}
+		p.e.recover("missing } inserted")
+		outer := &list{}
+		outer.add(&noad{kind: styleNoad, style: *st})
+		p.addGroup(outer, items)
+		p.addGroup(l, outer.finish())
+	}
+	closers := []token{{kind: tkEnd}}
+	if styled {
+		closers = append(closers, token{kind: tkEnd})
+	}
 	n, argEnd, err := p.fracPart(a, rightOK)
 	if err != nil {
 		return err
 	}
 	if argEnd >= 0 {
 		// a \right in the numerator: off_save inserts \endgroup and }
-		// ("Missing \endgroup inserted", "Missing } inserted"), the
-		// numerator so far is the group's Ord, and \right is read again
-		// outside it; the rest of #1, \endgroup, \@@over, #2 and }
-		// follow at that level
+		// ("Missing \endgroup inserted", "Missing } inserted", and one
+		// } more for \genfrac's outer group), the numerator so far is
+		// the group's Ord, and \right is read again outside it; the rest
+		// of #1, \endgroup, \@@over, #2 and the }s follow at that level
 		p.e.recover(`missing \endgroup inserted`)
 		p.e.recover("missing } inserted")
-		p.addGroup(l, n)
-		rest := append([]token{{kind: tkEndgroup}, {kind: tkCS, s: "over"}}, b...)
-		p.replaceArgEnd(argEnd, append(rest, token{kind: tkEnd}))
+		wrap(n)
+		rest := []token{{kind: tkEndgroup}, {kind: tkCS, s: "over"}}
+		if styled {
+			rest = append(rest, token{kind: tkCS, s: "relax"})
+		}
+		rest = append(rest, b...)
+		p.replaceArgEnd(argEnd, append(rest, closers...))
 		p.insert(token{kind: tkCS, s: "right"})
 		return nil
+	}
+	// the rule is drawn in the colour current after the numerator: not
+	// the fraction's own when the numerator is the end of its colour
+	// (\dfrac alone in a \mathcolor body, as the reference's colouring
+	// leaves it, takes the colour's end as #1)
+	ruleTok := tok
+	if len(a) == 1 && a[0].kind == tkColorEnd {
+		ruleTok = p.tok()
 	}
 	d, argEnd, err := p.fracPart(b, rightOK)
 	if err != nil {
 		return err
 	}
 	left.tok, right.tok = tok, tok
-	fr := &noad{kind: fractionNoad, num: n, den: d, thickness: thickness, left: left, right: right, tok: tok}
+	fr := &noad{kind: fractionNoad, num: n, den: d, thickness: thickness, left: left, right: right, tok: ruleTok}
 	if argEnd >= 0 {
 		// a \right in the denominator: off_save inserts the } that
 		// completes the fraction, \right is read again outside it, and
 		// the rest of #2 and the fraction's } follow at that level
 		p.e.recover("missing } inserted")
-		p.addGroup(l, []*noad{fr})
-		p.replaceArgEnd(argEnd, []token{{kind: tkEnd}})
+		wrap([]*noad{fr})
+		p.replaceArgEnd(argEnd, closers)
 		p.insert(token{kind: tkCS, s: "right"})
 		return nil
 	}

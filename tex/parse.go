@@ -568,7 +568,13 @@ func (p *parser) scanMath() (field, error) {
 		p.skipSpaces()
 		t, ok := p.next()
 		if !ok {
-			return field{}, p.e.fatal("missing { inserted: end of formula")
+			// a script, accent or radical cut at the end of the formula:
+			// pdflatex reads \end{displaymath} as the field, "Missing {
+			// inserted"; the display's $ meets the new group, "Missing }
+			// inserted" (off_save), and the field is empty
+			p.e.recover("missing { inserted")
+			p.e.recover("missing } inserted")
+			return field{kind: subMlist}, nil
 		}
 		switch t.kind {
 		case tkChar:

@@ -243,11 +243,13 @@ func (p *parser) printedCommand(l *list, name string) (bool, error) {
 			l.add(&noad{kind: glueItem, mu: true, glue: newGlue(0, 0, 0)})
 		}
 		return true, nil
-	case "makebox", "mbox":
+	case "makebox", "mbox", "llap", "rlap":
 		if !p.atArgEnd() {
 			return false, nil
 		}
-		// \makebox alone is \mbox of the colour's end: an empty box
+		// \makebox alone is \mbox of the colour's end: an empty box;
+		// \llap and \rlap alone are \hb@xt@\z@{\hss#1} (#1\hss) of
+		// it: an empty box of width zero too
 		l.add(&noad{kind: ordNoad, nucleus: field{kind: subBox, box: hpack(nil, 0, false)}, tok: p.tok()})
 		return true, nil
 	case "raise", "lower":
