@@ -3,6 +3,7 @@ package audit_test
 import (
 	"context"
 	"fmt"
+	"math/bits"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -77,8 +78,9 @@ type inkScore struct {
 // scoreInk counts, for a test split of rasterized (or read) InkML, the
 // items whose own bitmap was paired with them and the pairs that are not
 // copies: a pair is a copy when it names the item's own bitmap, another
-// file with the same strokes, or a bitmap identical to the item's own.
-func scoreInk(rep audit.NearDupReport, split, ownCorpus string, own map[string]bool, sigs map[string]string, digest func(corpus, id string) [16]byte) inkScore {
+// file with the same strokes, or a bitmap that is a pixel copy of the
+// item's own.
+func scoreInk(rep audit.NearDupReport, split, ownCorpus string, own map[string]bool, sigs map[string]string, sameBitmap func(c1, id1, c2, id2 string) bool) inkScore {
 	var s inkScore
 	got := map[string]bool{}
 	for _, p := range rep.Pairs {
@@ -92,7 +94,7 @@ func scoreInk(rep audit.NearDupReport, split, ownCorpus string, own map[string]b
 		if p.TrainSplit == ownCorpus && sigs[p.TestID] != "" && sigs[p.TestID] == sigs[p.TrainID] {
 			continue
 		}
-		if own[p.TestID] && digest(p.TrainSplit, p.TrainID) == digest(ownCorpus, p.TestID) {
+		if own[p.TestID] && sameBitmap(p.TrainSplit, p.TrainID, ownCorpus, p.TestID) {
 			continue
 		}
 		s.wrong++
@@ -185,23 +187,30 @@ func TestHostileInkMatchRealData(t *testing.T) {
 			bitmaps[corpus][strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))] = true
 		}
 	}
-	digests := map[string][16]byte{}
-	digest := func(corpus, id string) [16]byte {
+	prints := map[string]imagehash.Fingerprint{}
+	print := func(corpus, id string) imagehash.Fingerprint {
 		key := corpus + ":" + id
-		if d, ok := digests[key]; ok {
-			return d
+		if fp, ok := prints[key]; ok {
+			return fp
 		}
 		dir := map[string]string{"c14": c14, "tr": ctr}[corpus]
-		var d [16]byte
+		var fp imagehash.Fingerprint
 		if b, err := os.ReadFile(filepath.Join(dir, "img", id+".png")); err == nil {
 			it := dataset.ImageItem{ID: id, Data: b}
 			if img, err := it.Decode(dataset.ImageLimits{}); err == nil {
-				fp, _ := imagehash.Compute(img, imagehash.Options{})
-				d = fp.Digest
+				fp, _ = imagehash.Compute(img, job.Hash)
 			}
 		}
-		digests[key] = d
-		return d
+		prints[key] = fp
+		return fp
+	}
+	// Two bitmaps are one sample when their pixels are identical or all
+	// but: CROHME train holds copies that differ in a few pixels
+	// (formulaire035-equation008 and -073, KME2G3_23_sub_95 and
+	// TrainData2_21_sub_95).
+	sameBitmap := func(c1, id1, c2, id2 string) bool {
+		a, b := print(c1, id1), print(c2, id2)
+		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
 	}
 	sigs := map[string]map[string]string{ink14: strokeSignatures(t, ink14), inkTS: strokeSignatures(t, inkTS)}
 	// Goals at the default settings: the recall each set reaches at
@@ -212,7 +221,7 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	}
 	totalQ, totalW := 0, 0
 	for _, s := range sets {
-		sc := scoreInk(rep, s.name, s.own, bitmaps[s.own], sigs[s.inkDir], digest)
+		sc := scoreInk(rep, s.name, s.own, bitmaps[s.own], sigs[s.inkDir], sameBitmap)
 		totalQ += sc.queries
 		totalW += sc.wrong
 		recall := float64(sc.found) / float64(max(sc.queries, 1))

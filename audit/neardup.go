@@ -70,8 +70,9 @@ type NearDupPair struct {
 	Distance   int    `json:"distance"`
 	Identical  bool   `json:"identical"` // same normalized pixels
 	// FineDistance is the 256-bit difference-hash distance of the pair;
-	// Verified says it is within imagehash.VerifyDistance (or the pixels
-	// are identical): a copy, not merely the same formula written alike.
+	// Verified says imagehash.Verify accepts it (within VerifyDistance, or
+	// the pixels are identical): a copy, not merely the same formula
+	// written alike.
 	FineDistance int    `json:"fine_distance"`
 	Verified     bool   `json:"verified"`
 	TestLabel    string `json:"test_label"`
@@ -271,9 +272,8 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 					return // the image itself
 				}
 				p := NearDupPair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
-					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label,
-					FineDistance: imagehash.FineDistance(fp, r.Print)}
-				p.Verified = p.Identical || p.FineDistance <= imagehash.VerifyDistance
+					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label}
+				p.FineDistance, p.Verified = imagehash.Verify(fp, r.Print)
 				if !p.Verified && !job.Unverified {
 					return
 				}

@@ -419,7 +419,7 @@ func (ag *againstSet) imageMatches(fp imagehash.Fingerprint, radius int, skip in
 		if ag.owners[pos].src == skip {
 			return
 		}
-		if o.Digest != fp.Digest && imagehash.FineDistance(fp, o) > imagehash.VerifyDistance {
+		if _, ok := imagehash.Verify(fp, o); !ok {
 			return // a candidate, not a verified copy
 		}
 		names = append(names, ag.owners[pos].name)

@@ -94,6 +94,11 @@ type Fingerprint struct {
 	// that has ink this one lost, is found through one of them. They are
 	// never stored; nil for a training image.
 	Probes *[NumProbes]Probe
+	// Parts is the number of connected pieces of ink Compute found (not
+	// stored: 0 for a fingerprint read back from an index or a file). An
+	// image of one or two pieces, a lone symbol, is verified more
+	// strictly: other writers' symbols differ little.
+	Parts int
 }
 
 // Probe is one probe's hashes.
@@ -206,7 +211,7 @@ func NormalizeFor(g Gray, o Options) (Gray, bool) {
 	if !ok {
 		return Gray{}, false
 	}
-	n := penCanvas(c, t, o.size(), o.Canvas)
+	n := penCanvas(c, t, o.size(), o.Canvas, nil)
 	return Gray{W: n.Rect.Dx(), H: n.Rect.Dy(), Pix: n.Pix}, true
 }
 
@@ -441,7 +446,7 @@ func Compute(img image.Image, o Options) (Fingerprint, error) {
 	h.Write(dims[:])
 	h.Write(c.Pix)
 	copy(fp.Digest[:], h.Sum(nil))
-	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas), o); err != nil {
+	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas, &fp.Parts), o); err != nil {
 		return fp, err
 	}
 	if o.Probe {
@@ -452,7 +457,7 @@ func Compute(img image.Image, o Options) (Fingerprint, error) {
 				e = -e
 			}
 			p := &fp.Probes[i]
-			if err := hashCanvas(&p.Hash, &p.Fine, penCanvas(reframe(c, side, e), t, o.size(), o.Canvas), o); err != nil {
+			if err := hashCanvas(&p.Hash, &p.Fine, penCanvas(reframe(c, side, e), t, o.size(), o.Canvas, nil), o); err != nil {
 				return fp, err
 			}
 		}
@@ -508,9 +513,27 @@ func fineBits(a, b [4]uint64) int {
 }
 
 // VerifyDistance is the largest fine distance at which a candidate pair is
-// verified as a copy. Measured on the CROHME 2014 InkML rasterized by
-// eight pipelines (inkraster) against the CROHME bitmaps, with pens
-// normalized: copies lie within 40 bits in 97% of cases at pHash radius 8;
-// CROHME train holds 14 non-identical pairs within radius 8 and 40 bits
-// among its 39 million pairs, most of them other writers of one formula.
-const VerifyDistance = 40
+// verified as a copy, and VerifyDistanceSymbol the same for a query of one
+// piece of ink (Fingerprint.Parts 1, mostly a lone symbol, which other
+// writers draw alike). Measured on CROHME 2014 and train-sample InkML
+// rasterized by eight pipelines (package inkraster) against the CROHME
+// bitmaps, pens normalized and queries probed, at pHash radius 8: these
+// thresholds verify 95.5% of the 10,656 copies (40 and 40: 96.9%) and 8
+// non-identical pairs within CROHME train (40 and 40: 57), most of them
+// other writers' lone symbols.
+const (
+	VerifyDistance       = 30
+	VerifyDistanceSymbol = 14
+)
+
+// Verify returns the fine distance of a candidate pair and whether it is a
+// verified copy: the same cropped pixels, or a fine distance within
+// VerifyDistance (VerifyDistanceSymbol when the query is one piece of ink).
+func Verify(query, train Fingerprint) (int, bool) {
+	d := FineDistance(query, train)
+	limit := VerifyDistance
+	if query.Parts == 1 {
+		limit = VerifyDistanceSymbol
+	}
+	return d, query.Digest == train.Digest || d <= limit
+}

@@ -57,7 +57,9 @@ func penWidth(c Gray, t uint8) float64 {
 // ground), thickened to a common pen: the ink is resampled to a work
 // canvas twice as fine, every cell holding ink made ink, the ink dilated
 // to the target pen width, and the result averaged down to size.
-func penCanvas(c Gray, t uint8, size int, canvas Canvas) *image.Gray {
+// When parts is not nil, it is set to the number of connected pieces of
+// ink on the work canvas before thickening.
+func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
 	S := 2 * size
 	dw, dh, ox, oy := S, S, 0, 0
 	if canvas != Stretch {
@@ -102,6 +104,9 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas) *image.Gray {
 		if v >= thr {
 			bin[i] = 1
 		}
+	}
+	if parts != nil {
+		*parts = components(bin, S)
 	}
 	p := penWidth(c, t)
 	px, py := max(1, p/kx), max(1, p/ky)
@@ -191,4 +196,39 @@ func reframe(c Gray, side int, e float64) Gray {
 		}
 	}
 	return out
+}
+
+// components counts the 8-connected pieces of ink (1 cells) of an S×S
+// grid.
+func components(g []uint8, S int) int {
+	seen := make([]bool, len(g))
+	var stack []int
+	n := 0
+	for i, v := range g {
+		if v == 0 || seen[i] {
+			continue
+		}
+		n++
+		seen[i] = true
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%S, j/S
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= S || yy >= S {
+						continue
+					}
+					k := yy*S + xx
+					if g[k] != 0 && !seen[k] {
+						seen[k] = true
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+	}
+	return n
 }
