@@ -94,8 +94,8 @@ type Fingerprint struct {
 	// that has ink this one lost, is found through one of them. They are
 	// never stored; nil for a training image.
 	Probes *[NumProbes]Probe
-	// Parts is the number of connected pieces of ink Compute found (not
-	// stored: 0 for a fingerprint read back from an index or a file). An
+	// Parts is the number of connected pieces of ink Compute found, with
+	// Options.Probe (not stored: 0 for a training image). An
 	// image of one or two pieces, a lone symbol, is verified more
 	// strictly: other writers' symbols differ little.
 	Parts int
@@ -446,7 +446,11 @@ func Compute(img image.Image, o Options) (Fingerprint, error) {
 	h.Write(dims[:])
 	h.Write(c.Pix)
 	copy(fp.Digest[:], h.Sum(nil))
-	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas, &fp.Parts), o); err != nil {
+	var parts *int // counted for queries only
+	if o.Probe {
+		parts = &fp.Parts
+	}
+	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas, parts), o); err != nil {
 		return fp, err
 	}
 	if o.Probe {

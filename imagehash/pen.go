@@ -72,31 +72,37 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 		}
 	}
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
-	// Ink coverage of each cell.
+	// Ink coverage of each cell, by area, separably: each source row's ink
+	// averaged into the cells' columns once, then the rows into cells.
 	cov := make([]float32, S*S)
 	xs, ys := spans(c.W, dw), spans(c.H, dh)
-	row := make([]float32, dw)
+	rows := make([]float32, c.H*dw)
 	ink := make([]float32, c.W)
-	for ty, sy := range ys {
-		clear(row)
-		for k, wy := range sy.w {
-			src := c.Pix[(sy.first+k)*c.W : (sy.first+k+1)*c.W]
-			for x, p := range src {
-				if p <= t {
-					ink[x] = 1
-				} else {
-					ink[x] = 0
-				}
-			}
-			for tx, sx := range xs {
-				var acc float32
-				for j, wx := range sx.w {
-					acc += wx * ink[sx.first+j]
-				}
-				row[tx] += wy * acc
+	for y := 0; y < c.H; y++ {
+		for x, p := range c.Pix[y*c.W : (y+1)*c.W] {
+			if p <= t {
+				ink[x] = 1
+			} else {
+				ink[x] = 0
 			}
 		}
-		copy(cov[(oy+ty)*S+ox:], row)
+		dst := rows[y*dw : (y+1)*dw]
+		for tx, sx := range xs {
+			var acc float32
+			for j, wx := range sx.w {
+				acc += wx * ink[sx.first+j]
+			}
+			dst[tx] = acc
+		}
+	}
+	for ty, sy := range ys {
+		line := cov[(oy+ty)*S+ox : (oy+ty)*S+ox+dw]
+		for k, wy := range sy.w {
+			src := rows[(sy.first+k)*dw : (sy.first+k+1)*dw]
+			for tx, v := range src {
+				line[tx] += wy * v
+			}
+		}
 	}
 	thr := float32(0.4 / max(1, kx, ky))
 	bin := make([]uint8, S*S)
@@ -124,37 +130,58 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 	return out
 }
 
+// cellRanges maps each of n source pixels to the cells [lo, hi] (offset
+// by off) of m cells spanning them.
+func cellRanges(n, m, off int) [][2]int {
+	out := make([][2]int, n)
+	for i := range out {
+		if m <= n { // the cell holding the pixel's centre
+			c := ((2*i+1)*m)/(2*n) + off
+			out[i] = [2]int{c, c}
+			continue
+		}
+		lo := (i*m)/n + off
+		hi := ((i+1)*m-1)/n + off
+		out[i] = [2]int{lo, hi}
+	}
+	return out
+}
+
 // dilate grows the ink (1 cells) of an S×S grid by ex cells left and
-// right and ey cells up and down (a rectangular pen), separably.
+// right and ey cells up and down (a rectangular pen), separably: a cell
+// becomes ink when the nearest ink along the axis is within reach.
 func dilate(g []uint8, S, ex, ey int) {
-	tmp := make([]uint8, S)
+	line := make([]uint8, S)
+	grow := func(get func(i int) uint8, set func(i int), e int) {
+		for i := 0; i < S; i++ {
+			line[i] = get(i)
+		}
+		last := -S - e - 1
+		for i := 0; i < S; i++ {
+			if line[i] != 0 {
+				last = i
+			} else if i-last <= e {
+				set(i)
+			}
+		}
+		last = 2*S + e + 1
+		for i := S - 1; i >= 0; i-- {
+			if line[i] != 0 {
+				last = i
+			} else if last-i <= e {
+				set(i)
+			}
+		}
+	}
 	if ex > 0 {
 		for y := 0; y < S; y++ {
 			r := g[y*S : (y+1)*S]
-			copy(tmp, r)
-			for x := range r {
-				if tmp[x] == 0 {
-					continue
-				}
-				for k := max(0, x-ex); k <= min(S-1, x+ex); k++ {
-					r[k] = 1
-				}
-			}
+			grow(func(i int) uint8 { return r[i] }, func(i int) { r[i] = 1 }, ex)
 		}
 	}
 	if ey > 0 {
 		for x := 0; x < S; x++ {
-			for y := 0; y < S; y++ {
-				tmp[y] = g[y*S+x]
-			}
-			for y := 0; y < S; y++ {
-				if tmp[y] == 0 {
-					continue
-				}
-				for k := max(0, y-ey); k <= min(S-1, y+ey); k++ {
-					g[k*S+x] = 1
-				}
-			}
+			grow(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 1 }, ey)
 		}
 	}
 }

@@ -69,6 +69,7 @@ func BenchmarkInkIndex(b *testing.B) {
 		r := inkraster.Random(uint64(i))
 		r.Height, r.Width, r.Scale, r.JPEG = 48+i%113, 0, 1, 0
 		r.Stroke = math.Min(r.Stroke, float64(r.Height)/24)
+		r.Margin = min(r.Margin, r.Height/8)
 		return r
 	}
 	for it := 0; it < b.N; it++ {
