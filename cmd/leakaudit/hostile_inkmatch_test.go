@@ -104,6 +104,34 @@ func TestHostileInkEitherSide(t *testing.T) {
 			t.Errorf("%s: %d of %d items paired with their own bitmap (want ≥ %d), %d other pairs (want ≤ 1)", c.name, own, len(names), want, other)
 		}
 	}
+	// Only verified pairs are reported, unless --unverified: at a wide
+	// radius the bitmaps have candidates among themselves (other
+	// formulas), none of them verified.
+	for _, flag := range []string{"--unverified", ""} {
+		args := []string{"neardup", "--train", "bm=" + bm, "--test", "bm=" + bm, "--max-distance", "22", "--json", "--db", filepath.Join(dir, "db-self")}
+		if flag != "" {
+			args = append(args, flag)
+		}
+		out, err := run(t, args...)
+		if err != nil {
+			t.Fatalf("neardup %v: %v", args, err)
+		}
+		var rep struct {
+			Pairs []struct{ Verified bool } `json:"pairs"`
+		}
+		if err := json.Unmarshal([]byte(out), &rep); err != nil {
+			t.Fatal(err)
+		}
+		unverified := 0
+		for _, p := range rep.Pairs {
+			if !p.Verified {
+				unverified++
+			}
+		}
+		if (flag != "") != (unverified > 0) {
+			t.Errorf("neardup %s at radius 22: %d unverified pairs of %d", flag, unverified, len(rep.Pairs))
+		}
+	}
 	// fingerprint --images of the InkML stands in for it.
 	fp := filepath.Join(dir, "ink.fp.parquet")
 	if _, err := run(t, "fingerprint", "--images", "--input", "ink="+ink, "--out", fp); err != nil {
