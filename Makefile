@@ -42,6 +42,7 @@ lint:
 ## images against leakaudit's own neardup pairs at radius 6 and 10.
 ## DuckDB needs CGO: the runner is its own module (sql/engine, build tag
 ## duckdb), so leakaudit's build stays pure Go.
+INKBENCH_N ?= 1000000
 DATA ?= $(if $(LEAKAUDIT_DATA),$(LEAKAUDIT_DATA),$(abspath ../shared/data))
 engine:
 	cd sql/engine && CGO_ENABLED=1 $(GO) run -tags duckdb . -data $(DATA) -sql $(abspath sql)
@@ -50,6 +51,9 @@ engine:
 ## labels (each size in its own process, so that peak memory is per size);
 ## fingerprinting 1M of them (labels/s, token counts included);
 ## image hashing throughput and Hamming radius search at 1M and 10M hashes;
+## 1M synthetic handwriting images hashed, indexed and queried by other
+## rasterizers (images/s, CPU µs/image, µs/query, peak heap/image;
+## INKBENCH_N=… for another size);
 ## the canonicalizer, reader and image normalizer micro-benchmarks; TeX layout
 ## of CROHME labels per core and their rasterization (glyph cache warm); CDM pairs/s over MathWriting valid and over im2latex test (all cores);
 ## every text metric over TAMER's 24,607 HME100K pairs (s/pass); dedup of a
@@ -72,6 +76,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkScanKeys' -benchtime 3x ./fingerprint/
 	$(GO) test -run '^$$' -bench 'BenchmarkSortRun' -benchtime 3x ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkHashImages|BenchmarkHammingSearch' -benchtime 3x -timeout 30m ./index/
+	$(GO) test -run '^$$' -bench 'BenchmarkInkIndex' -benchtime 1x -timeout 120m ./index/ -args -inkbench.n $(INKBENCH_N)
 	$(GO) test -run '^$$' -bench 'BenchmarkTokenizeCDM' -cpu 1 ./latex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCanonTokens|BenchmarkTokensAndRender' -cpu 1 ./canon/
 	$(GO) test -run '^$$' -bench 'BenchmarkCanonAudit|BenchmarkCanonWS' -benchmem ./canon/

@@ -60,7 +60,7 @@ type Job struct {
 	Salt []byte
 	// Images compares the release's images (caption folders' img/,
 	// Parquet image columns, InkML strokes) with the against images;
-	// MaxDistance is the pHash radius of a candidate (default 6), and
+	// MaxDistance is the pHash radius of a candidate (default 8), and
 	// only pairs verified as copies remove an item.
 	Images      bool
 	MaxDistance int
@@ -262,7 +262,7 @@ func (job *Job) check() error {
 		job.Levels = []canon.Level{ws}
 	}
 	if job.MaxDistance <= 0 {
-		job.MaxDistance = 6
+		job.MaxDistance = 8
 	}
 	if job.Near < 0 {
 		return fmt.Errorf("near %d: want 0 (off) or a positive edit distance", job.Near)
@@ -510,3 +510,6 @@ func hasImages(src dataset.Source, format dataset.Format) (dataset.ImageSource, 
 
 // hashOptions are the neardup defaults: pHash on a stretched canvas.
 var hashOptions = imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+
+// probeOptions hash a release's images as queries, with probes.
+var probeOptions = imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true}

@@ -466,7 +466,7 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		}
 		put(keyOf(k.Seq, k.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
 		if keep {
 			if _, dup := prints[keyOf(it.Seq, it.ID)]; !dup {
@@ -546,7 +546,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	src.OnSkip = func(k dataset.Skip) {
 		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 		sum.Images++
 		if !filepath.IsLocal(filepath.FromSlash(it.Name)) {
 			mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: "entry name leaves the archive's root (" + it.Where + ")"})
@@ -582,12 +582,12 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 func (ag *againstSet) imageMatches(fp imagehash.Fingerprint, radius int, skip int32) ([]string, int) {
 	var names []string
 	best := -1
-	ag.mih.Search(fp.Hash, radius, func(pos, d int) {
+	ag.mih.SearchAny(fp.Hashes(), radius, func(pos, d int) {
 		o := ag.prints[pos]
 		if ag.owners[pos].src == skip {
 			return
 		}
-		if o.Digest != fp.Digest && imagehash.FineDistance(fp, o) > imagehash.VerifyDistance {
+		if _, ok := imagehash.Verify(fp, o); !ok {
 			return // a candidate, not a verified copy
 		}
 		names = append(names, ag.owners[pos].name)

@@ -146,3 +146,28 @@ func (h *HammingIndex) foundEarlier(x, q uint64, c int, s uint) bool {
 	}
 	return false
 }
+
+// SearchAny calls fn once for every stored hash within distance radius of
+// any of qs (a query's hash and its probes), with its position and its
+// smallest distance to them. The order is unspecified.
+func (h *HammingIndex) SearchAny(qs []uint64, radius int, fn func(pos int, dist int)) {
+	if len(qs) == 1 {
+		h.Search(qs[0], radius, fn)
+		return
+	}
+	best := map[int]int{}
+	var order []int
+	for _, q := range qs {
+		h.Search(q, radius, func(pos, d int) {
+			if old, ok := best[pos]; !ok {
+				best[pos] = d
+				order = append(order, pos)
+			} else if d < old {
+				best[pos] = d
+			}
+		})
+	}
+	for _, pos := range order {
+		fn(pos, best[pos])
+	}
+}

@@ -87,7 +87,7 @@ func BenchmarkHashImages(b *testing.B) {
 	}
 	o := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
 	b.ResetTimer()
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i := 0; i < b.N; i++ {
 		_, failed := imagehash.HashItems(items, dataset.ImageLimits{}, o, 0)
 		for _, f := range failed {
@@ -97,4 +97,5 @@ func BenchmarkHashImages(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(items)*b.N)/time.Since(start).Seconds(), "images/s")
+	b.ReportMetric(float64((cpuTime()-cpu0).Microseconds())/float64(len(items)*b.N), "cpu-µs/image")
 }

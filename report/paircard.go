@@ -131,9 +131,9 @@ func CopyReason(p audit.NearDupPair) string {
 	case p.Identical:
 		return "a copy: the same pixels once normalized"
 	case p.Verified:
-		return fmt.Sprintf("a copy: the fine 256-bit hash differs by %d bits (a copy is within %d), pHash by %d", p.FineDistance, imagehash.VerifyDistance, p.Distance)
+		return fmt.Sprintf("a copy: the fine 256-bit hash differs by %d bits (a copy is within %d, %d for a lone symbol), pHash by %d", p.FineDistance, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.Distance)
 	}
-	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the fine hash differs by %d bits (a copy is within %d): images alike, such as one formula written alike by two writers", p.Distance, p.FineDistance, imagehash.VerifyDistance)
+	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the fine hash differs by %d bits (a copy is within %d, %d for a lone symbol): images alike, such as one formula written alike by two writers", p.Distance, p.FineDistance, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol)
 }
 
 // LabelReason says how a pair's labels compare.

@@ -147,7 +147,7 @@ again removes nothing.`,
 	f.StringVar(&levels, "level", "ws", "canonical levels labels are compared at, comma-separated; "+levelHelp())
 	f.StringVar(&salt, "salt", "", "the salt of salted against fingerprints")
 	f.BoolVar(&images, "images", false, "also remove items whose image is a verified copy of an against image")
-	intFlag(f, &maxDist, "max-distance", 6, 1, 64, "pHash radius of an image candidate (then verified)")
+	intFlag(f, &maxDist, "max-distance", 8, 1, 64, "pHash radius of an image candidate (then verified)")
 	intFlag(f, &near, "near", 0, 0, math.MaxInt, "also remove items within this many token edits of an against label (0: off)")
 	intFlag(f, &nearMin, "near-min", 0, 1, math.MaxInt, "shortest token sequence --near considers (default 4(K+1))")
 	f.BoolVar(&within, "within", false, "also remove duplicates inside the release (copied images in a split with images, repeated labels in one without)")

@@ -32,6 +32,7 @@ func newNearDupCmd() *cobra.Command {
 		reportDir     string
 		salt          string
 		force         bool
+		unverified    bool
 	)
 	cmd := &cobra.Command{
 		Use:   "neardup --train [NAME=]PATH... --test [NAME=]PATH... [flags]",
@@ -41,9 +42,15 @@ whatever their polarity (white ink on black or black on white), scale, margins,
 or a mild stretch or noise.
 
 Each image is made dark-on-light, cropped to its ink and fitted to a 64×64
-canvas, then hashed (pHash by default). A pixel digest of the normalized image
-marks exact copies. Training hashes are kept in the index (--db) and searched
-by multi-index hashing, so a radius query does not scan them all.
+canvas, its ink redrawn with one common pen (so that another rasterizer's pen
+width, resolution or anti-aliasing does not hide a copy), then hashed (pHash
+by default). A pixel digest of the cropped image marks exact copies. Training
+hashes are kept in the index (--db) and searched by multi-index hashing, so a
+radius query does not scan them all; a test image is also searched with its
+ink box moved by 3% at each side, for ink cut at an edge. Candidates within
+--max-distance are reported when a 256-bit difference hash verifies them as
+copies (--unverified lists the others too: mostly other writers of one
+formula).
 
 A match is evidence of a copied sample, to be read with the labels: a
 one-symbol edit moves pHash by about 6 bits. The labels of each pair are
@@ -89,7 +96,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 			}
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
 			job := audit.NearDupJob{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
-				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt),
+				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt), Unverified: unverified,
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			for _, t := range train {
 				name, path := splitNamed(t)
@@ -164,6 +171,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 	intFlag(f, &workers, "workers", 0, 0, maxWorkers, "hashing goroutines (default: number of CPUs)")
 	int64Flag(f, &maxPixels, "max-pixels", dataset.DefaultImageLimits.MaxPixels, 1, math.MaxInt64, "skip images whose header declares more pixels (decompression bombs)")
 	int64Flag(f, &maxImageBytes, "max-image-bytes", dataset.DefaultImageLimits.MaxBytes, 1, math.MaxInt64, "skip image files larger than this")
+	f.BoolVar(&unverified, "unverified", false, "also report candidate pairs the fine hashes do not verify as copies (mostly other writers of one formula)")
 	f.StringVar(&salt, "salt", "", "the salt of salted image fingerprints given as --train (their labels are compared by digest)")
 	int64Flag(f, &maxEntries, "max-archive-entries", dataset.DefaultImageLimits.MaxItems, 1, math.MaxInt64, "refuse an archive with more entries (read from its directory record before anything else)")
 	return cmd

@@ -1,0 +1,271 @@
+package audit_test
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/inkraster"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
+)
+
+// inkSeeds are the seeds of the random rasterizers the matcher is measured
+// with: LEAKAUDIT_INKSEEDS (comma-separated) when set, else the seeds the
+// matcher was developed on.
+func inkSeeds(t *testing.T) []uint64 {
+	s := os.Getenv("LEAKAUDIT_INKSEEDS")
+	if s == "" {
+		return []uint64{1, 2, 3}
+	}
+	var out []uint64
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil {
+			t.Fatalf("LEAKAUDIT_INKSEEDS: %v", err)
+		}
+		out = append(out, n)
+	}
+	return out
+}
+
+// strokeSignature is the number of points of each trace of an InkML file:
+// two files with the same signature hold the same strokes (CROHME 2014
+// has seven such pairs, some with the points moved: copies, not other
+// writers).
+var traceRE = regexp.MustCompile(`(?s)<trace(?:\s[^>]*)?>(.*?)</trace>`)
+
+func strokeSignatures(t *testing.T, dir string) map[string]string {
+	out := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".inkml") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var sig []string
+		for _, m := range traceRE.FindAllSubmatch(b, -1) {
+			sig = append(sig, fmt.Sprint(strings.Count(string(m[1]), ",")))
+		}
+		if len(sig) > 0 {
+			out[strings.TrimSuffix(filepath.Base(p), ".inkml")] = strings.Join(sig, ".")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// inkScore is one test set's recall and wrong pairs.
+type inkScore struct {
+	queries, found, wrong int
+	wrongPairs            []string
+}
+
+// scoreInk counts, for a test split of rasterized (or read) InkML, the
+// items whose own bitmap was paired with them and the pairs that are not
+// copies: a pair is a copy when it names the item's own bitmap, another
+// file with the same strokes, or a bitmap that is a pixel copy of the
+// item's own.
+func scoreInk(rep audit.NearDupReport, split, ownCorpus string, own map[string]bool, sigs map[string]string, sameBitmap func(c1, id1, c2, id2 string) bool) inkScore {
+	var s inkScore
+	got := map[string]bool{}
+	for _, p := range rep.Pairs {
+		if p.TestSplit != split {
+			continue
+		}
+		if p.TrainSplit == ownCorpus && p.TrainID == p.TestID {
+			got[p.TestID] = true
+			continue
+		}
+		if p.TrainSplit == ownCorpus && sigs[p.TestID] != "" && sigs[p.TestID] == sigs[p.TrainID] {
+			continue
+		}
+		if own[p.TestID] && sameBitmap(p.TrainSplit, p.TrainID, ownCorpus, p.TestID) {
+			continue
+		}
+		s.wrong++
+		s.wrongPairs = append(s.wrongPairs, fmt.Sprintf("%s→%s:%s d=%d fine=%d", p.TestID, p.TrainSplit, p.TrainID, p.Distance, p.FineDistance))
+	}
+	for _, sum := range rep.Summary {
+		if sum.TestSplit == split {
+			s.queries = int(sum.Items)
+		}
+	}
+	for id := range got {
+		if own[id] {
+			s.found++
+		}
+	}
+	// Items without a bitmap of their own (the two defective train files
+	// have none) are not queries for recall.
+	n := 0
+	for id := range sigs {
+		if own[id] {
+			n++
+		}
+	}
+	s.queries = min(s.queries, n)
+	return s
+}
+
+// TestHostileInkMatchRealData measures the image matcher on the same
+// handwriting rasterized by other pipelines: CROHME 2014 InkML (read by
+// leakaudit, and rasterized by the five corner rasterizers and the seeded
+// random ones) against the CROHME 2014 and train bitmaps, the CROHME
+// train-sample InkML likewise, and CROHME train against itself, where
+// different writers of one formula must not be paired.
+func TestHostileInkMatchRealData(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: rasterizes and hashes about 30,000 images")
+	}
+	data := shareddata.Dir(t)
+	c14, ctr := filepath.Join(data, "crohme", "2014"), filepath.Join(data, "crohme", "train")
+	ink14, inkTS := filepath.Join(data, "crohme-inkml", "2014"), filepath.Join(data, "crohme-inkml", "train-sample")
+	for _, p := range []string{c14, ctr, ink14, inkTS} {
+		if _, err := os.Stat(p); err != nil {
+			t.Skipf("shared data %s not found", p)
+		}
+	}
+	tmp := t.TempDir()
+	rs := inkraster.Corners()
+	for _, s := range inkSeeds(t) {
+		rs = append(rs, inkraster.Random(s))
+	}
+	type set struct {
+		name, path, own string // own: the corpus holding each item's bitmap
+		inkDir          string
+	}
+	sets := []set{{"read-2014", ink14, "c14", ink14}, {"read-train-sample", inkTS, "tr", inkTS}}
+	for _, r := range rs {
+		for _, src := range []struct{ tag, dir, own string }{{"2014", ink14, "c14"}, {"train-sample", inkTS, "tr"}} {
+			dir := filepath.Join(tmp, r.Name+"-"+src.tag)
+			if err := os.Mkdir(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if _, _, err := r.WriteSet(src.dir, dir); err != nil {
+				t.Fatal(err)
+			}
+			sets = append(sets, set{r.Name + "-" + src.tag, dir, src.own, src.dir})
+			t.Logf("%s (%s)", r, src.tag)
+		}
+	}
+	job := audit.NearDupJob{MaxDistance: audit.DefaultMaxDistance, DB: filepath.Join(tmp, "db"),
+		Hash: imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch},
+		Train: []index.ImageCorpusInput{
+			{Name: "c14", Source: dataset.ImageSource{Path: c14}},
+			{Name: "tr", Source: dataset.ImageSource{Path: ctr}},
+		}}
+	for _, s := range sets {
+		job.Tests = append(job.Tests, audit.ImageSplit{Name: s.name, Source: dataset.ImageSource{Path: s.path}})
+	}
+	job.Tests = append(job.Tests, audit.ImageSplit{Name: "tr", Source: dataset.ImageSource{Path: ctr}})
+	rep, err := audit.RunNearDup(context.Background(), job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bitmaps := map[string]map[string]bool{"c14": {}, "tr": {}}
+	for corpus, dir := range map[string]string{"c14": c14, "tr": ctr} {
+		ents, err := os.ReadDir(filepath.Join(dir, "img"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			bitmaps[corpus][strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))] = true
+		}
+	}
+	prints := map[string]imagehash.Fingerprint{}
+	print := func(corpus, id string) imagehash.Fingerprint {
+		key := corpus + ":" + id
+		if fp, ok := prints[key]; ok {
+			return fp
+		}
+		dir := map[string]string{"c14": c14, "tr": ctr}[corpus]
+		var fp imagehash.Fingerprint
+		if b, err := os.ReadFile(filepath.Join(dir, "img", id+".png")); err == nil {
+			it := dataset.ImageItem{ID: id, Data: b}
+			if img, err := it.Decode(dataset.ImageLimits{}); err == nil {
+				fp, _ = imagehash.Compute(img, job.Hash)
+			}
+		}
+		prints[key] = fp
+		return fp
+	}
+	// Two bitmaps are one sample when their pixels are identical or all
+	// but: CROHME train holds copies that differ in a few pixels
+	// (formulaire035-equation008 and -073, KME2G3_23_sub_95 and
+	// TrainData2_21_sub_95).
+	sameBitmap := func(c1, id1, c2, id2 string) bool {
+		a, b := print(c1, id1), print(c2, id2)
+		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
+	}
+	sigs := map[string]map[string]string{ink14: strokeSignatures(t, ink14), inkTS: strokeSignatures(t, inkTS)}
+	// At the default settings: CROHME 2014 as leakaudit reads its InkML
+	// finds ≥ 99% of its bitmaps (the goal), train-sample ≥ 97%; every
+	// rasterized set ≥ 80% (the development seeds: 85–99%; the 99% goal
+	// is not met by every rasterizer) and all sets together ≥ 94% (95.7%
+	// on the development seeds); at most 0.1% wrong pairs per set,
+	// rounded up to one pair.
+	minRecall := map[string]float64{
+		"read-2014": 0.99, "read-train-sample": 0.97,
+	}
+	totalQ, totalF, totalW := 0, 0, 0
+	for _, s := range sets {
+		sc := scoreInk(rep, s.name, s.own, bitmaps[s.own], sigs[s.inkDir], sameBitmap)
+		totalQ += sc.queries
+		totalF += sc.found
+		totalW += sc.wrong
+		recall := float64(sc.found) / float64(max(sc.queries, 1))
+		t.Logf("%-28s found %4d of %4d (%.1f%%), wrong pairs %d %v", s.name, sc.found, sc.queries, 100*recall, sc.wrong, sc.wrongPairs)
+		want, ok := minRecall[s.name]
+		if !ok {
+			want = 0.80
+		}
+		if recall < want {
+			t.Errorf("%s: recall %.3f, want ≥ %.2f", s.name, recall, want)
+		}
+		if sc.wrong > max(1, sc.queries/1000) {
+			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ 0.1%%", s.name, sc.wrong, sc.queries)
+		}
+	}
+	t.Logf("all sets: %d of %d found (%.1f%%), %d wrong pairs (%.3f%%)", totalF, totalQ, 100*float64(totalF)/float64(totalQ), totalW, 100*float64(totalW)/float64(totalQ))
+	if float64(totalF) < 0.94*float64(totalQ) {
+		t.Errorf("all sets: %d of %d found, want ≥ 94%%", totalF, totalQ)
+	}
+	// The false-pair control: CROHME train against itself. Pixel-identical
+	// pairs are copies in the release (42 of them); every other pair is
+	// two writers' samples (or a copy with its points moved), counted.
+	others, identical := 0, 0
+	var shown []string
+	for _, p := range rep.Pairs {
+		if p.TestSplit != "tr" || p.TrainSplit != "tr" {
+			continue
+		}
+		if p.Identical {
+			identical++
+			continue
+		}
+		others++
+		shown = append(shown, p.TestID+"~"+p.TrainID)
+	}
+	t.Logf("CROHME train within itself: %d identical pairs, %d other pairs %v", identical, others, shown)
+	if identical < 42 {
+		t.Errorf("CROHME train: %d identical pairs found, want the 42", identical)
+	}
+	if others > 8834/1000 {
+		t.Errorf("CROHME train: %d non-identical pairs, want ≤ 0.1%% of its 8,834 items", others)
+	}
+}

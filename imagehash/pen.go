@@ -1,0 +1,261 @@
+package imagehash
+
+import (
+	"image"
+	"math"
+)
+
+// Pen normalization. The same strokes drawn by two pipelines differ most
+// in the pen: its width relative to the ink box, anti-aliasing, and which
+// gaps between strokes it closes. Drawing a path with a pen of width p
+// gives path ⊕ disc(p); dilating that by (T−p)/2 gives path ⊕ disc(T),
+// whatever p ≤ T was. So every image's ink is thickened to one common pen
+// T: its pen width is estimated (twice the ink area over the ink's edge
+// count), the ink is resampled to a work canvas twice as fine as the hash
+// canvas (a cell is ink when enough of it is), and dilated by what is
+// missing up to T, per axis, as the canvas may stretch the two axes
+// differently.
+
+// penTarget is the common pen width, in cells of the work canvas (twice
+// the hash canvas): 11 cells of 128, bolder than the pens of the CROHME
+// bitmaps and of rasterizers with up to a 6 px pen on a 90 px high ink box.
+const penTarget = 11.0
+
+// penWidth estimates the width of the pen in pixels of c (ink ≤ t): twice
+// the ink area over the number of ink–ground edges, which is the width of
+// a long stroke of any width.
+func penWidth(c Gray, t uint8) float64 {
+	area, edges := 0, 0
+	w, h := c.W, c.H
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if c.Pix[y*w+x] > t {
+				continue
+			}
+			area++
+			if x == 0 || c.Pix[y*w+x-1] > t {
+				edges++
+			}
+			if x == w-1 || c.Pix[y*w+x+1] > t {
+				edges++
+			}
+			if y == 0 || c.Pix[(y-1)*w+x] > t {
+				edges++
+			}
+			if y == h-1 || c.Pix[(y+1)*w+x] > t {
+				edges++
+			}
+		}
+	}
+	if edges == 0 {
+		return 1
+	}
+	return 2 * float64(area) / float64(edges)
+}
+
+// penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white
+// ground), thickened to a common pen: the ink is resampled to a work
+// canvas twice as fine, every cell holding ink made ink, the ink dilated
+// to the target pen width, and the result averaged down to size.
+// When parts is not nil, it is set to the number of connected pieces of
+// ink on the work canvas before thickening.
+func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
+	S := 2 * size
+	dw, dh, ox, oy := S, S, 0, 0
+	if canvas != Stretch {
+		if c.W >= c.H {
+			dh = max(1, (c.H*S+c.W/2)/c.W)
+			oy = (S - dh) / 2
+		} else {
+			dw = max(1, (c.W*S+c.H/2)/c.H)
+			ox = (S - dw) / 2
+		}
+	}
+	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
+	// Ink coverage of each cell, by area, separably: each source row's ink
+	// averaged into the cells' columns once, then the rows into cells.
+	cov := make([]float32, S*S)
+	xs, ys := spans(c.W, dw), spans(c.H, dh)
+	rows := make([]float32, c.H*dw)
+	ink := make([]float32, c.W)
+	for y := 0; y < c.H; y++ {
+		for x, p := range c.Pix[y*c.W : (y+1)*c.W] {
+			if p <= t {
+				ink[x] = 1
+			} else {
+				ink[x] = 0
+			}
+		}
+		dst := rows[y*dw : (y+1)*dw]
+		for tx, sx := range xs {
+			var acc float32
+			for j, wx := range sx.w {
+				acc += wx * ink[sx.first+j]
+			}
+			dst[tx] = acc
+		}
+	}
+	for ty, sy := range ys {
+		line := cov[(oy+ty)*S+ox : (oy+ty)*S+ox+dw]
+		for k, wy := range sy.w {
+			src := rows[(sy.first+k)*dw : (sy.first+k+1)*dw]
+			for tx, v := range src {
+				line[tx] += wy * v
+			}
+		}
+	}
+	thr := float32(0.4 / max(1, kx, ky))
+	bin := make([]uint8, S*S)
+	for i, v := range cov {
+		if v >= thr {
+			bin[i] = 1
+		}
+	}
+	if parts != nil {
+		*parts = components(bin, S)
+	}
+	p := penWidth(c, t)
+	px, py := max(1, p/kx), max(1, p/ky)
+	ex, ey := int((penTarget-px)/2+0.5), int((penTarget-py)/2+0.5)
+	dilate(bin, S, max(ex, 0), max(ey, 0))
+	// Average 2×2 cells down to the canvas.
+	out := image.NewGray(image.Rect(0, 0, size, size))
+	for y := 0; y < size; y++ {
+		for x := 0; x < size; x++ {
+			i := 2*y*S + 2*x
+			n := int(bin[i]) + int(bin[i+1]) + int(bin[i+S]) + int(bin[i+S+1])
+			out.Pix[y*size+x] = uint8(255 - n*255/4)
+		}
+	}
+	return out
+}
+
+// cellRanges maps each of n source pixels to the cells [lo, hi] (offset
+// by off) of m cells spanning them.
+func cellRanges(n, m, off int) [][2]int {
+	out := make([][2]int, n)
+	for i := range out {
+		if m <= n { // the cell holding the pixel's centre
+			c := ((2*i+1)*m)/(2*n) + off
+			out[i] = [2]int{c, c}
+			continue
+		}
+		lo := (i*m)/n + off
+		hi := ((i+1)*m-1)/n + off
+		out[i] = [2]int{lo, hi}
+	}
+	return out
+}
+
+// dilate grows the ink (1 cells) of an S×S grid by ex cells left and
+// right and ey cells up and down (a rectangular pen), separably: a cell
+// becomes ink when the nearest ink along the axis is within reach.
+func dilate(g []uint8, S, ex, ey int) {
+	line := make([]uint8, S)
+	grow := func(get func(i int) uint8, set func(i int), e int) {
+		for i := 0; i < S; i++ {
+			line[i] = get(i)
+		}
+		last := -S - e - 1
+		for i := 0; i < S; i++ {
+			if line[i] != 0 {
+				last = i
+			} else if i-last <= e {
+				set(i)
+			}
+		}
+		last = 2*S + e + 1
+		for i := S - 1; i >= 0; i-- {
+			if line[i] != 0 {
+				last = i
+			} else if last-i <= e {
+				set(i)
+			}
+		}
+	}
+	if ex > 0 {
+		for y := 0; y < S; y++ {
+			r := g[y*S : (y+1)*S]
+			grow(func(i int) uint8 { return r[i] }, func(i int) { r[i] = 1 }, ex)
+		}
+	}
+	if ey > 0 {
+		for x := 0; x < S; x++ {
+			grow(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 1 }, ey)
+		}
+	}
+}
+
+// reframe returns c with a share e of its width or height added as ground
+// (e > 0) or taken away (e < 0) on one side (0 left, 1 top, 2 right,
+// 3 bottom).
+func reframe(c Gray, side int, e float64) Gray {
+	dx0, dy0, dx1, dy1 := 0, 0, 0, 0
+	n := func(l int) int { return int(math.Round(e * float64(l))) }
+	switch side {
+	case 0:
+		dx0 = n(c.W)
+	case 1:
+		dy0 = n(c.H)
+	case 2:
+		dx1 = n(c.W)
+	default:
+		dy1 = n(c.H)
+	}
+	W, H := c.W+dx0+dx1, c.H+dy0+dy1
+	if W < 1 || H < 1 {
+		return c
+	}
+	out := Gray{W: W, H: H, Pix: make([]uint8, W*H)}
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for y := 0; y < H; y++ {
+		sy := y - dy0
+		if sy < 0 || sy >= c.H {
+			continue
+		}
+		for x := 0; x < W; x++ {
+			sx := x - dx0
+			if sx >= 0 && sx < c.W {
+				out.Pix[y*W+x] = c.Pix[sy*c.W+sx]
+			}
+		}
+	}
+	return out
+}
+
+// components counts the 8-connected pieces of ink (1 cells) of an S×S
+// grid.
+func components(g []uint8, S int) int {
+	seen := make([]bool, len(g))
+	var stack []int
+	n := 0
+	for i, v := range g {
+		if v == 0 || seen[i] {
+			continue
+		}
+		n++
+		seen[i] = true
+		stack = append(stack[:0], i)
+		for len(stack) > 0 {
+			j := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			x, y := j%S, j/S
+			for dy := -1; dy <= 1; dy++ {
+				for dx := -1; dx <= 1; dx++ {
+					xx, yy := x+dx, y+dy
+					if xx < 0 || yy < 0 || xx >= S || yy >= S {
+						continue
+					}
+					k := yy*S + xx
+					if g[k] != 0 && !seen[k] {
+						seen[k] = true
+						stack = append(stack, k)
+					}
+				}
+			}
+		}
+	}
+	return n
+}
