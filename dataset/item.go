@@ -142,6 +142,7 @@ type emitter struct {
 	limits Limits
 	fn     func(Item) error
 	onSkip func(Skip) // Source.OnSkip or ImageSource.OnSkip
+	hook   *mapHook   // ScanMapped's, for the parallel JSON string list reader
 }
 
 // emit checks it and either delivers it or records a skip.

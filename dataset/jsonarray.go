@@ -301,7 +301,13 @@ func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 	if err := s.start(); err != nil {
 		return err
 	}
-	for seq := int64(0); ; seq++ {
+	return s.elements(0, e)
+}
+
+// elements reads the elements of the array from the one numbered seq on
+// (the serial reader; see scanJSONStringsParallel for the parallel one).
+func (s *arrayScanner) elements(seq int64, e *emitter) error {
+	for ; ; seq++ {
 		raw, err := s.next(seq == 0)
 		if err == errArrayEnd {
 			return s.end()

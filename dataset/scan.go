@@ -42,6 +42,12 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
+	return scan(src, fn, nil)
+}
+
+// scan is Scan with ScanMapped's hook for the parallel JSON string list
+// reader (nil for Scan).
+func scan(src Source, fn func(Item) error, hook *mapHook) (Stats, error) {
 	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
 		if fi.Size() > src.Limits.maxFile() {
 			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
@@ -66,7 +72,7 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 		format, note = f, n
 	}
 	st := Stats{Format: format, FormatNote: note}
-	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip}
+	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip, hook: hook}
 	var err error
 	switch format {
 	case Parquet:
@@ -142,7 +148,7 @@ func scanStream(src Source, format Format, e *emitter) error {
 	r := bufio.NewReaderSize(f, 1<<20)
 	switch format {
 	case JSONStrings:
-		return e.finish(scanJSONStrings(r, e))
+		return e.finish(scanJSONStringsParallel(r, e))
 	case JSONObjects:
 		return e.finish(scanJSONObjects(bomAsSpace(r), src, e))
 	case JSONMap:
