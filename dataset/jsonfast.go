@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"unicode"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -190,6 +191,23 @@ func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 	for i := lo; i < hi; i++ {
 		el := &b.elems[i]
 		raw := b.block.b[el.lo:el.hi]
+		if e.spans {
+			it := Item{Seq: el.seq, Start: el.start, End: el.end}
+			reason := ""
+			switch {
+			case len(raw) > maxRaw:
+				reason = ReasonTooLong
+			case !utf8.Valid(raw):
+				reason = ReasonInvalidUTF8
+			default:
+				reason = checkString(raw)
+			}
+			if reason != "" {
+				it.ID = strconv.FormatInt(el.seq, 10)
+			}
+			b.items[i], b.reasons[i] = it, reason
+			continue
+		}
 		id := strconv.FormatInt(el.seq, 10)
 		it := Item{Seq: el.seq, ID: id, Start: el.start, End: el.end}
 		reason := ""
@@ -396,4 +414,57 @@ func unquoteFast(raw []byte) (string, bool) {
 		return "", true
 	}
 	return unsafe.String(&out[0], len(out)), true // out is not written again
+}
+
+// checkString gives the skip reason the reader gives a JSON string literal
+// of valid UTF-8 no longer than the limit, without decoding it: malformed
+// (a control byte, an unknown or cut escape), empty (nothing but white
+// space once decoded), or "". Its label cannot be over the limit, since
+// decoding never makes a string longer.
+func checkString(raw []byte) string {
+	body := raw[1 : len(raw)-1]
+	blank := true
+	for i := 0; i < len(body); {
+		c := body[i]
+		switch {
+		case c < 0x20:
+			return ReasonMalformed
+		case c == '\\':
+			if i+1 == len(body) {
+				return ReasonMalformed
+			}
+			switch body[i+1] {
+			case '"', '\\', '/', 'b':
+				blank = false
+				i += 2
+			case 'f', 'n', 'r', 't':
+				i += 2
+			default:
+				// \u and anything else: unquote decides.
+				label, ok := unquote(raw)
+				if !ok {
+					return ReasonMalformed
+				}
+				if strings.TrimSpace(label) == "" {
+					return ReasonEmpty
+				}
+				return ""
+			}
+		case c < utf8.RuneSelf:
+			if c != ' ' { // the other ASCII spaces are control bytes
+				blank = false
+			}
+			i++
+		default:
+			r, n := utf8.DecodeRune(body[i:])
+			if !unicode.IsSpace(r) {
+				blank = false
+			}
+			i += n
+		}
+	}
+	if blank {
+		return ReasonEmpty
+	}
+	return ""
 }

@@ -18,12 +18,24 @@ import (
 // and returns everything the caller sees: the items, the skips (OnSkip) in
 // order, and Stats.
 func scanWith(t *testing.T, doc []byte, parallel bool, limits Limits) ([]Item, []Skip, Stats) {
+	return scanWithSpans(t, doc, parallel, false, limits)
+}
+
+// scanWithSpans is scanWith, in the rewrite's mode (items with their
+// places only) when spans is set.
+func scanWithSpans(t *testing.T, doc []byte, parallel, spans bool, limits Limits) ([]Item, []Skip, Stats) {
 	t.Helper()
 	var items []Item
 	var skips []Skip
 	st := Stats{Format: JSONStrings}
-	e := &emitter{stats: &st, limits: limits, onSkip: func(k Skip) { skips = append(skips, k) },
-		fn: func(it Item) error { items = append(items, it); return nil }}
+	e := &emitter{stats: &st, limits: limits, onSkip: func(k Skip) { skips = append(skips, k) }, spans: spans,
+		fn: func(it Item) error {
+			if spans {
+				it = Item{Seq: it.Seq, Start: it.Start, End: it.End}
+			}
+			items = append(items, it)
+			return nil
+		}}
 	r := bufio.NewReaderSize(bytes.NewReader(doc), 1<<20)
 	var err error
 	if parallel {
@@ -57,6 +69,15 @@ func TestParallelStringsMatchSerial(t *testing.T) {
 			if !reflect.DeepEqual(si, pi) || !reflect.DeepEqual(ss, ps) || !reflect.DeepEqual(sst, pst) {
 				t.Fatalf("document %d, block %d: %q\nserial   %d items, skips %v, stats %+v\nparallel %d items, skips %v, stats %+v",
 					n, block, doc, len(si), ss, sst, len(pi), ps, pst)
+			}
+			// The rewrite's mode: the same places, skips and stats.
+			ri, rs, rst := scanWithSpans(t, []byte(doc), true, true, limits)
+			for i := range si {
+				si[i] = Item{Seq: si[i].Seq, Start: si[i].Start, End: si[i].End}
+			}
+			if !reflect.DeepEqual(si, ri) || !reflect.DeepEqual(ss, rs) || !reflect.DeepEqual(sst, rst) {
+				t.Fatalf("document %d, block %d, places only: %q\nserial   %d items, skips %v, stats %+v\nparallel %d items, skips %v, stats %+v",
+					n, block, doc, len(si), ss, sst, len(ri), rs, rst)
 			}
 		}
 	}
@@ -165,7 +186,7 @@ func TestParallelStringsMapped(t *testing.T) {
 // characters and long runs, a few other values, and by n, cut short, with
 // a second document after it or a byte changed.
 func genStringsDoc(rng *rand.Rand, n int) string {
-	pieces := []string{`a`, ` `, `\\`, `\"`, `\\\"`, `\\\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `é`, "\xff", "\t", `\q`, `,`, `]`, `[`, `"`, `{`, `\frac { 1 } { 2 }`}
+	pieces := []string{`a`, ` `, `\\`, `\"`, `\\\"`, `\\\\`, `\n`, `\u00e9`, `\ud83d\ude00`, `é`, "\xff", "\t", `\q`, `,`, `]`, `[`, `"`, `{`, `\frac { 1 } { 2 }`, `\t`, `\f`, `\r`, `\b`, `\/`, `\u2003`, "\u00a0", "\u3000", "\v"}
 	str := func() string {
 		var b strings.Builder
 		b.WriteByte('"')

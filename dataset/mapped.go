@@ -115,7 +115,7 @@ func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			items = make([]Item, 0, mappedBatch)
 		}
 		return nil
-	}, hook)
+	}, hook, false)
 	if err == nil && len(items) > 0 {
 		submit(items)
 	}

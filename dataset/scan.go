@@ -42,12 +42,13 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
-	return scan(src, fn, nil)
+	return scan(src, fn, nil, false)
 }
 
 // scan is Scan with ScanMapped's hook for the parallel JSON string list
-// reader (nil for Scan).
-func scan(src Source, fn func(Item) error, hook *mapHook) (Stats, error) {
+// reader (nil for Scan), and spans for a rewrite's scan (see
+// emitter.spans).
+func scan(src Source, fn func(Item) error, hook *mapHook, spans bool) (Stats, error) {
 	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
 		if fi.Size() > src.Limits.maxFile() {
 			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
@@ -72,7 +73,7 @@ func scan(src Source, fn func(Item) error, hook *mapHook) (Stats, error) {
 		format, note = f, n
 	}
 	st := Stats{Format: format, FormatNote: note}
-	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip, hook: hook}
+	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip, hook: hook, spans: spans}
 	var err error
 	switch format {
 	case Parquet:
