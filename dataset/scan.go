@@ -200,6 +200,13 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 // code does with str(): strings as they are, numbers by their literal text,
 // true/false/null as True/False/None. Arrays and objects are refused.
 func coerceString(raw json.RawMessage) (string, bool) {
+	// A string literal, the common case, decoded as encoding/json
+	// decodes it (which it falls back to for anything else).
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && utf8.Valid(raw) {
+		if s, ok := unquote(raw); ok {
+			return s, true
+		}
+	}
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()
