@@ -14,7 +14,8 @@
 #            release (latex_formula, image {bytes: 512 B, path}) cleaned
 #            the same way (DuckDB: COPY … TO … (FORMAT parquet))
 #
-# Each job runs RUNS times (default 2) per tool; the table gives the best
+# SEED (default 20261124) is gen-labels.py's. Each job runs RUNS times
+# (default 2) per tool; the table gives the best
 # wall time, the CPU time (user + system) of that run, peak RSS, and the
 # ratio of the peer's best wall time to leakaudit's. The tools' counts
 # must agree (found items per level; kept items), else the script fails.
@@ -31,6 +32,7 @@ SIZES=${SIZES:-"3000000 10000000"}
 DEDUP_SIZES=${DEDUP_SIZES:-3000000}
 PARQUET_ROWS=${PARQUET_ROWS:-1000000}
 RUNS=${RUNS:-2}
+SEED=${SEED:-20261124} # gen-labels.py's seed
 DUCKDB_VERSION=${DUCKDB_VERSION:-1.5.6-r.1}
 HERE=$(cd "$(dirname "$0")" && pwd)
 DATA=${LEAKAUDIT_DATA:-$(cd "$HERE/../.." && pwd)/shared/data}
@@ -125,11 +127,11 @@ agree() { # what, values...: every value equal, else fail
   done
 }
 
-echo "DuckDB $(cat "$WORK/duckdb-version") (@duckdb/node-api@$DUCKDB_VERSION), $(python3 --version), leakaudit $("$BIN" --version 2>&1 | head -1); $(nproc) cores; $RUNS runs each, best wall time shown"
+echo "seed $SEED; DuckDB $(cat "$WORK/duckdb-version") (@duckdb/node-api@$DUCKDB_VERSION), $(python3 --version), leakaudit $("$BIN" --version 2>&1 | head -1); $(nproc) cores; $RUNS runs each, best wall time shown"
 printf '%-34s %-10s %9s %9s %9s\n' job tool wall CPU peakRSS
 for N in $SIZES; do
   TRAIN=$WORK/train-$N.json
-  python3 "$HERE/gen-labels.py" "$DATA/labels" "$N" "$TRAIN"
+  python3 "$HERE/gen-labels.py" "$DATA/labels" "$N" "$TRAIN" "$SEED"
   for levels in audit audit,ws; do
     job="overlap $N $levels"
     sql="WITH t AS (SELECT json AS s FROM read_json('$TRAIN', format='array', records=false)), q AS (SELECT json AS s FROM read_json('$TEST', format='array', records=false)) SELECT"
@@ -166,7 +168,7 @@ done
 
 if [ "$PARQUET_ROWS" -gt 0 ]; then
   TRAIN=$WORK/train-pq.json
-  python3 "$HERE/gen-labels.py" "$DATA/labels" "$PARQUET_ROWS" "$TRAIN"
+  python3 "$HERE/gen-labels.py" "$DATA/labels" "$PARQUET_ROWS" "$TRAIN" "$SEED"
   # 512 bytes of image per row (16 SHA-256 digests of its number), Snappy,
   # 10,000-row groups, as BenchmarkDedupParquet's release.
   img=""
