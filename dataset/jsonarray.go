@@ -296,6 +296,8 @@ func hex4(raw []byte, i int) (rune, bool) {
 	return rune(v), err == nil
 }
 
+// scanJSONStrings is the serial reader of JSON string lists, the oracle
+// of the parallel one (scanJSONStringsParallel) in the tests.
 func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 	s := &arrayScanner{r: r, max: e.limits.maxLabel() + 2}
 	if err := s.start(); err != nil {

@@ -130,6 +130,7 @@ func fastStrings(r io.Reader, off int64, maxRaw int, e *emitter) (fastHandoff, e
 		workers = e.hook.workers
 	}
 	ordered := make(chan *fastBatch, workers+1)
+	free := make(chan *fastBatch, workers+2) // delivered batches, for reuse
 	jobs := make(chan func(), 4*workers)
 	quit := make(chan struct{})
 	var handoff fastHandoff
@@ -145,7 +146,7 @@ func fastStrings(r io.Reader, off int64, maxRaw int, e *emitter) (fastHandoff, e
 	}
 	go func() {
 		defer close(ordered)
-		handoff = split(r, off, maxRaw, e, jobs, ordered, quit, workers)
+		handoff = split(r, off, maxRaw, e, jobs, ordered, free, quit, workers)
 	}()
 	var err error
 	for b := range ordered {
@@ -155,8 +156,13 @@ func fastStrings(r io.Reader, off int64, maxRaw int, e *emitter) (fastHandoff, e
 		b.wg.Wait()
 		err = deliverBatch(b, e)
 		b.block.release()
+		b.block = nil
 		if err != nil {
 			close(quit)
+		}
+		select { // fn has its items and values by value: reuse the arrays
+		case free <- b:
+		default:
 		}
 	}
 	close(jobs)
@@ -245,7 +251,7 @@ const fastBatchLen = 4096
 // split is the splitter: it reads r from file offset off, sends each run
 // of string elements to the workers and the batch to ordered, and returns
 // the handoff at the first element it does not take.
-func split(r io.Reader, off int64, maxRaw int, e *emitter, jobs chan<- func(), ordered chan<- *fastBatch, quit <-chan struct{}, workers int) fastHandoff {
+func split(r io.Reader, off int64, maxRaw int, e *emitter, jobs chan<- func(), ordered chan<- *fastBatch, free <-chan *fastBatch, quit <-chan struct{}, workers int) fastHandoff {
 	buf := newFastBuf(fastBlock)
 	defer func() { buf.release() }()
 	base := off // file offset of buf.b[0]
@@ -262,18 +268,32 @@ func split(r io.Reader, off int64, maxRaw int, e *emitter, jobs chan<- func(), o
 	fill()
 	seq := int64(0)
 	pos := 0 // the next element's span starts here
-	elems := make([]fastElem, 0, fastBatchLen)
+	// A batch delivered before, or a new one; its arrays hold
+	// fastBatchLen elements (values past the elements are stale, and
+	// never read).
+	newBatch := func() *fastBatch {
+		select {
+		case b := <-free:
+			b.elems = b.elems[:0]
+			return b
+		default:
+		}
+		b := &fastBatch{elems: make([]fastElem, 0, fastBatchLen), items: make([]Item, fastBatchLen), reasons: make([]string, fastBatchLen)}
+		if e.hook != nil {
+			b.vals = e.hook.alloc(fastBatchLen)
+		}
+		return b
+	}
+	cur := newBatch()
 	// emit sends the elements found so far with their block.
 	emit := func() bool {
-		if len(elems) == 0 {
+		if len(cur.elems) == 0 {
 			return true
 		}
 		buf.refs.Add(1)
-		b := &fastBatch{block: buf, elems: elems, items: make([]Item, len(elems)), reasons: make([]string, len(elems))}
-		if e.hook != nil {
-			b.vals = e.hook.alloc(len(elems))
-		}
-		elems = make([]fastElem, 0, fastBatchLen)
+		b := cur
+		b.block = buf
+		cur = newBatch()
 		step := max((len(b.elems)+workers-1)/workers, 256)
 		for lo := 0; lo < len(b.elems); lo += step {
 			hi := min(lo+step, len(b.elems))
@@ -317,10 +337,10 @@ func split(r io.Reader, off int64, maxRaw int, e *emitter, jobs chan<- func(), o
 			fill()
 			continue
 		}
-		elems = append(elems, fastElem{seq: seq, start: base + int64(pos), end: base + int64(j+1), lo: i, hi: j + 1})
+		cur.elems = append(cur.elems, fastElem{seq: seq, start: base + int64(pos), end: base + int64(j+1), lo: i, hi: j + 1})
 		seq++
 		pos = j + 1
-		if len(elems) == fastBatchLen && !emit() {
+		if len(cur.elems) == fastBatchLen && !emit() {
 			return fastHandoff{}
 		}
 	}
