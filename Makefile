@@ -67,7 +67,11 @@ engine:
 ## generated labels; and scripts/scale.sh: 80M labels generated from the
 ## shared training labels with edits, fingerprinted, indexed (from the
 ## fingerprint and from the labels) and queried with HME100K test, with wall
-## time and peak RSS of each command (about 20 GB of temporary disk).
+## time and peak RSS of each command (about 20 GB of temporary disk); and
+## scripts/vs-peers.sh: cold overlap (audit; audit,ws) at 3M and 10M labels
+## against a Python set and DuckDB (npm @duckdb/node-api, installed by the
+## script), dedup of the 3M release and of a 1M-row Parquet release with
+## image bytes against DuckDB's COPY, as ratios measured in the same run.
 bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/1M$$' -benchtime 1x -timeout 30m ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkLabelIndex/10M$$' -benchtime 1x -timeout 60m ./index/
@@ -95,6 +99,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkCompare3Models' -benchtime 1x -timeout 30m ./compare/
 	$(MAKE) build
 	bash scripts/overlap-vs-python.sh
+	bash scripts/vs-peers.sh
 	bash scripts/scale.sh
 
 ## fuzz: each fuzz target for FUZZTIME (default 30s).

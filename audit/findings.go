@@ -301,7 +301,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			}
 		}
 		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Fingerprints: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
-			Near: c.Near, NearMin: c.NearMin,
+			Near: c.Near, NearMin: c.NearMin, Stream: c.DB == "", // as overlap without --db
 			Item: func(m ItemMatch) error {
 				if !m.Found {
 					return nil

@@ -142,6 +142,10 @@ type emitter struct {
 	limits Limits
 	fn     func(Item) error
 	onSkip func(Skip) // Source.OnSkip or ImageSource.OnSkip
+	hook   *mapHook   // ScanMapped's, for the parallel JSON string list reader
+	// spans, for the parallel JSON string list reader, delivers items
+	// with their Seq, Start and End only (a rewrite's scan).
+	spans bool
 }
 
 // emit checks it and either delivers it or records a skip.

@@ -296,12 +296,20 @@ func hex4(raw []byte, i int) (rune, bool) {
 	return rune(v), err == nil
 }
 
+// scanJSONStrings is the serial reader of JSON string lists, the oracle
+// of the parallel one (scanJSONStringsParallel) in the tests.
 func scanJSONStrings(r *bufio.Reader, e *emitter) error {
 	s := &arrayScanner{r: r, max: e.limits.maxLabel() + 2}
 	if err := s.start(); err != nil {
 		return err
 	}
-	for seq := int64(0); ; seq++ {
+	return s.elements(0, e)
+}
+
+// elements reads the elements of the array from the one numbered seq on
+// (the serial reader; see scanJSONStringsParallel for the parallel one).
+func (s *arrayScanner) elements(seq int64, e *emitter) error {
+	for ; ; seq++ {
 		raw, err := s.next(seq == 0)
 		if err == errArrayEnd {
 			return s.end()

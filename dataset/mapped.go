@@ -13,8 +13,9 @@ const mappedBatch = 4096
 // goroutines (0: one per CPU), and calls fn with each item and its value in
 // file order, one call at a time. Reading, computing and consuming overlap:
 // the reader fills the next batch while the workers compute the current
-// one and fn consumes the one before. f must be safe for concurrent use;
-// fn runs on a goroutine of its own, never two calls at once. The scan
+// one and fn consumes the one before (a JSON string list is decoded on the
+// workers too). f must be safe for concurrent use; fn is never called
+// twice at once. The scan
 // stops when ctx is cancelled or fn returns an error.
 func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error) (Stats, error) {
 	if workers <= 0 {
@@ -78,8 +79,33 @@ func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 		go func() { wg.Wait(); close(b.done) }()
 		ordered <- b
 	}
+	// A JSON string list's reader decodes on workers of its own: they
+	// compute f too, and its deliveries call fn, in order, on this
+	// goroutine (each before the items of any batch submitted after).
+	hook := &mapHook{workers: workers,
+		alloc: func(n int) any { return make([]T, n) },
+		compute: func(b *fastBatch, lo, hi int) {
+			vals := b.vals.([]T)
+			for i := lo; i < hi; i++ {
+				if b.reasons[i] == "" {
+					vals[i] = f(b.items[i])
+				}
+			}
+		},
+		deliver: func(b *fastBatch, i int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if fnErr == nil {
+				fnErr = fn(b.items[i], b.vals.([]T)[i])
+			}
+			if fnErr != nil {
+				cancel()
+			}
+			return fnErr
+		}}
 	items := make([]Item, 0, mappedBatch)
-	st, err := Scan(src, func(it Item) error {
+	st, err := scan(src, func(it Item) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -89,7 +115,7 @@ func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			items = make([]Item, 0, mappedBatch)
 		}
 		return nil
-	})
+	}, hook, false)
 	if err == nil && len(items) > 0 {
 		submit(items)
 	}

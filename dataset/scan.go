@@ -42,6 +42,13 @@ var (
 // when the source cannot be opened at all or when fn returns one; a fault
 // part-way through a file is reported in Stats.FileError instead.
 func Scan(src Source, fn func(Item) error) (Stats, error) {
+	return scan(src, fn, nil, false)
+}
+
+// scan is Scan with ScanMapped's hook for the parallel JSON string list
+// reader (nil for Scan), and spans for a rewrite's scan (see
+// emitter.spans).
+func scan(src Source, fn func(Item) error, hook *mapHook, spans bool) (Stats, error) {
 	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
 		if fi.Size() > src.Limits.maxFile() {
 			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
@@ -66,7 +73,7 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 		format, note = f, n
 	}
 	st := Stats{Format: format, FormatNote: note}
-	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip}
+	e := &emitter{stats: &st, limits: src.Limits, fn: fn, onSkip: src.OnSkip, hook: hook, spans: spans}
 	var err error
 	switch format {
 	case Parquet:
@@ -142,7 +149,7 @@ func scanStream(src Source, format Format, e *emitter) error {
 	r := bufio.NewReaderSize(f, 1<<20)
 	switch format {
 	case JSONStrings:
-		return e.finish(scanJSONStrings(r, e))
+		return e.finish(scanJSONStringsParallel(r, e))
 	case JSONObjects:
 		return e.finish(scanJSONObjects(bomAsSpace(r), src, e))
 	case JSONMap:
@@ -193,6 +200,13 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 // code does with str(): strings as they are, numbers by their literal text,
 // true/false/null as True/False/None. Arrays and objects are refused.
 func coerceString(raw json.RawMessage) (string, bool) {
+	// A string literal, the common case, decoded as encoding/json
+	// decodes it (which it falls back to for anything else).
+	if len(raw) >= 2 && raw[0] == '"' && raw[len(raw)-1] == '"' && utf8.Valid(raw) {
+		if s, ok := unquote(raw); ok {
+			return s, true
+		}
+	}
 	var v any
 	dec := json.NewDecoder(strings.NewReader(string(raw)))
 	dec.UseNumber()

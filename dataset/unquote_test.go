@@ -42,3 +42,20 @@ func TestHasControl(t *testing.T) {
 		}
 	}
 }
+
+// TestCoerceStringMatchesEncodingJSON: coerceString's string fast path
+// gives what encoding/json gives, invalid UTF-8 included.
+func TestCoerceStringMatchesEncodingJSON(t *testing.T) {
+	for _, lit := range []string{
+		`""`, `"x"`, `"\\frac{a}{b}"`, `"a\"b"`, `"\/\b\f\n\r\t"`, `"\u00e9\u4e2d"`, `"\ud83d\ude00"`,
+		`"\ud83d"`, `"\ude00x"`, `"\ud83d\u0041"`, `"tail\\"`, `"x\u0000y"`, "\"bad \xff byte\"", "\"cut \xe2\x82\"",
+	} {
+		var want string
+		if err := json.Unmarshal([]byte(lit), &want); err != nil {
+			t.Fatalf("%s: %v", lit, err)
+		}
+		if got, ok := coerceString(json.RawMessage(lit)); !ok || got != want {
+			t.Errorf("coerceString(%s) = %q, %v; encoding/json %q", lit, got, ok, want)
+		}
+	}
+}

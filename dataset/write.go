@@ -119,15 +119,30 @@ func writeFileSubset(src Source, format Format, out string, keep func(int64) boo
 	}
 	var n int64
 	src.Format = format
-	st, err := Scan(src, func(it Item) error {
+	// Kept records that follow each other are copied as one run.
+	var runStart, runEnd int64
+	flush := func() error {
+		if runEnd > runStart {
+			return cp.copy(runStart, runEnd)
+		}
+		return nil
+	}
+	// A rewrite needs only the records' places (kept is the caption
+	// folder's, which needs their ids).
+	st, err := scan(src, func(it Item) error {
 		if !keep(it.Seq) {
 			return nil
 		}
 		var err error
-		if isJSON {
-			err = cp.copyJSON(it.Start, it.End, n == 0)
-		} else {
-			err = cp.copy(it.Start, it.End)
+		switch {
+		case isJSON && n == 0:
+			err = cp.copyJSON(it.Start, it.End, true)
+			runStart, runEnd = it.End, it.End
+		case it.Start == runEnd:
+			runEnd = it.End
+		default:
+			err = flush()
+			runStart, runEnd = it.Start, it.End
 		}
 		if err != nil {
 			return err
@@ -137,7 +152,10 @@ func writeFileSubset(src Source, format Format, out string, keep func(int64) boo
 		}
 		n++
 		return nil
-	})
+	}, nil, kept == nil)
+	if err == nil {
+		err = flush()
+	}
 	if err == nil && st.FileError != "" {
 		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", src.Path, st.FileError)
 	}

@@ -29,6 +29,9 @@ type againstSet struct {
 	owners []entry
 	mih    *index.HammingIndex
 	near   *nearSet
+	// filter has the keys of every against label (nil once a
+	// fingerprint is read: it has no keys).
+	filter *keyFilter
 	names  []string // against names by index
 	// summaries describe each against input.
 	summaries []AgainstSummary
@@ -54,7 +57,7 @@ func imageCapable(path string) bool {
 
 // loadAgainst reads every against input into memory.
 func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*againstSet, error) {
-	ag := &againstSet{levels: job.Levels, keys: make([]map[canon.Digest][]entry, len(job.Levels))}
+	ag := &againstSet{levels: job.Levels, keys: make([]map[canon.Digest][]entry, len(job.Levels)), filter: newKeyFilter(len(job.Levels))}
 	for i := range ag.keys {
 		ag.keys[i] = map[canon.Digest][]entry{}
 	}
@@ -115,6 +118,9 @@ func (ag *againstSet) addLabels(ctx context.Context, ai int32, in Input, job *Jo
 		if ag.near != nil {
 			ag.near.add(k.tokens, e)
 		}
+		if ag.filter != nil {
+			ag.filter.addLabel(ag.levels, it.Label)
+		}
 		sum.Labels++
 		return nil
 	})
@@ -135,6 +141,7 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 	if job.Near > 0 {
 		sum.Note = "a fingerprint has no token sequences: near matching skipped for it"
 	}
+	ag.filter = nil // its digests have no keys to filter by
 	st, err := fingerprint.ScanKeys(in.Source.Path, canon.IDs(job.Levels), func(k *fingerprint.KeyRow) error {
 		name := in.Name + ":" + k.ID
 		if k.Corpus != "" && k.Corpus != in.Name {

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
@@ -315,6 +316,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		res.Near, res.NearMin = job.Near, job.nearMin()
 	}
 	digests := map[string]string{} // content digest → against name
+	sizes := map[int64]bool{}      // the against files' sizes
 	for _, in := range job.Against {
 		fp, err := index.FingerprintFile(in.Source.Path)
 		if err != nil {
@@ -322,16 +324,32 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		}
 		res.Inputs = append(res.Inputs, InputFile{Role: "against", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
 		digests[fp.SHA256] = in.Name
+		sizes[fp.Size] = true
 	}
+	// A release's checksum tells whether it is an against input (Self)
+	// before it is matched, unless it is a file of a size no against
+	// file has: that one's is computed while the releases are matched.
 	relDigest := make([]string, len(job.Releases))
+	relFP := make([]index.Fingerprint, len(job.Releases))
+	relErr := make([]error, len(job.Releases))
+	var sums sync.WaitGroup
 	for i, in := range job.Releases {
-		fp, err := index.FingerprintFile(in.Source.Path)
-		if err != nil {
-			return nil, fmt.Errorf("release %s: %w", in.Name, err)
+		if fi, err := os.Stat(in.Source.Path); err == nil && fi.Mode().IsRegular() && !sizes[fi.Size()] {
+			sums.Add(1)
+			go func() {
+				defer sums.Done()
+				relFP[i], relErr[i] = index.FingerprintFile(in.Source.Path)
+			}()
+			continue
 		}
-		relDigest[i] = fp.SHA256
-		res.Inputs = append(res.Inputs, InputFile{Role: "release", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
+		relFP[i], relErr[i] = index.FingerprintFile(in.Source.Path)
+		if relErr[i] != nil {
+			sums.Wait()
+			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
+		}
+		relDigest[i] = relFP[i].SHA256
 	}
+	defer sums.Wait()
 	ag, err := loadAgainst(ctx, &job, logf)
 	if err != nil {
 		return nil, err
@@ -381,6 +399,14 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		for i := range res.Releases {
 			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
 		}
+	}
+	sums.Wait()
+	for i, in := range job.Releases {
+		if relErr[i] != nil {
+			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
+		}
+		fp := relFP[i]
+		res.Inputs = append(res.Inputs, InputFile{Role: "release", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
 	if err != nil {

@@ -36,6 +36,9 @@ type keyer struct {
 	// query, when set, looks the token sequence up in the worker and
 	// keeps only the result.
 	query func(tokens []string) ([]string, int)
+	// filter, when set, spares the digests of keys no against label has
+	// (see keyFilter).
+	filter *keyFilter
 }
 
 // scan reads src and calls fn for every item in file order with its keys,
@@ -46,6 +49,9 @@ func (kr *keyer) scan(ctx context.Context, src dataset.Source, fn func(dataset.I
 
 // keyOf computes one label's keys.
 func (kr *keyer) keyOf(label string) keyedItem {
+	if kr.filter != nil {
+		return kr.filteredKeyOf(label)
+	}
 	k := keyedItem{digests: make([]canon.Digest, len(kr.levels))}
 	ws, haveWS := "", false
 	for i, l := range kr.levels {
@@ -179,6 +185,9 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		defer job.Progress.Done()
 	}
 	kr := &keyer{levels: ag.levels, salt: job.Salt, workers: job.Workers, tokens: ag.near != nil}
+	if ag.filter != nil && seen == nil && ag.near == nil && !filterOff {
+		kr.filter = ag.filter
+	}
 	if ag.near != nil {
 		kr.query = func(t []string) ([]string, int) { return ag.near.query(t, selfSrc) }
 	}

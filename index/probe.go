@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -24,8 +25,30 @@ type Probe struct {
 	maxRefs int
 	want    []map[string]*Match       // per level: key → its match
 	digests []map[canon.Digest]*Match // per level: the same matches by digest, for fingerprints
+	// filter has, per level, a bit for the cheap hash of each wanted
+	// key: most training keys miss it, and the map (the larger, slower
+	// lookup) is asked only for those that hit.
+	seed   maphash.Seed
+	filter [][]uint64
 	// Corpora are the corpora read, in order, as a manifest records them.
 	Corpora []Corpus
+}
+
+// probeFilterBits sizes each level's filter: 128 KiB, where 25k test
+// keys let about 2% of the training keys through by chance.
+const probeFilterBits = 20
+
+// bit is a key's bit in the filter.
+func (p *Probe) bit(key []byte) uint64 {
+	return maphash.Bytes(p.seed, key) & (1<<probeFilterBits - 1)
+}
+
+// lookup returns the match of a key at level li, or nil.
+func (p *Probe) lookup(li int, key []byte) *Match {
+	if b := p.bit(key); p.filter[li][b/64]&(1<<(b%64)) == 0 {
+		return nil
+	}
+	return p.want[li][string(key)] // no allocation: a map lookup by converted bytes
 }
 
 // keyBufs are the workers' key buffers.
@@ -34,12 +57,15 @@ var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 // NewProbe returns a probe for the given keys of each level (keys[i] are
 // level levels[i]'s), naming at most maxRefs training items per key.
 func NewProbe(levels []canon.Level, keys [][]string, salt []byte, maxRefs int) *Probe {
-	p := &Probe{levels: levels, salt: salt, maxRefs: maxRefs,
-		want: make([]map[string]*Match, len(levels)), digests: make([]map[canon.Digest]*Match, len(levels))}
+	p := &Probe{levels: levels, salt: salt, maxRefs: maxRefs, seed: maphash.MakeSeed(),
+		want: make([]map[string]*Match, len(levels)), digests: make([]map[canon.Digest]*Match, len(levels)), filter: make([][]uint64, len(levels))}
 	for i := range levels {
 		p.want[i] = map[string]*Match{}
 		p.digests[i] = map[canon.Digest]*Match{}
+		p.filter[i] = make([]uint64, 1<<probeFilterBits/64)
 		for _, k := range keys[i] {
+			b := p.bit([]byte(k))
+			p.filter[i][b/64] |= 1 << (b % 64)
 			if p.want[i][k] == nil {
 				m := &Match{}
 				p.want[i][k] = m
@@ -94,7 +120,7 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, fps []NamedFinge
 				var hits []*Match
 				for li, l := range p.levels {
 					*bp = l.Append((*bp)[:0], it.Label)
-					if m := p.want[li][string(*bp)]; m != nil { // no allocation: a map lookup by converted bytes
+					if m := p.lookup(li, *bp); m != nil {
 						hits = append(hits, m)
 					}
 				}
