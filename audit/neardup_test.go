@@ -323,9 +323,10 @@ func TestNearDupFingerprint(t *testing.T) {
 
 // TestNearDupFingerprintCROHME: a fingerprint of the CROHME train images
 // stands in for them against the CROHME 2014, 2016 and 2019 test images
-// and against train itself, at radius 10 (where test images have
-// candidates, and many pairs have other labels; the command's test covers
-// the default radius): identical pairs, training ids and summaries.
+// and against train itself, at radius 10 with the unverified candidates
+// kept (where test images have candidates, and many pairs have other
+// labels; the command's test covers the default radius): identical pairs,
+// training ids and summaries.
 func TestNearDupFingerprintCROHME(t *testing.T) {
 	if testing.Short() {
 		t.Skip("real data at full size: not in -short (the race pass)")
@@ -341,7 +342,7 @@ func TestNearDupFingerprintCROHME(t *testing.T) {
 	for _, radius := range []int{10} {
 		run := func(path string) NearDupReport {
 			rep, err := RunNearDup(context.Background(), NearDupJob{Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: path}}},
-				Tests: tests, MaxDistance: radius, DB: filepath.Join(tmp, "db")})
+				Tests: tests, MaxDistance: radius, Unverified: true, DB: filepath.Join(tmp, "db")})
 			if err != nil {
 				t.Fatal(err)
 			}
