@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"math"
 	"path/filepath"
@@ -14,7 +13,6 @@ import (
 	"github.com/leakaudit/leakaudit/compare"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
-	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -77,38 +75,16 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			bar := progress.New()
-			last := ""
+			bar := newStageBar()
 			res, err := compare.Run(ctx, compare.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) },
-				Progress: func(stage string, done, total int) {
-					if stage != last {
-						if last != "" {
-							bar.Done()
-						}
-						bar.Start(stage, int64(total))
-						last = stage
-					}
-					bar.Add(256)
-				}})
-			if last != "" {
-				bar.Done()
-			}
+				Log: stderrLog(cmd), Progress: bar.Progress})
+			bar.Done()
 			if err != nil {
 				return err
 			}
-			if err := report.WriteCompare(out, res); err != nil {
-				return err
-			}
-			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), res)
-			} else {
-				err = report.CompareText(cmd.OutOrStdout(), res, out)
-			}
-			if err != nil {
-				return err
-			}
-			return checkInputs(cmd, res.Completeness)
+			return finishReport(cmd, out, res, res.Completeness, asJSON,
+				func(dir string) error { return report.WriteCompare(dir, res) },
+				func(w io.Writer, dir string) error { return report.CompareText(w, res, dir) })
 		},
 	}
 	cmd.AddCommand(&cobra.Command{
