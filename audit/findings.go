@@ -312,10 +312,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				if found[m.Split][m.Seq] == nil {
 					found[m.Split][m.Seq] = map[string][]string{}
 				}
-				var ids []string
-				for _, r := range m.TrainIDs {
-					ids = append(ids, r.Corpus+"/"+r.ID)
-				}
+				ids := index.RefNames(m.TrainIDs)
 				found[m.Split][m.Seq][m.Level] = ids
 				return nil
 			}})

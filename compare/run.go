@@ -542,10 +542,7 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 				if c.Near > 0 && m.Level == near {
 					bit = seenNear
 				}
-				var ids []string
-				for _, r := range m.TrainIDs {
-					ids = append(ids, r.Corpus+"/"+r.ID)
-				}
+				ids := index.RefNames(m.TrainIDs)
 				for _, mi := range co.models {
 					d.seen[mi][m.Seq] |= bit
 					if d.ids[mi][m.Seq] == "" {
