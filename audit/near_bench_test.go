@@ -3,9 +3,7 @@ package audit
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -34,31 +32,7 @@ func BenchmarkOverlapNear(b *testing.B) {
 			if err := synth.WriteJSONStrings(testPath, len(tests), func(i int) string { return tests[i] }); err != nil {
 				b.Fatal(err)
 			}
-			r := rand.New(rand.NewPCG(31, 32))
-			var vocab []string
-			for _, l := range train[:1000] {
-				vocab = append(vocab, strings.Fields(l)...)
-			}
-			if err := synth.WriteJSONStrings(trainPath, n, func(int) string {
-				t := strings.Fields(train[r.IntN(len(train))])
-				for range r.IntN(3) {
-					if len(t) == 0 {
-						break
-					}
-					switch p := r.IntN(len(t)); r.IntN(3) {
-					case 0:
-						t = append(t[:p], append([]string{vocab[r.IntN(len(vocab))]}, t[p:]...)...)
-					case 1:
-						t = append(t[:p], t[p+1:]...)
-					default:
-						t[p] = vocab[r.IntN(len(vocab))]
-					}
-				}
-				if len(t) == 0 {
-					return "x"
-				}
-				return strings.Join(t, " ")
-			}); err != nil {
+			if err := benchdata.WriteEdited(trainPath, n, train, 31, 32); err != nil {
 				b.Fatal(err)
 			}
 			job := OverlapJob{Tests: []Split{{Name: "test", Source: dataset.Source{Path: testPath}}}, Near: 2, MaxRefs: 10}

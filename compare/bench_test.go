@@ -3,7 +3,6 @@ package compare_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,32 +31,8 @@ func BenchmarkCompare3Models(b *testing.B) {
 	tests, train := benchdata.Labels(b)
 	dir := b.TempDir()
 	trainPath := filepath.Join(dir, "train.json")
-	r := rand.New(rand.NewPCG(41, 42))
-	var vocab []string
-	for _, l := range train[:1000] {
-		vocab = append(vocab, strings.Fields(l)...)
-	}
 	const n = 10_000_000
-	if err := synth.WriteJSONStrings(trainPath, n, func(int) string {
-		t := strings.Fields(train[r.IntN(len(train))])
-		for range r.IntN(3) {
-			if len(t) == 0 {
-				break
-			}
-			switch p := r.IntN(len(t)); r.IntN(3) {
-			case 0:
-				t = append(t[:p], append([]string{vocab[r.IntN(len(vocab))]}, t[p:]...)...)
-			case 1:
-				t = append(t[:p], t[p+1:]...)
-			default:
-				t[p] = vocab[r.IntN(len(vocab))]
-			}
-		}
-		if len(t) == 0 {
-			return "x"
-		}
-		return strings.Join(t, " ")
-	}); err != nil {
+	if err := benchdata.WriteEdited(trainPath, n, train, 41, 42); err != nil {
 		b.Fatal(err)
 	}
 	benchPath := filepath.Join(dir, "bench-train.json")

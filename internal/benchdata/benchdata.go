@@ -5,6 +5,7 @@ package benchdata
 import (
 	"math/rand/v2"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/dataset"
@@ -50,4 +51,37 @@ func Labels(tb testing.TB) (tests, train []string) {
 		train = append(train, read(n)...)
 	}
 	return tests[:25_000], train
+}
+
+// WriteEdited writes n training labels to path as a JSON list of strings:
+// each a label of train drawn at random (PCG seeded with seed1, seed2)
+// with 0, 1 or 2 random edits of its space-separated tokens (a token
+// inserted, deleted or replaced by one of the first 1,000 labels'); a
+// label left without tokens is "x".
+func WriteEdited(path string, n int, train []string, seed1, seed2 uint64) error {
+	r := rand.New(rand.NewPCG(seed1, seed2))
+	var vocab []string
+	for _, l := range train[:1000] {
+		vocab = append(vocab, strings.Fields(l)...)
+	}
+	return synth.WriteJSONStrings(path, n, func(int) string {
+		t := strings.Fields(train[r.IntN(len(train))])
+		for range r.IntN(3) {
+			if len(t) == 0 {
+				break
+			}
+			switch p := r.IntN(len(t)); r.IntN(3) {
+			case 0:
+				t = append(t[:p], append([]string{vocab[r.IntN(len(vocab))]}, t[p:]...)...)
+			case 1:
+				t = append(t[:p], t[p+1:]...)
+			default:
+				t[p] = vocab[r.IntN(len(vocab))]
+			}
+		}
+		if len(t) == 0 {
+			return "x"
+		}
+		return strings.Join(t, " ")
+	})
 }
