@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"io"
 	"math"
 
@@ -56,11 +55,8 @@ profile is an error naming its line, and paths are relative to the file.
 				return usagef("give --config and --out")
 			}
 			c, err := audit.LoadConfig(config)
-			if errors.As(err, new(*audit.ConfigError)) {
-				return usageError{err}
-			}
 			if err != nil {
-				return err
+				return configError(err)
 			}
 			if cmd.Flags().Changed("max-label-bytes") {
 				c.MaxLabelBytes = maxLabel
@@ -83,16 +79,7 @@ profile is an error naming its line, and paths are relative to the file.
 				func(w io.Writer, dir string) error { return report.AuditText(w, f, dir) })
 		},
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:     "init",
-		Short:   "Print a commented example configuration with every key",
-		Example: "  leakaudit audit init > audit.yaml",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(cmd.OutOrStdout(), audit.ExampleConfig)
-			return err
-		},
-	})
+	cmd.AddCommand(initCmd("leakaudit audit init > audit.yaml", audit.ExampleConfig))
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")

@@ -1,12 +1,17 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
@@ -63,4 +68,41 @@ func finishReport(cmd *cobra.Command, out string, result any, complete dataset.C
 		return err
 	}
 	return checkInputs(cmd, complete)
+}
+
+// configError makes a configuration's invalid value (an
+// *audit.ConfigError) a usage error; other errors are returned as they
+// are.
+func configError(err error) error {
+	if errors.As(err, new(*audit.ConfigError)) {
+		return usageError{err}
+	}
+	return err
+}
+
+// initCmd is a report command's "init": it prints example, a commented
+// configuration; use is the line of the example.
+func initCmd(use, example string) *cobra.Command {
+	return &cobra.Command{
+		Use:     "init",
+		Short:   "Print a commented example configuration with every key",
+		Example: "  " + use,
+		Args:    cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			_, err := io.WriteString(cmd.OutOrStdout(), example)
+			return err
+		},
+	}
+}
+
+// reportNames recognizes a report folder's names, with the top folder of
+// the configuration's index folder db when it lies inside out.
+func reportNames(out, db string, names ...string) func(string) bool {
+	names = append([]string(nil), names...)
+	if db != "" {
+		if rel, err := filepath.Rel(out, db); err == nil && filepath.IsLocal(rel) {
+			names = append(names, strings.Split(filepath.ToSlash(rel), "/")[0]+"/")
+		}
+	}
+	return outpath.Names(names...)
 }
