@@ -320,11 +320,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		f.Overlap, f.Near = rep.Splits, rep.Near
-		for _, sf := range rep.Incomplete {
-			if strings.HasPrefix(sf.Input, "train ") {
-				f.Incomplete = append(f.Incomplete, sf)
-			}
-		}
+		f.Incomplete = append(f.Incomplete, rep.TrainShortfalls()...)
 		for _, tr := range rep.Train {
 			for i := range f.Inputs {
 				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {

@@ -554,11 +554,7 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 		if err != nil {
 			return fmt.Errorf("training corpus %s: %w", co.in.Name, err)
 		}
-		for _, sf := range rep.Incomplete {
-			if strings.HasPrefix(sf.Input, "train ") {
-				out.Incomplete = append(out.Incomplete, sf)
-			}
-		}
+		out.Incomplete = append(out.Incomplete, rep.TrainShortfalls()...)
 		for _, tr := range rep.Train {
 			for i := range out.Inputs {
 				if out.Inputs[i].Role == "train corpus" && out.Inputs[i].Path == tr.Path && tr.Stats != nil {
