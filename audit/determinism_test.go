@@ -24,16 +24,23 @@ func TestAuditDeterministic(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.DB = filepath.Join(dir, "db", string(rune('a'+i)))
-		f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test", Workers: w})
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.DB = "" // not part of the output
-		a, _ := json.Marshal(f)
-		b, _ := json.Marshal(f.Items)
-		outs = append(outs, string(a)+string(b))
+		outs = append(outs, auditJSON(t, c, w))
 	}
 	if outs[0] != outs[1] || outs[1] != outs[2] {
 		t.Error("findings differ between runs or worker counts")
 	}
+}
+
+// auditJSON runs an audit of c with workers and returns its findings and
+// items as JSON, without the index folder (not part of the output).
+func auditJSON(t *testing.T, c *Config, workers int) string {
+	t.Helper()
+	f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test", Workers: workers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.DB = ""
+	a, _ := json.Marshal(f)
+	b, _ := json.Marshal(f.Items)
+	return string(a) + string(b)
 }

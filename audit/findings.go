@@ -312,10 +312,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				if found[m.Split][m.Seq] == nil {
 					found[m.Split][m.Seq] = map[string][]string{}
 				}
-				var ids []string
-				for _, r := range m.TrainIDs {
-					ids = append(ids, r.Corpus+"/"+r.ID)
-				}
+				ids := index.RefNames(m.TrainIDs)
 				found[m.Split][m.Seq][m.Level] = ids
 				return nil
 			}})
@@ -323,11 +320,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 			return nil, err
 		}
 		f.Overlap, f.Near = rep.Splits, rep.Near
-		for _, sf := range rep.Incomplete {
-			if strings.HasPrefix(sf.Input, "train ") {
-				f.Incomplete = append(f.Incomplete, sf)
-			}
-		}
+		f.Incomplete = append(f.Incomplete, rep.TrainShortfalls()...)
 		for _, tr := range rep.Train {
 			for i := range f.Inputs {
 				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {

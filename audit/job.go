@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -86,6 +87,18 @@ type OverlapReport struct {
 	// training corpus the user allowed is reported under train_inputs,
 	// not here).
 	dataset.Completeness
+}
+
+// TrainShortfalls are the training corpora among the inputs read only
+// in part.
+func (r OverlapReport) TrainShortfalls() []dataset.Shortfall {
+	var out []dataset.Shortfall
+	for _, sf := range r.Incomplete {
+		if strings.HasPrefix(sf.Input, "train ") {
+			out = append(out, sf)
+		}
+	}
+	return out
 }
 
 // Failed reports how many test splits could not be read at all.

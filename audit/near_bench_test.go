@@ -3,15 +3,13 @@ package audit
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/internal/benchdata"
 	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
@@ -26,7 +24,7 @@ import (
 // internal/synth's formula grammar. Tokenizing dominates: see canon's
 // BenchmarkCanonTokens and index's BenchmarkNear10M for the index alone.
 func BenchmarkOverlapNear(b *testing.B) {
-	tests, train := benchLabels(b)
+	tests, train := benchdata.Labels(b)
 	for _, n := range []int{1_000_000, 10_000_000} {
 		b.Run(fmt.Sprintf("%dM", n/1_000_000), func(b *testing.B) {
 			dir := b.TempDir()
@@ -34,31 +32,7 @@ func BenchmarkOverlapNear(b *testing.B) {
 			if err := synth.WriteJSONStrings(testPath, len(tests), func(i int) string { return tests[i] }); err != nil {
 				b.Fatal(err)
 			}
-			r := rand.New(rand.NewPCG(31, 32))
-			var vocab []string
-			for _, l := range train[:1000] {
-				vocab = append(vocab, strings.Fields(l)...)
-			}
-			if err := synth.WriteJSONStrings(trainPath, n, func(int) string {
-				t := strings.Fields(train[r.IntN(len(train))])
-				for range r.IntN(3) {
-					if len(t) == 0 {
-						break
-					}
-					switch p := r.IntN(len(t)); r.IntN(3) {
-					case 0:
-						t = append(t[:p], append([]string{vocab[r.IntN(len(vocab))]}, t[p:]...)...)
-					case 1:
-						t = append(t[:p], t[p+1:]...)
-					default:
-						t[p] = vocab[r.IntN(len(vocab))]
-					}
-				}
-				if len(t) == 0 {
-					return "x"
-				}
-				return strings.Join(t, " ")
-			}); err != nil {
+			if err := benchdata.WriteEdited(trainPath, n, train, 31, 32); err != nil {
 				b.Fatal(err)
 			}
 			job := OverlapJob{Tests: []Split{{Name: "test", Source: dataset.Source{Path: testPath}}}, Near: 2, MaxRefs: 10}
@@ -78,41 +52,4 @@ func BenchmarkOverlapNear(b *testing.B) {
 			}
 		})
 	}
-}
-
-// benchLabels returns 25,000 test labels and the training labels the
-// benchmark's corpus is drawn from.
-func benchLabels(b *testing.B) (tests, train []string) {
-	root := shareddata.Find()
-	if root == "" {
-		g := synth.New(29)
-		for range 25_000 {
-			tests = append(tests, g.Formula())
-		}
-		for range 100_000 {
-			train = append(train, g.Formula())
-		}
-		return tests, train
-	}
-	read := func(name string) []string {
-		var out []string
-		p := filepath.Join(root, "labels", name)
-		if _, err := dataset.Scan(dataset.Source{Path: p}, func(it dataset.Item) error {
-			out = append(out, it.Label)
-			return nil
-		}); err != nil {
-			b.Fatalf("read %s: %v", p, err)
-		}
-		return out
-	}
-	for _, n := range []string{"hme100k_test_captions.json", "crohme_2014_captions.json", "crohme_2016_captions.json",
-		"crohme_2019_captions.json", "crohme2023_test_captions.json", "mathwriting_test_captions.json"} {
-		tests = append(tests, read(n)...)
-	}
-	r := rand.New(rand.NewPCG(17, 18))
-	r.Shuffle(len(tests), func(i, j int) { tests[i], tests[j] = tests[j], tests[i] })
-	for _, n := range []string{"crohme_train_captions.json", "crohme2023_train_captions.json", "hme100k_train_captions.json"} {
-		train = append(train, read(n)...)
-	}
-	return tests[:25_000], train
 }

@@ -246,13 +246,9 @@ func (c *Config) Check() error {
 	splits := map[string]bool{}
 	for i := range c.Splits {
 		s := &c.Splits[i]
-		if s.Name == "" {
-			return bad("a split needs a name", "splits", i)
+		if err := uniqueName(splits, s.Name, "split", "splits", i); err != nil {
+			return err
 		}
-		if splits[s.Name] {
-			return bad(fmt.Sprintf("split %q given twice", s.Name), "splits", i, "name")
-		}
-		splits[s.Name] = true
 		if _, err := dataset.ParseFormat(s.Format); err != nil {
 			return bad(err.Error(), "splits", i, "format")
 		}
@@ -263,13 +259,9 @@ func (c *Config) Check() error {
 	models := map[string]bool{}
 	for i := range c.Models {
 		m := &c.Models[i]
-		if m.Name == "" {
-			return bad("a model needs a name", "models", i)
+		if err := uniqueName(models, m.Name, "model", "models", i); err != nil {
+			return err
 		}
-		if models[m.Name] {
-			return bad(fmt.Sprintf("model %q given twice", m.Name), "models", i, "name")
-		}
-		models[m.Name] = true
 		if m.Rules && len(m.Train) == 0 {
 			return bad("rules: true needs the benchmark's training split under train", "models", i, "rules")
 		}
@@ -319,6 +311,19 @@ func (c *Config) Check() error {
 			}
 		}
 	}
+	return nil
+}
+
+// uniqueName checks the name of entry i of the list under key, a what:
+// given, and not given twice (seen holds the names before it).
+func uniqueName(seen map[string]bool, name, what, key string, i int) error {
+	if name == "" {
+		return bad("a "+what+" needs a name", key, i)
+	}
+	if seen[name] {
+		return bad(fmt.Sprintf("%s %q given twice", what, name), key, i, "name")
+	}
+	seen[name] = true
 	return nil
 }
 

@@ -542,10 +542,7 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 				if c.Near > 0 && m.Level == near {
 					bit = seenNear
 				}
-				var ids []string
-				for _, r := range m.TrainIDs {
-					ids = append(ids, r.Corpus+"/"+r.ID)
-				}
+				ids := index.RefNames(m.TrainIDs)
 				for _, mi := range co.models {
 					d.seen[mi][m.Seq] |= bit
 					if d.ids[mi][m.Seq] == "" {
@@ -557,11 +554,7 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 		if err != nil {
 			return fmt.Errorf("training corpus %s: %w", co.in.Name, err)
 		}
-		for _, sf := range rep.Incomplete {
-			if strings.HasPrefix(sf.Input, "train ") {
-				out.Incomplete = append(out.Incomplete, sf)
-			}
-		}
+		out.Incomplete = append(out.Incomplete, rep.TrainShortfalls()...)
 		for _, tr := range rep.Train {
 			for i := range out.Inputs {
 				if out.Inputs[i].Role == "train corpus" && out.Inputs[i].Path == tr.Path && tr.Stats != nil {

@@ -65,11 +65,11 @@ func parseStroke(s string) Stroke {
 	return st
 }
 
-// RasterizeInk draws strokes as dark anti-aliased ink on a white ground.
-func RasterizeInk(strokes []Stroke, o InkOptions) (*image.Gray, error) {
-	o = o.or()
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
+// InkBounds returns the box around every point of strokes, or an error
+// when they have no point.
+func InkBounds(strokes []Stroke) (minX, minY, maxX, maxY float64, err error) {
+	minX, minY = math.Inf(1), math.Inf(1)
+	maxX, maxY = math.Inf(-1), math.Inf(-1)
 	for _, s := range strokes {
 		for _, p := range s {
 			minX, maxX = math.Min(minX, p[0]), math.Max(maxX, p[0])
@@ -77,7 +77,68 @@ func RasterizeInk(strokes []Stroke, o InkOptions) (*image.Gray, error) {
 		}
 	}
 	if math.IsInf(minX, 1) {
-		return nil, fmt.Errorf("no ink")
+		return 0, 0, 0, 0, fmt.Errorf("no ink")
+	}
+	return minX, minY, maxX, maxY, nil
+}
+
+// PenStrokes adds strokes to rz as a round pen hw pixels in half-width
+// draws them: at each point a regular polygon of the given number of
+// sides (its first corner to the right of the point), along each segment
+// a band. pt maps a point to canvas pixels. Polygons and bands are all
+// wound the same way (clockwise on screen when clockwise is set), so that
+// where they overlap the ink adds up rather than cancels.
+func PenStrokes(rz *vector.Rasterizer, strokes []Stroke, pt func([2]float64) (float32, float32), hw float32, sides int, clockwise bool) {
+	// side turns the band's normal so that the band is wound as the
+	// polygons are.
+	side := float32(-1)
+	if clockwise {
+		side = 1
+	}
+	dot := func(x, y float32) {
+		for i := 0; i <= sides; i++ {
+			a := 2 * math.Pi * float64(i) / float64(sides)
+			if clockwise {
+				a = -a
+			}
+			px, py := x+hw*float32(math.Cos(a)), y+hw*float32(math.Sin(a))
+			if i == 0 {
+				rz.MoveTo(px, py)
+			} else {
+				rz.LineTo(px, py)
+			}
+		}
+		rz.ClosePath()
+	}
+	for _, s := range strokes {
+		for i, p := range s {
+			x, y := pt(p)
+			dot(x, y)
+			if i == 0 {
+				continue
+			}
+			px, py := pt(s[i-1])
+			dx, dy := x-px, y-py
+			l := float32(math.Hypot(float64(dx), float64(dy)))
+			if l == 0 {
+				continue
+			}
+			nx, ny := side*(-dy/l*hw), side*(dx/l*hw)
+			rz.MoveTo(px+nx, py+ny)
+			rz.LineTo(x+nx, y+ny)
+			rz.LineTo(x-nx, y-ny)
+			rz.LineTo(px-nx, py-ny)
+			rz.ClosePath()
+		}
+	}
+}
+
+// RasterizeInk draws strokes as dark anti-aliased ink on a white ground.
+func RasterizeInk(strokes []Stroke, o InkOptions) (*image.Gray, error) {
+	o = o.or()
+	minX, minY, maxX, maxY, err := InkBounds(strokes)
+	if err != nil {
+		return nil, err
 	}
 	w, h := maxX-minX, maxY-minY
 	scale := o.Height / math.Max(math.Max(h, w/16), 1e-9)
@@ -95,40 +156,7 @@ func RasterizeInk(strokes []Stroke, o InkOptions) (*image.Gray, error) {
 	pt := func(p [2]float64) (float32, float32) {
 		return float32((p[0]-minX)*scale + o.Margin), float32((p[1]-minY)*scale + o.Margin)
 	}
-	dot := func(x, y float32) {
-		// An octagon, drawn with the same orientation as the segments.
-		for i := 0; i <= 8; i++ {
-			a := -float64(i) * math.Pi / 4
-			px, py := x+hw*float32(math.Cos(a)), y+hw*float32(math.Sin(a))
-			if i == 0 {
-				r.MoveTo(px, py)
-			} else {
-				r.LineTo(px, py)
-			}
-		}
-		r.ClosePath()
-	}
-	for _, s := range strokes {
-		for i, p := range s {
-			x, y := pt(p)
-			dot(x, y)
-			if i == 0 {
-				continue
-			}
-			px, py := pt(s[i-1])
-			dx, dy := x-px, y-py
-			l := float32(math.Hypot(float64(dx), float64(dy)))
-			if l == 0 {
-				continue
-			}
-			nx, ny := -dy/l*hw, dx/l*hw
-			r.MoveTo(px+nx, py+ny)
-			r.LineTo(x+nx, y+ny)
-			r.LineTo(x-nx, y-ny)
-			r.LineTo(px-nx, py-ny)
-			r.ClosePath()
-		}
-	}
+	PenStrokes(r, strokes, pt, hw, 8, true)
 	alpha := image.NewAlpha(image.Rect(0, 0, W, H))
 	r.Draw(alpha, alpha.Bounds(), image.Opaque, image.Point{})
 	g := image.NewGray(alpha.Bounds())

@@ -192,6 +192,18 @@ func deliverBatch(b *fastBatch, e *emitter) error {
 	return nil
 }
 
+// rawReason is why a raw JSON string element is skipped before it is
+// decoded: longer than maxRaw bytes, or not valid UTF-8; "" when neither.
+func rawReason(raw []byte, maxRaw int) string {
+	switch {
+	case len(raw) > maxRaw:
+		return ReasonTooLong
+	case !utf8.Valid(raw):
+		return ReasonInvalidUTF8
+	}
+	return ""
+}
+
 // decodeElems decodes elements lo to hi of a batch.
 func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 	for i := lo; i < hi; i++ {
@@ -199,13 +211,8 @@ func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 		raw := b.block.b[el.lo:el.hi]
 		if e.spans {
 			it := Item{Seq: el.seq, Start: el.start, End: el.end}
-			reason := ""
-			switch {
-			case len(raw) > maxRaw:
-				reason = ReasonTooLong
-			case !utf8.Valid(raw):
-				reason = ReasonInvalidUTF8
-			default:
+			reason := rawReason(raw, maxRaw)
+			if reason == "" {
 				reason = checkString(raw)
 			}
 			if reason != "" {
@@ -216,26 +223,20 @@ func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 		}
 		id := strconv.FormatInt(el.seq, 10)
 		it := Item{Seq: el.seq, ID: id, Start: el.start, End: el.end}
-		reason := ""
-		switch {
-		case len(raw) > maxRaw:
-			reason = ReasonTooLong
-		case !utf8.Valid(raw):
-			reason = ReasonInvalidUTF8
-		default:
-			label, ok := unquoteFast(raw)
-			if !ok {
+		reason := rawReason(raw, maxRaw)
+		if reason == "" {
+			if label, ok := unquoteFast(raw); !ok {
 				reason = ReasonMalformed
-				break
-			}
-			// A decoded string is valid UTF-8 (its runs were, and
-			// escapes encode whole runes): of e.check's tests, these
-			// two can fail.
-			it.Label = label
-			if strings.TrimSpace(label) == "" {
-				reason = ReasonEmpty
-			} else if len(label) > e.limits.maxLabel() {
-				reason = ReasonTooLong
+			} else {
+				// A decoded string is valid UTF-8 (its runs were, and
+				// escapes encode whole runes): of e.check's tests, these
+				// two can fail.
+				it.Label = label
+				if strings.TrimSpace(label) == "" {
+					reason = ReasonEmpty
+				} else if len(label) > e.limits.maxLabel() {
+					reason = ReasonTooLong
+				}
 			}
 		}
 		b.items[i], b.reasons[i] = it, reason

@@ -14,14 +14,14 @@ import (
 // writeManifest writes removed.jsonl, removed.parquet, summary.json and
 // summary.md into dir.
 func writeManifest(dir string, res *Result) error {
-	if err := writeRemovedJSONL(filepath.Join(dir, "removed.jsonl"), res.Removed); err != nil {
+	if err := writeJSONL(filepath.Join(dir, "removed.jsonl"), res.Removed); err != nil {
 		return err
 	}
 	if err := writeRemovedParquet(filepath.Join(dir, "removed.parquet"), res.Removed); err != nil {
 		return err
 	}
 	if res.imageWithin() {
-		if err := writeRepeatsJSONL(filepath.Join(dir, "repeats.jsonl"), res.Repeats); err != nil {
+		if err := writeJSONL(filepath.Join(dir, "repeats.jsonl"), res.Repeats); err != nil {
 			return err
 		}
 	}
@@ -45,29 +45,8 @@ func (res *Result) imageWithin() bool {
 	return false
 }
 
-// writeRepeatsJSONL writes the kept label repeats, one JSON object a line.
-func writeRepeatsJSONL(path string, rows []Repeat) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	w := bufio.NewWriter(f)
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	for i := range rows {
-		if err := enc.Encode(&rows[i]); err != nil {
-			f.Close()
-			return err
-		}
-	}
-	if err := w.Flush(); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
-
-func writeRemovedJSONL(path string, rows []Removed) error {
+// writeJSONL writes rows to a new file at path, one JSON object a line.
+func writeJSONL[T any](path string, rows []T) error {
 	f, err := os.Create(path)
 	if err != nil {
 		return err

@@ -357,6 +357,23 @@ func otsu(pix []uint8) (uint8, bool) {
 	return uint8(t), true
 }
 
+// fitBox is the box a w×h image (both above 0) fills on a size×size
+// canvas: all of it for Stretch, else the largest box of its aspect,
+// centred; dw×dh at (ox, oy).
+func fitBox(w, h, size int, canvas Canvas) (dw, dh, ox, oy int) {
+	dw, dh = size, size
+	if canvas != Stretch {
+		if w >= h {
+			dh = max(1, (h*size+w/2)/w)
+			oy = (size - dh) / 2
+		} else {
+			dw = max(1, (w*size+h/2)/h)
+			ox = (size - dw) / 2
+		}
+	}
+	return dw, dh, ox, oy
+}
+
 // Fit places the cropped ink on a size×size canvas (white ground) by area
 // averaging, keeping its aspect ratio or stretching it.
 func Fit(c Gray, size int, canvas Canvas) *image.Gray {
@@ -367,16 +384,7 @@ func Fit(c Gray, size int, canvas Canvas) *image.Gray {
 	if c.W == 0 || c.H == 0 {
 		return out
 	}
-	dw, dh, ox, oy := size, size, 0, 0
-	if canvas != Stretch {
-		if c.W >= c.H {
-			dh = max(1, (c.H*size+c.W/2)/c.W)
-			oy = (size - dh) / 2
-		} else {
-			dw = max(1, (c.W*size+c.H/2)/c.H)
-			ox = (size - dw) / 2
-		}
-	}
+	dw, dh, ox, oy := fitBox(c.W, c.H, size, canvas)
 	// Area averaging, separably: each target pixel is the mean of the
 	// source pixels it covers, with fractional coverage at the edges.
 	xs, ys := spans(c.W, dw), spans(c.H, dh)

@@ -61,16 +61,7 @@ func penWidth(c Gray, t uint8) float64 {
 // ink on the work canvas before thickening.
 func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
 	S := 2 * size
-	dw, dh, ox, oy := S, S, 0, 0
-	if canvas != Stretch {
-		if c.W >= c.H {
-			dh = max(1, (c.H*S+c.W/2)/c.W)
-			oy = (S - dh) / 2
-		} else {
-			dw = max(1, (c.W*S+c.H/2)/c.H)
-			ox = (S - dw) / 2
-		}
-	}
+	dw, dh, ox, oy := fitBox(c.W, c.H, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
 	// Ink coverage of each cell, by area, separably: each source row's ink
 	// averaged into the cells' columns once, then the rows into cells.

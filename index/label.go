@@ -696,6 +696,16 @@ type TrainRef struct {
 	ID     string `json:"id" parquet:"id"`
 }
 
+// RefNames names each training item as corpus/id, in order (nil for
+// none).
+func RefNames(refs []TrainRef) []string {
+	var ids []string
+	for _, r := range refs {
+		ids = append(ids, r.Corpus+"/"+r.ID)
+	}
+	return ids
+}
+
 // Match is the result of a lookup.
 type Match struct {
 	Count int64      // training items with the key, over all corpora

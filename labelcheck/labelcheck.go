@@ -31,6 +31,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/tex"
 )
@@ -166,7 +167,7 @@ func Compare(a, b string) Result {
 	xa, xb := Tokens(a), Tokens(b)
 	r := Result{Diff: &Diff{Edits: -1, Tokens: [2]int{len(xa), len(xb)}}}
 	if len(xa)*len(xb) <= maxEditCells {
-		r.Diff.Edits = levenshtein(xa, xb)
+		r.Diff.Edits = metrics.Levenshtein(xa, xb)
 	}
 	sc := cdm.ScorePair(cdm.Pair{GT: a, Pred: b}, cdm.UniMERNet)
 	if sc.Status == cdm.Scored {
@@ -293,26 +294,6 @@ func Tokens(label string) []string {
 		}
 	}
 	return out
-}
-
-func levenshtein(a, b []string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			c := prev[j-1]
-			if a[i-1] != b[j-1] {
-				c++
-			}
-			cur[j] = min(c, prev[j]+1, cur[j-1]+1)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // mark is one glyph or rule of a layout, as the typeset rung compares it.

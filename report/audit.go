@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"image/png"
@@ -25,28 +24,11 @@ func WriteAudit(dir string, f *audit.Findings) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var js bytes.Buffer
-	enc := json.NewEncoder(&js)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(f); err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "findings.json"), js.Bytes(), 0o644); err != nil {
+	if err := writeJSONFile(filepath.Join(dir, "findings.json"), f); err != nil {
 		return err
 	}
 	for _, name := range []string{"items.parquet", "items.jsonl"} {
-		w, err := CreateItems[audit.ItemEvidence](filepath.Join(dir, name))
-		if err != nil {
-			return err
-		}
-		for _, it := range f.Items {
-			if err := w.Write(it); err != nil {
-				w.Close()
-				return err
-			}
-		}
-		if err := w.Close(); err != nil {
+		if err := WriteItems(filepath.Join(dir, name), f.Items); err != nil {
 			return err
 		}
 	}
@@ -57,10 +39,8 @@ func WriteAudit(dir string, f *audit.Findings) error {
 	if err != nil {
 		return err
 	}
-	for _, fig := range figs {
-		if err := os.WriteFile(filepath.Join(dir, fig.File), fig.PNG, 0o644); err != nil {
-			return err
-		}
+	if err := writeFigures(dir, figs); err != nil {
+		return err
 	}
 	var pairs []pairImage
 	for i, e := range f.Evidence {
@@ -83,15 +63,7 @@ func WriteAudit(dir string, f *audit.Findings) error {
 	if err != nil {
 		return err
 	}
-	md := auditMarkdown(f, figs, pairs, ev)
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(md), 0o644); err != nil {
-		return err
-	}
-	var h bytes.Buffer
-	if err := auditHTML(&h, f, figs, pairs, ev); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644)
+	return writeMarkdownHTML(dir, auditMarkdown(f, figs, pairs, ev), func(h *bytes.Buffer) error { return auditHTML(h, f, figs, pairs, ev) })
 }
 
 // pairImage is a side-by-side near-duplicate pair in the report.

@@ -3,7 +3,6 @@ package report
 import (
 	"bytes"
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"html/template"
 	"image/png"
@@ -27,50 +26,24 @@ func WriteCompare(dir string, c *compare.Comparison) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	var js bytes.Buffer
-	enc := json.NewEncoder(&js)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(c); err != nil {
+	if err := writeJSONFile(filepath.Join(dir, "comparison.json"), c); err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "comparison.json"), js.Bytes(), 0o644); err != nil {
-		return err
-	}
-	w, err := CreateItems[compare.ItemRow](filepath.Join(dir, "items.parquet"))
-	if err != nil {
-		return err
-	}
-	for _, it := range c.Items {
-		if err := w.Write(it); err != nil {
-			w.Close()
-			return err
-		}
-	}
-	if err := w.Close(); err != nil {
+	if err := WriteItems(filepath.Join(dir, "items.parquet"), c.Items); err != nil {
 		return err
 	}
 	figs, err := compareFigures(c)
 	if err != nil {
 		return err
 	}
-	for _, fg := range figs {
-		if err := os.WriteFile(filepath.Join(dir, fg.File), fg.PNG, 0o644); err != nil {
-			return err
-		}
+	if err := writeFigures(dir, figs); err != nil {
+		return err
 	}
 	ev, err := flipEvidence(dir, c)
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "report.md"), []byte(compareMarkdown(c, figs, ev)), 0o644); err != nil {
-		return err
-	}
-	var h bytes.Buffer
-	if err := compareHTML(&h, c, figs, ev); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "report.html"), h.Bytes(), 0o644)
+	return writeMarkdownHTML(dir, compareMarkdown(c, figs, ev), func(h *bytes.Buffer) error { return compareHTML(h, c, figs, ev) })
 }
 
 // CompareNames are the names WriteCompare writes into its folder.
@@ -290,15 +263,7 @@ func compareMarkdown(c *compare.Comparison, figs []figure, ev []evidenceGroup) s
 	}
 	if len(c.Excess) > 0 {
 		b.WriteString("## Excess gap over the rules-trained controls\n\nThe model's length-stratified gap on the items it saw, minus the control's on the same items: the part of the advantage on seen items a model trained by the benchmark's rules does not show.\n\n")
-		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "above 0"}}
-		for _, e := range c.Excess {
-			if e.Undefined != "" {
-				t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), "–", "–", "–", e.Undefined, "")
-				continue
-			}
-			t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), fmt.Sprintf("%+.2f", e.ModelGap), fmt.Sprintf("%+.2f", e.ControlGap),
-				fmt.Sprintf("%+.2f", e.Excess), fmt.Sprintf("[%.2f, %.2f]", e.CI[0], e.CI[1]), yes(e.Positive))
-		}
+		t := excessTable(c)
 		b.WriteString(t.Markdown())
 		b.WriteString("\n")
 	}
@@ -390,23 +355,21 @@ tr.flip td{color:#c0392b;font-weight:600;background:#fde8e8}.sentence{font-size:
 
 // sectionsTemplate renders sections as a Page does, for a page with its
 // own first screen.
-var sectionsTemplate = template.Must(template.New("sections").Funcs(template.FuncMap{
-	"head":  func(h string) string { return strings.TrimPrefix(h, ">") },
-	"right": func(h string) bool { return strings.HasPrefix(h, ">") },
-	"cell": func(row []string, i int) string {
-		if i < len(row) {
-			return row[i]
+var sectionsTemplate = template.Must(template.New("sections").Funcs(sectionFuncs).Parse(`{{range .}}` + sectionHTML + `{{end}}`))
+
+// excessTable is the table of excess gaps over the rules-trained controls.
+func excessTable(c *compare.Comparison) Table {
+	t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "above 0"}}
+	for _, e := range c.Excess {
+		if e.Undefined != "" {
+			t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), "–", "–", "–", e.Undefined, "")
+			continue
 		}
-		return ""
-	},
-	"b64": func(b []byte) string { return base64.StdEncoding.EncodeToString(b) },
-}).Parse(`{{range .}}<h2>{{.Heading}}</h2>
-{{range .Text}}<p>{{.}}</p>{{end}}
-{{range .Tables}}{{$t := .}}<table><tr>{{range .Header}}<th>{{head .}}</th>{{end}}</tr>
-{{range .Rows}}{{$r := .}}<tr>{{range $i, $h := $t.Header}}<td{{if right $h}} class="n"{{end}}>{{cell $r $i}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
-{{range .Images}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{b64 .PNG}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
-{{end}}`))
+		t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), fmt.Sprintf("%+.2f", e.ModelGap), fmt.Sprintf("%+.2f", e.ControlGap),
+			fmt.Sprintf("%+.2f", e.Excess), fmt.Sprintf("[%.2f, %.2f]", e.CI[0], e.CI[1]), yes(e.Positive))
+	}
+	return t
+}
 
 func compareHTML(w io.Writer, c *compare.Comparison, figs []figure, ev []evidenceGroup) error {
 	type board struct {
@@ -437,15 +400,7 @@ func compareHTML(w io.Writer, c *compare.Comparison, figs []figure, ev []evidenc
 			Text: []string{fmt.Sprintf("%d items; %d seen by some model; %d clean. ExpRate@CDM in percent with 95%% Wilson intervals; text metrics on all items (the audit level; ≤k token edits at the tokens level).", s.Items, s.SeenAny, s.Clean)}})
 	}
 	if len(c.Excess) > 0 {
-		t := Table{Header: []string{"split", "model", "control", ">n seen", ">n not seen", ">model gap pp", ">control gap pp", ">excess pp", "95% CI", "above 0"}}
-		for _, e := range c.Excess {
-			if e.Undefined != "" {
-				t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), "–", "–", "–", e.Undefined, "")
-				continue
-			}
-			t.Add(e.Split, e.Model, e.Control, fmt.Sprint(e.Seen), fmt.Sprint(e.Unseen), fmt.Sprintf("%+.2f", e.ModelGap), fmt.Sprintf("%+.2f", e.ControlGap),
-				fmt.Sprintf("%+.2f", e.Excess), fmt.Sprintf("[%.2f, %.2f]", e.CI[0], e.CI[1]), yes(e.Positive))
-		}
+		t := excessTable(c)
 		secs = append(secs, Section{Heading: "Excess gap over the rules-trained controls", Tables: []Table{t},
 			Text: []string{"The model's length-stratified gap on the items it saw minus the control's on the same items."}})
 	}

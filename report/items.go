@@ -79,3 +79,19 @@ func (w *ItemWriter[T]) Close() error {
 	}
 	return err
 }
+
+// WriteItems writes rows to a new file at path, JSONL or Parquet as
+// CreateItems chooses.
+func WriteItems[T any](path string, rows []T) error {
+	w, err := CreateItems[T](path)
+	if err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := w.Write(r); err != nil {
+			w.Close()
+			return err
+		}
+	}
+	return w.Close()
+}

@@ -40,7 +40,8 @@ type PageImage struct {
 	PNG     []byte
 }
 
-var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
+// sectionFuncs are the functions sectionHTML uses.
+var sectionFuncs = template.FuncMap{
 	"head":  func(h string) string { return strings.TrimPrefix(h, ">") },
 	"right": func(h string) bool { return strings.HasPrefix(h, ">") },
 	"cell": func(row []string, i int) string {
@@ -50,7 +51,18 @@ var pageTemplate = template.Must(template.New("page").Funcs(template.FuncMap{
 		return ""
 	},
 	"b64": func(b []byte) string { return base64.StdEncoding.EncodeToString(b) },
-}).Parse(`<!DOCTYPE html>
+}
+
+// sectionHTML draws one Section in HTML (inside a range over sections).
+const sectionHTML = `<h2>{{.Heading}}</h2>
+{{range .Text}}<p>{{.}}</p>{{end}}
+{{range .Tables}}{{$t := .}}<table><tr>{{range .Header}}<th>{{head .}}</th>{{end}}</tr>
+{{range .Rows}}{{$r := .}}<tr>{{range $i, $h := $t.Header}}<td{{if right $h}} class="n"{{end}}>{{cell $r $i}}</td>{{end}}</tr>
+{{end}}</table>{{end}}
+{{range .Images}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{b64 .PNG}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
+`
+
+var pageTemplate = template.Must(template.New("page").Funcs(sectionFuncs).Parse(`<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8"><title>{{.Title}}</title>
 <style>
 body{font-family:system-ui,sans-serif;max-width:1100px;margin:2em auto;padding:0 1em;color:#222}
@@ -60,13 +72,7 @@ img{max-width:100%}
 </style></head><body>
 <h1 id="title">{{.Title}}</h1>
 <p class="answer" id="answer">{{.Answer}}</p>
-{{range .Sections}}<h2>{{.Heading}}</h2>
-{{range .Text}}<p>{{.}}</p>{{end}}
-{{range .Tables}}{{$t := .}}<table><tr>{{range .Header}}<th>{{head .}}</th>{{end}}</tr>
-{{range .Rows}}{{$r := .}}<tr>{{range $i, $h := $t.Header}}<td{{if right $h}} class="n"{{end}}>{{cell $r $i}}</td>{{end}}</tr>
-{{end}}</table>{{end}}
-{{range .Images}}<figure><img alt="{{.Caption}}" src="data:image/png;base64,{{b64 .PNG}}"><figcaption>{{.Caption}}</figcaption></figure>{{end}}
-{{end}}</body></html>
+{{range .Sections}}` + sectionHTML + `{{end}}</body></html>
 `))
 
 // Write writes the page as dir/index.html.

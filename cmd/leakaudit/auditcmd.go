@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"math"
 
@@ -11,7 +9,6 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
-	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -58,11 +55,8 @@ profile is an error naming its line, and paths are relative to the file.
 				return usagef("give --config and --out")
 			}
 			c, err := audit.LoadConfig(config)
-			if errors.As(err, new(*audit.ConfigError)) {
-				return usageError{err}
-			}
 			if err != nil {
-				return err
+				return configError(err)
 			}
 			if cmd.Flags().Changed("max-label-bytes") {
 				c.MaxLabelBytes = maxLabel
@@ -73,50 +67,19 @@ profile is an error naming its line, and paths are relative to the file.
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			bar := progress.New()
-			last := ""
+			bar := newStageBar()
 			f, err := audit.RunAudit(ctx, audit.AuditJob{Config: c, Tool: toolName(), Workers: workers,
-				Log: func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) },
-				Progress: func(stage string, done, total int) {
-					if stage != last {
-						if last != "" {
-							bar.Done()
-						}
-						bar.Start(stage, int64(total))
-						last = stage
-					}
-					bar.Add(256)
-				}})
-			if last != "" {
-				bar.Done()
-			}
+				Log: stderrLog(cmd), Progress: bar.Progress})
+			bar.Done()
 			if err != nil {
 				return err
 			}
-			if err := report.WriteAudit(out, f); err != nil {
-				return err
-			}
-			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), f)
-			} else {
-				err = report.AuditText(cmd.OutOrStdout(), f, out)
-			}
-			if err != nil {
-				return err
-			}
-			return checkInputs(cmd, f.Completeness)
+			return finishReport(cmd, out, f, f.Completeness, asJSON,
+				func(dir string) error { return report.WriteAudit(dir, f) },
+				func(w io.Writer, dir string) error { return report.AuditText(w, f, dir) })
 		},
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:     "init",
-		Short:   "Print a commented example configuration with every key",
-		Example: "  leakaudit audit init > audit.yaml",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(cmd.OutOrStdout(), audit.ExampleConfig)
-			return err
-		},
-	})
+	cmd.AddCommand(initCmd("leakaudit audit init > audit.yaml", audit.ExampleConfig))
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")

@@ -1,20 +1,14 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"io"
 	"math"
-	"path/filepath"
-	"strings"
 
 	"github.com/spf13/cobra"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/compare"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
-	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -59,11 +53,8 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 				return usagef("give --config and --out")
 			}
 			c, err := compare.LoadConfig(config)
-			if errors.As(err, new(*audit.ConfigError)) {
-				return usageError{err}
-			}
 			if err != nil {
-				return err
+				return configError(err)
 			}
 			if cmd.Flags().Changed("max-label-bytes") {
 				c.MaxLabelBytes = maxLabel
@@ -77,50 +68,19 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			bar := progress.New()
-			last := ""
+			bar := newStageBar()
 			res, err := compare.Run(ctx, compare.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) },
-				Progress: func(stage string, done, total int) {
-					if stage != last {
-						if last != "" {
-							bar.Done()
-						}
-						bar.Start(stage, int64(total))
-						last = stage
-					}
-					bar.Add(256)
-				}})
-			if last != "" {
-				bar.Done()
-			}
+				Log: stderrLog(cmd), Progress: bar.Progress})
+			bar.Done()
 			if err != nil {
 				return err
 			}
-			if err := report.WriteCompare(out, res); err != nil {
-				return err
-			}
-			if asJSON {
-				err = writeJSON(cmd.OutOrStdout(), res)
-			} else {
-				err = report.CompareText(cmd.OutOrStdout(), res, out)
-			}
-			if err != nil {
-				return err
-			}
-			return checkInputs(cmd, res.Completeness)
+			return finishReport(cmd, out, res, res.Completeness, asJSON,
+				func(dir string) error { return report.WriteCompare(dir, res) },
+				func(w io.Writer, dir string) error { return report.CompareText(w, res, dir) })
 		},
 	}
-	cmd.AddCommand(&cobra.Command{
-		Use:     "init",
-		Short:   "Print a commented example configuration with every key",
-		Example: "  leakaudit compare init > compare.yaml",
-		Args:    cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			_, err := io.WriteString(cmd.OutOrStdout(), compare.ExampleConfig)
-			return err
-		},
-	})
+	cmd.AddCommand(initCmd("leakaudit compare init > compare.yaml", compare.ExampleConfig))
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "comparison configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")
@@ -135,11 +95,5 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 // compareNames recognizes a comparison report folder (and the
 // configuration's index folder inside it, as auditNames does).
 func compareNames(out, db string) func(string) bool {
-	names := append([]string(nil), report.CompareNames...)
-	if db != "" {
-		if rel, err := filepath.Rel(out, db); err == nil && filepath.IsLocal(rel) {
-			names = append(names, strings.Split(filepath.ToSlash(rel), "/")[0]+"/")
-		}
-	}
-	return outpath.Names(names...)
+	return reportNames(out, db, report.CompareNames...)
 }

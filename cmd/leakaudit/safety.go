@@ -88,14 +88,8 @@ var (
 // index folder when it lies inside the report folder, is one of its
 // entries too.
 func auditNames(out, db string) func(string) bool {
-	names := []string{"findings.json", "report.md", "report.html", "items.parquet", "items.jsonl",
-		"test-fingerprints.parquet", "fig-*.png", "pairs/", "evidence/"}
-	if db != "" {
-		if rel, err := filepath.Rel(out, db); err == nil && filepath.IsLocal(rel) {
-			names = append(names, strings.Split(filepath.ToSlash(rel), "/")[0]+"/")
-		}
-	}
-	return outpath.Names(names...)
+	return reportNames(out, db, "findings.json", "report.md", "report.html", "items.parquet", "items.jsonl",
+		"test-fingerprints.parquet", "fig-*.png", "pairs/", "evidence/")
 }
 
 // itemColumns are the fields every per-item evidence file of overlap has.

@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"html"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/leakaudit/leakaudit/compare"
 )
@@ -33,13 +31,7 @@ func TestCompareReportInBrowser(t *testing.T) {
 		t.Fatalf("%v\n%s", err, w.String())
 	}
 	page := "file://" + filepath.Join(dir, "compare", "report.html")
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-	defer cancel()
-	dom, err := exec.CommandContext(ctx, browser, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir="+filepath.Join(dir, "profile"),
-		"--virtual-time-budget=5000", "--dump-dom", page).Output()
-	if err != nil {
-		t.Fatalf("%s: %v", browser, err)
-	}
+	dom := runHeadless(t, browser, dir, "--virtual-time-budget=5000", "--dump-dom", page)
 	checkLeaderboards(t, string(dom), filepath.Join(dir, "compare", "comparison.json"))
 }
 

@@ -26,6 +26,20 @@ func findBrowser() string {
 	return ""
 }
 
+// runHeadless runs browser headless with args (its profile under dir,
+// at most a minute) and returns its output.
+func runHeadless(t *testing.T, browser, dir string, args ...string) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	out, err := exec.CommandContext(ctx, browser, append(base, args...)...).Output()
+	if err != nil {
+		t.Fatalf("%s %v: %v", browser, args, err)
+	}
+	return out
+}
+
 // TestReportInBrowser opens the demo audit's report.html in a real
 // headless browser: the page must load with its tables and inlined
 // figures decoded, and render to a screenshot. It skips when no Chromium
@@ -41,16 +55,7 @@ func TestReportInBrowser(t *testing.T) {
 		t.Fatalf("%v\n%s", err, w.String())
 	}
 	page := "file://" + filepath.Join(dir, "audit", "report.html")
-	run := func(args ...string) []byte {
-		ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-		defer cancel()
-		base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=" + filepath.Join(dir, "profile")}
-		out, err := exec.CommandContext(ctx, browser, append(base, args...)...).Output()
-		if err != nil {
-			t.Fatalf("%s %v: %v", browser, args, err)
-		}
-		return out
-	}
+	run := func(args ...string) []byte { return runHeadless(t, browser, dir, args...) }
 	// The DOM after load: a script counts the figures the browser decoded.
 	dom := string(run("--virtual-time-budget=5000", "--dump-dom", page))
 	for _, want := range []string{`id="title"`, `id="splits"`, "contamination_gap", "error_label_memorization", "demo-test"} {

@@ -3,7 +3,6 @@ package demo
 import (
 	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 )
@@ -29,22 +28,11 @@ func TestCompareDemo(t *testing.T) {
 				}
 			}
 		}
-		files := map[string][]byte{}
-		for _, name := range []string{"comparison.json", "report.md", "report.html", "items.parquet"} {
-			data, err := os.ReadFile(filepath.Join(dir, "compare", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[name] = data
-		}
+		files := readOutputs(t, filepath.Join(dir, "compare"), "comparison.json", "report.md", "report.html", "items.parquet")
 		if first == nil {
 			first = files
 			continue
 		}
-		for name, data := range files {
-			if !bytes.Equal(data, first[name]) {
-				t.Errorf("%s differs between two runs", name)
-			}
-		}
+		sameOutputs(t, first, files)
 	}
 }

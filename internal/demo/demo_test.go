@@ -56,25 +56,39 @@ func TestModelAudit(t *testing.T) {
 		if _, err := RunModelAudit(context.Background(), dir, "test", &w); err != nil {
 			t.Fatalf("%v\n%s", err, w.String())
 		}
-		files := map[string][]byte{}
-		for _, name := range []string{"findings.json", "report.md", "report.html", "items.jsonl"} {
-			data, err := os.ReadFile(filepath.Join(dir, "audit", name))
-			if err != nil {
-				t.Fatal(err)
-			}
-			files[name] = data
-		}
+		files := readOutputs(t, filepath.Join(dir, "audit"), "findings.json", "report.md", "report.html", "items.jsonl")
 		if first == nil {
 			first = files
 			continue
 		}
-		for name, data := range files {
-			if !bytes.Equal(data, first[name]) {
-				t.Errorf("%s differs between two runs", name)
-			}
-		}
+		sameOutputs(t, first, files)
 	}
 	if !bytes.Contains(first["report.html"], []byte("data:image/png;base64,")) {
 		t.Error("report.html has no inlined figure")
+	}
+}
+
+// readOutputs reads the named files of a demo's output folder.
+func readOutputs(t *testing.T, dir string, names ...string) map[string][]byte {
+	t.Helper()
+	files := map[string][]byte{}
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = data
+	}
+	return files
+}
+
+// sameOutputs reports each file of a second run that differs from the
+// first run's.
+func sameOutputs(t *testing.T, first, files map[string][]byte) {
+	t.Helper()
+	for name, data := range files {
+		if !bytes.Equal(data, first[name]) {
+			t.Errorf("%s differs between two runs", name)
+		}
 	}
 }

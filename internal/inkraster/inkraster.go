@@ -122,16 +122,9 @@ func Random(seed uint64) Rasterizer {
 
 // Render draws strokes as the rasterizer would, before encoding.
 func (r Rasterizer) Render(strokes []dataset.Stroke) (*image.Gray, error) {
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	for _, s := range strokes {
-		for _, p := range s {
-			minX, maxX = math.Min(minX, p[0]), math.Max(maxX, p[0])
-			minY, maxY = math.Min(minY, p[1]), math.Max(maxY, p[1])
-		}
-	}
-	if math.IsInf(minX, 1) {
-		return nil, fmt.Errorf("no ink")
+	minX, minY, maxX, maxY, err := dataset.InkBounds(strokes)
+	if err != nil {
+		return nil, err
 	}
 	w, h := math.Max(maxX-minX, 1e-6), math.Max(maxY-minY, 1e-6)
 	pad := float64(r.Margin) + r.Stroke/2
@@ -181,42 +174,7 @@ func (r Rasterizer) Render(strokes []dataset.Stroke) (*image.Gray, error) {
 	pt := func(p [2]float64) (float32, float32) {
 		return float32((p[0]-minX)*sx + ox), float32((p[1]-minY)*sy + oy)
 	}
-	disc := func(x, y float32) {
-		const n = 12
-		for i := 0; i <= n; i++ {
-			a := 2 * math.Pi * float64(i) / n
-			px, py := x+hw*float32(math.Cos(a)), y+hw*float32(math.Sin(a))
-			if i == 0 {
-				rz.MoveTo(px, py)
-			} else {
-				rz.LineTo(px, py)
-			}
-		}
-		rz.ClosePath()
-	}
-	for _, s := range strokes {
-		for i, p := range s {
-			x, y := pt(p)
-			disc(x, y)
-			if i == 0 {
-				continue
-			}
-			px, py := pt(s[i-1])
-			dx, dy := x-px, y-py
-			l := float32(math.Hypot(float64(dx), float64(dy)))
-			if l == 0 {
-				continue
-			}
-			nx, ny := -dy/l*hw, dx/l*hw
-			// Wound the same way as the discs, so that overlaps add up
-			// rather than cancel.
-			rz.MoveTo(px-nx, py-ny)
-			rz.LineTo(x-nx, y-ny)
-			rz.LineTo(x+nx, y+ny)
-			rz.LineTo(px+nx, py+ny)
-			rz.ClosePath()
-		}
-	}
+	dataset.PenStrokes(rz, strokes, pt, hw, 12, false)
 	alpha := image.NewAlpha(image.Rect(0, 0, W, H))
 	rz.Draw(alpha, alpha.Bounds(), image.Opaque, image.Point{})
 	g := image.NewGray(alpha.Bounds())

@@ -121,6 +121,18 @@ func (k keySet) has(s string) bool {
 	return k["a\x00"+canon.CanonAudit(s)] || k["w\x00"+canon.CanonWS(s)]
 }
 
+// fresh draws formulas from g until one whose keys k does not hold, adds
+// it and returns it.
+func (k keySet) fresh(g *Generator) string {
+	for {
+		f := g.Formula()
+		if !k.has(f) {
+			k.add(f)
+			return f
+		}
+	}
+}
+
 // GenerateDemo writes a small benchmark into dir: two training corpora (a
 // Parquet file in the Hugging Face layout and a CROHME-style caption
 // folder) and two test splits (a JSON label list and a caption folder) with

@@ -39,15 +39,7 @@ func GenerateCompareDemo(dir string, seed uint64) (CompareDemo, error) {
 		return cd, err
 	}
 	seen := keySet{}
-	fresh := func() string {
-		for {
-			f := g.Formula()
-			if !seen.has(f) {
-				seen.add(f)
-				return f
-			}
-		}
-	}
+	fresh := func() string { return seen.fresh(g) }
 	const n = 1000
 	test := make([]string, n)
 	for i := range test {

@@ -80,15 +80,7 @@ func GenerateModelDemo(dir string, seed uint64) (ModelDemo, error) {
 		train[i] = g.Formula()
 		seen.add(train[i])
 	}
-	fresh := func() string {
-		for {
-			f := g.Formula()
-			if !seen.has(f) {
-				seen.add(f)
-				return f
-			}
-		}
-	}
+	fresh := func() string { return seen.fresh(g) }
 	write := func(name string, recs []predRecord) error {
 		data, err := json.MarshalIndent(recs, "", " ")
 		if err != nil {
