@@ -239,8 +239,7 @@ type ItemRow struct {
 	Clean     bool    `json:"clean" parquet:"clean"` // seen by no model
 }
 
-func pct(x float64) float64    { return math.Round(x*1e4) / 1e2 }
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
 
 // lengthBins are the audit's ground-truth length strata (L3 tokens).
 var lengthBins = []int{5, 10, 15, 20, 30, math.MaxInt}

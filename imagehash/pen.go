@@ -121,23 +121,6 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 	return out
 }
 
-// cellRanges maps each of n source pixels to the cells [lo, hi] (offset
-// by off) of m cells spanning them.
-func cellRanges(n, m, off int) [][2]int {
-	out := make([][2]int, n)
-	for i := range out {
-		if m <= n { // the cell holding the pixel's centre
-			c := ((2*i+1)*m)/(2*n) + off
-			out[i] = [2]int{c, c}
-			continue
-		}
-		lo := (i*m)/n + off
-		hi := ((i+1)*m-1)/n + off
-		out[i] = [2]int{lo, hi}
-	}
-	return out
-}
-
 // dilate grows the ink (1 cells) of an S×S grid by ex cells left and
 // right and ey cells up and down (a rectangular pen), separably: a cell
 // becomes ink when the nearest ink along the axis is within reach.
