@@ -60,6 +60,12 @@ type NearDupJob struct {
 	// verify them as copies (Verified false): most are the same formula
 	// by another writer.
 	Unverified bool
+	// NoProbes searches with each test image's own hashes only: no probes
+	// for ink cut at an edge, and imagehash.VerifyDistance for every query
+	// (the stricter limit of a lone symbol needs the count of ink pieces
+	// the probes compute). It is the search the SQL over image
+	// fingerprints makes (sql/image_neardup.sql), for comparing the two.
+	NoProbes bool
 }
 
 // NearDupPair is one test image with a training image within the radius.
@@ -278,7 +284,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			self[name] = true
 		}
 		query := job.Hash
-		query.Probe = true
+		query.Probe = !job.NoProbes
 		st, _, err := imagehash.Scan(ctx, sp.Source, query, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
 			sum.Items++
 			if fp.Blank {

@@ -6,7 +6,7 @@
 -- Reads three views: train and test (duckdb/views.sql or spark/views.sql)
 -- over image fingerprints made with the same hash settings, and
 -- neardup_params (neardup_params.sql), one row holding the radius
--- (0 to 31; neardup's default is 6).
+-- (0 to 31; neardup's default is 8).
 --
 -- Multi-index banding, so that the engine never compares all pairs: the
 -- 64 bits are cut into radius+1 bands of about 64/(radius+1) bits. Two
@@ -25,7 +25,10 @@
 --
 -- The checks need no pixels: identical when the digests of the normalized
 -- pixels are equal; verified when identical or the 256-bit difference
--- hashes differ in at most 40 bits (imagehash.VerifyDistance);
+-- hashes differ in at most 30 bits (imagehash.VerifyDistance; neardup
+-- also searches each test image with eight probes for ink cut at an edge
+-- and verifies a lone symbol within 14 bits, which need the test images
+-- themselves: the SQL is neardup with NoProbes and --unverified);
 -- label_mismatch when both images have a label and their ws digests
 -- differ (neardup's label check also merges labels that differ only in
 -- notation, at the tokens, render and typeset rungs, so it flags a subset
@@ -81,6 +84,6 @@ pairs AS (
     JOIN train AS t ON t.corpus = c.train_corpus AND t.seq = c.train_seq
 )
 SELECT test_split, test_id, test_seq, train_split, train_id, train_seq, distance, fine_distance,
-       identical, identical OR fine_distance <= 40 AS verified, label_mismatch
+       identical, identical OR fine_distance <= 30 AS verified, label_mismatch
 FROM pairs
 ORDER BY test_split, test_seq, distance, train_split, train_id, train_seq;
