@@ -297,7 +297,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			var testDigest, testWS canon.Digest
 			if it.HasLabel && fpLevel.Name != "" {
 				testDigest = fpLevel.Digest(it.Label, job.Salt)
-				testWS = canon.DigestOf(canon.CanonWS(it.Label), job.Salt)
+				testWS = canon.DigestOf(canon.WSKey(it.Label), job.Salt)
 			}
 			mih.SearchAny(fp.Hashes(), job.MaxDistance, func(pos, d int) {
 				r := train[pos]

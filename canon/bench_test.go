@@ -11,12 +11,12 @@ var benchLabels = []string{
 
 func BenchmarkCanonAudit(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		CanonAudit(benchLabels[i%len(benchLabels)])
+		AuditKey(benchLabels[i%len(benchLabels)])
 	}
 }
 
 func BenchmarkCanonWS(b *testing.B) {
 	for i := 0; i < b.N; i++ {
-		CanonWS(benchLabels[i%len(benchLabels)])
+		WSKey(benchLabels[i%len(benchLabels)])
 	}
 }

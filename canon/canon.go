@@ -9,21 +9,21 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// CanonAudit is the published audit protocol's canonical function, byte for
+// AuditKey is the published audit protocol's canonical function, byte for
 // byte (docs/canonical-ladder.md §1.2): if s starts with `\[` and ends with `\]` the
 // two delimiters are removed once, on the raw string with no trimming first;
 // then every U+0020 is deleted. Tabs, newlines, other Unicode spaces and
 // zero-width characters are kept, and no Unicode normalization or case
 // folding is applied.
-func CanonAudit(s string) string {
+func AuditKey(s string) string {
 	if len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`) {
 		s = s[2 : len(s)-2]
 	}
 	return strings.ReplaceAll(s, " ", "")
 }
 
-// AppendCanonAudit appends CanonAudit(s) to dst.
-func AppendCanonAudit(dst []byte, s string) []byte {
+// AppendAuditKey appends AuditKey(s) to dst.
+func AppendAuditKey(dst []byte, s string) []byte {
 	if len(s) >= 4 && strings.HasPrefix(s, `\[`) && strings.HasSuffix(s, `\]`) {
 		s = s[2 : len(s)-2]
 	}
@@ -61,7 +61,7 @@ var wrapperPairs = func() (p [][2]string) {
 	return p
 }()
 
-// CanonWS is the ws level (L2, docs/canonical-ladder.md §2): NFC, trim, strip outer
+// WSKey is the ws level (L2, docs/canonical-ladder.md §2): NFC, trim, strip outer
 // display wrappers repeatedly (\[…\], \(…\), $$…$$, $…$ when the inside has
 // no other unescaped $, and the equation, equation*, displaymath and math
 // environments), then drop every whitespace run except one that separates a
@@ -69,7 +69,7 @@ var wrapperPairs = func() (p [][2]string) {
 // A control space (a backslash followed by whitespace) is kept as `\ `.
 // Invalid UTF-8 bytes become U+FFFD first, so that deleting whitespace can
 // never join stray bytes into a character that was not there.
-func CanonWS(s string) string {
+func WSKey(s string) string {
 	if !isASCII(s) { // ASCII is already in NFC
 		s = norm.NFC.String(strings.ToValidUTF8(s, "\uFFFD"))
 	}
@@ -87,7 +87,7 @@ func isASCII(s string) bool {
 }
 
 // StripWrappers trims s and strips outer math wrappers until none is left.
-// It is the second step of [CanonWS].
+// It is the second step of [WSKey].
 func StripWrappers(s string) string {
 	s = strings.TrimFunc(s, IsSpace)
 	for {
@@ -152,7 +152,7 @@ func backslashesBefore(s string, i int) int {
 
 func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
 
-// squeezeSpace is the lexing step of CanonWS.
+// squeezeSpace is the lexing step of WSKey.
 func squeezeSpace(s string) string {
 	return string(appendSqueezed(make([]byte, 0, len(s)), s))
 }
@@ -166,10 +166,10 @@ var plainASCII = func() (t [256]bool) {
 	return t
 }()
 
-// AppendCanonWS appends CanonWS(s) to dst.
-func AppendCanonWS(dst []byte, s string) []byte {
+// AppendWSKey appends WSKey(s) to dst.
+func AppendWSKey(dst []byte, s string) []byte {
 	if !isASCII(s) {
-		return append(dst, CanonWS(s)...)
+		return append(dst, WSKey(s)...)
 	}
 	return appendSqueezed(dst, StripWrappers(s))
 }

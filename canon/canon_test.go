@@ -24,8 +24,8 @@ func TestCanonAudit(t *testing.T) {
 		{`\[ a \\]`, `a\`},             // the code strips by text, not by syntax
 	}
 	for _, tt := range tests {
-		if got := CanonAudit(tt.in); got != tt.want {
-			t.Errorf("CanonAudit(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := AuditKey(tt.in); got != tt.want {
+			t.Errorf("AuditKey(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -59,8 +59,8 @@ func TestCanonWS(t *testing.T) {
 		{`\`, `\`},
 	}
 	for _, tt := range tests {
-		if got := CanonWS(tt.in); got != tt.want {
-			t.Errorf("CanonWS(%q) = %q, want %q", tt.in, got, tt.want)
+		if got := WSKey(tt.in); got != tt.want {
+			t.Errorf("WSKey(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -128,10 +128,10 @@ func FuzzCanonWS(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if strings.Contains(CanonAudit(s), " ") {
+		if strings.Contains(AuditKey(s), " ") {
 			t.Fatalf("audit key of %q keeps a space", s)
 		}
-		k := []rune(CanonWS(s))
+		k := []rune(WSKey(s))
 		for i, r := range k {
 			if !IsSpace(r) {
 				continue
@@ -234,8 +234,8 @@ func TestTokenLevelsConcurrent(t *testing.T) {
 	labels := []string{`x^2`, `\frac ab`, `\left( x \right)`, `\sin x`, `a\,b`, `\frac{a}`, `x''^{2}`, `{\bf x}`}
 	want := map[string][2]string{}
 	for _, s := range labels {
-		a, _ := CanonTokens(s)
-		b, _ := CanonRender(s)
+		a, _ := TokensKey(s)
+		b, _ := RenderKey(s)
 		want[s] = [2]string{a, b}
 	}
 	var wg sync.WaitGroup
@@ -246,8 +246,8 @@ func TestTokenLevelsConcurrent(t *testing.T) {
 			defer wg.Done()
 			for i := 0; i < 500; i++ {
 				s := labels[(g+i)%len(labels)]
-				a, _ := CanonTokens(s)
-				b, _ := CanonRender(s)
+				a, _ := TokensKey(s)
+				b, _ := RenderKey(s)
 				if w := want[s]; a != w[0] || b != w[1] {
 					errs <- s
 					return

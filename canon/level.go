@@ -153,13 +153,13 @@ func init() {
 	Register(Level{
 		ID: Audit, Name: "audit", Rung: "L1", Version: 1,
 		Doc:       `published audit protocol: one outer \[ \] strip, then every U+0020 deleted`,
-		Canon:     func(s string) (string, error) { return CanonAudit(s), nil },
-		AppendKey: AppendCanonAudit,
+		Canon:     func(s string) (string, error) { return AuditKey(s), nil },
+		AppendKey: AppendAuditKey,
 	})
 	Register(Level{
 		ID: WS, Name: "ws", Rung: "L2", Version: 2, // 2: invalid UTF-8 replaced before spaces are dropped
 		Doc:       "NFC, outer math wrappers stripped, whitespace dropped except after a control word before a letter",
-		Canon:     func(s string) (string, error) { return CanonWS(s), nil },
-		AppendKey: AppendCanonWS,
+		Canon:     func(s string) (string, error) { return WSKey(s), nil },
+		AppendKey: AppendWSKey,
 	})
 }

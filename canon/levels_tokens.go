@@ -23,13 +23,13 @@ func init() {
 		// x_{\min}\limits: 13 of 80M edited labels).
 		ID: Tokens, Name: "tokens", Rung: "L3", Version: 2,
 		Doc:       "the CDM tokenizer's normalized tokens, with primes kept and synonyms, delimiter sizes and operator forms unified",
-		Canon:     CanonTokens,
+		Canon:     TokensKey,
 		AppendKey: appendTokensKey,
 	})
 	Register(Level{
 		ID: Render, Name: "render", Rung: "L4", Version: 2, // 2: as tokens 2
 		Doc:   "tokens mapped to render-identical classes, ink-free tokens and redundant braces dropped",
-		Canon: CanonRender,
+		Canon: RenderKey,
 	})
 }
 
@@ -152,10 +152,10 @@ func chainComputeTokens(ws string) ([]string, bool) {
 }
 
 // TokenList returns a label's token sequence at the tokens level (the
-// fields of its CanonTokens key), or nil when the tokenizer rejects it.
+// fields of its TokensKey key), or nil when the tokenizer rejects it.
 func TokenList(s string) []string {
 	var out []string
-	withTokens(CanonWS(s), func(toks []string, ok bool) {
+	withTokens(WSKey(s), func(toks []string, ok bool) {
 		if ok {
 			out = slices.Clone(toks)
 		}
@@ -166,7 +166,7 @@ func TokenList(s string) []string {
 // TokenCount returns the length of a label's token sequence, and false
 // when the tokenizer rejects it.
 func TokenCount(s string) (n int, ok bool) {
-	withTokens(CanonWS(s), func(toks []string, tokOK bool) { n, ok = len(toks), tokOK })
+	withTokens(WSKey(s), func(toks []string, tokOK bool) { n, ok = len(toks), tokOK })
 	return n, ok
 }
 
@@ -174,11 +174,11 @@ func TokenCount(s string) (n int, ok bool) {
 // dst, and reports false when the tokenizer rejects it: TokenList for
 // loops that reuse one buffer.
 func AppendTokenList(dst []string, s string) ([]string, bool) {
-	return AppendWSTokens(dst, CanonWS(s))
+	return AppendWSTokens(dst, WSKey(s))
 }
 
 // AppendWSTokens is AppendTokenList for a label whose ws-level key
-// (CanonWS) the caller already has: the tokens level starts from it.
+// (WSKey) the caller already has: the tokens level starts from it.
 func AppendWSTokens(dst []string, ws string) ([]string, bool) {
 	out, ok := appendTokens(dst, ws)
 	if !ok {
@@ -187,8 +187,8 @@ func AppendWSTokens(dst []string, ws string) ([]string, bool) {
 	return out, true
 }
 
-// CanonTokens is the tokens level (L3) of a label.
-func CanonTokens(s string) (string, error) {
+// TokensKey is the tokens level (L3) of a label.
+func TokensKey(s string) (string, error) {
 	return fromTokens(s, func(toks []string) string { return strings.Join(toks, " ") })
 }
 
@@ -196,7 +196,7 @@ func CanonTokens(s string) (string, error) {
 // or the failed key of its ws form with latex.ErrCDMPass when the
 // tokenizer refuses it.
 func fromTokens(s string, key func(toks []string) string) (string, error) {
-	ws := CanonWS(s)
+	ws := WSKey(s)
 	var k string
 	var err error
 	withTokens(ws, func(toks []string, ok bool) {
@@ -209,10 +209,10 @@ func fromTokens(s string, key func(toks []string) string) (string, error) {
 	return k, err
 }
 
-// appendTokensKey is the tokens level's AppendKey: CanonTokens' key
+// appendTokensKey is the tokens level's AppendKey: TokensKey' key
 // appended to dst.
 func appendTokensKey(dst []byte, s string) []byte {
-	ws := CanonWS(s)
+	ws := WSKey(s)
 	withTokens(ws, func(toks []string, ok bool) { dst = appendTokensOf(dst, ws, toks, ok) })
 	return dst
 }
@@ -237,7 +237,7 @@ func appendTokensOf(dst []byte, ws string, toks []string, ok bool) []byte {
 // the ws and tokens levels and the count share, once for all of them: a
 // fingerprint's row in one pass.
 func Digests(label string, levels []Level, salt []byte, out []Digest) (tokens int, ok bool) {
-	ws := CanonWS(label)
+	ws := WSKey(label)
 	bp := keyBufs.Get().(*[]byte)
 	withTokens(ws, func(toks []string, tokOK bool) {
 		tokens, ok = len(toks), tokOK
@@ -282,11 +282,11 @@ func init() {
 	}
 }
 
-// CanonRender is the render level (L4) of a label.
-func CanonRender(s string) (string, error) { return fromTokens(s, renderKey) }
+// RenderKey is the render level (L4) of a label.
+func RenderKey(s string) (string, error) { return fromTokens(s, renderFromTokens) }
 
-// renderKey maps L3 tokens to the render level's key.
-func renderKey(toks []string) string {
+// renderFromTokens maps L3 tokens to the render level's key.
+func renderFromTokens(toks []string) string {
 	var mapped []string
 	for i := 0; i < len(toks); i++ {
 		t := toks[i]

@@ -38,10 +38,10 @@ func TestPredictionExactMatch(t *testing.T) {
 				if it.Pred == it.Label {
 					l0++
 				}
-				if canon.CanonAudit(it.Pred) == canon.CanonAudit(it.Label) {
+				if canon.AuditKey(it.Pred) == canon.AuditKey(it.Label) {
 					l1++
 				}
-				if canon.CanonWS(it.Pred) == canon.CanonWS(it.Label) {
+				if canon.WSKey(it.Pred) == canon.WSKey(it.Label) {
 					l2++
 				}
 				return nil
@@ -77,19 +77,19 @@ func TestCrossRelease(t *testing.T) {
 		if r == it.Label {
 			l0++
 		}
-		if canon.CanonAudit(r) == canon.CanonAudit(it.Label) {
+		if canon.AuditKey(r) == canon.AuditKey(it.Label) {
 			l1++
 		}
-		if canon.CanonWS(r) == canon.CanonWS(it.Label) {
+		if canon.WSKey(r) == canon.WSKey(it.Label) {
 			l2++
 		}
-		if a, err := canon.CanonTokens(r); err == nil {
-			if b, _ := canon.CanonTokens(it.Label); a == b {
+		if a, err := canon.TokensKey(r); err == nil {
+			if b, _ := canon.TokensKey(it.Label); a == b {
 				l3++
 			}
 		}
-		if a, err := canon.CanonRender(r); err == nil {
-			if b, _ := canon.CanonRender(it.Label); a == b {
+		if a, err := canon.RenderKey(r); err == nil {
+			if b, _ := canon.RenderKey(it.Label); a == b {
 				l4++
 			}
 		}

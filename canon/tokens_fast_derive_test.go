@@ -170,7 +170,7 @@ func buildFastTable() *fastTable {
 }
 
 // chainTokens is the tokens level by the chain alone, for the checks.
-func chainTokens(s string) ([]string, bool) { return chainComputeTokens(CanonWS(s)) }
+func chainTokens(s string) ([]string, bool) { return chainComputeTokens(WSKey(s)) }
 
 // subst writes a context with the candidate x in place of each X, a
 // space after a control word that a letter follows, as the ws level

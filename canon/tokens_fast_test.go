@@ -20,7 +20,7 @@ import (
 // the chain fails).
 func checkFast(t *testing.T, s string) bool {
 	t.Helper()
-	ws := CanonWS(s)
+	ws := WSKey(s)
 	got, r := fastTokens(ws, nil)
 	if r == fastDeclined {
 		return false
@@ -67,7 +67,7 @@ func TestFastTokensCases(t *testing.T) {
 		in   []string
 	}{{fastTook, take}, {fastFails, fails}, {fastDeclined, decline}} {
 		for _, s := range c.in {
-			if _, got := fastTokens(CanonWS(s), nil); got != c.want {
+			if _, got := fastTokens(WSKey(s), nil); got != c.want {
 				t.Errorf("fastTokens(%q) = %v, want %v", s, got, c.want)
 			}
 			checkFast(t, s)

@@ -12,7 +12,7 @@ func BenchmarkCanonTokens(b *testing.B) {
 	labels := shareddata.JSONStrings(b, "labels/crohme_train_captions.json")
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		CanonTokens(labels[i%len(labels)])
+		TokensKey(labels[i%len(labels)])
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "formulas/s")
 }
@@ -24,8 +24,8 @@ func BenchmarkTokensAndRender(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := labels[i%len(labels)]
-		CanonTokens(s)
-		CanonRender(s)
+		TokensKey(s)
+		RenderKey(s)
 	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "labels/s")
 }
@@ -64,7 +64,7 @@ func TestTokenLevelLimits(t *testing.T) {
 		"10k nested braces":    strings.Repeat("{", 10000) + "x" + strings.Repeat("}", 10000),
 		"10k nested fractions": strings.Repeat(`\frac{`, 10000),
 	} {
-		if k, _ := CanonTokens(s); !IsFailedKey(k) {
+		if k, _ := TokensKey(s); !IsFailedKey(k) {
 			t.Errorf("%s: tokens level did not fail", name)
 		}
 	}

@@ -70,7 +70,7 @@ func isASCII(s string) bool {
 	return true
 }
 
-// TestWSAgainstReference checks CanonWS and the ws level's AppendKey
+// TestWSAgainstReference checks WSKey and the ws level's AppendKey
 // (byte-level fast paths) against refCanonWS on edge cases and on every
 // label of the shared label lists.
 func TestWSAgainstReference(t *testing.T) {
@@ -84,9 +84,9 @@ func TestWSAgainstReference(t *testing.T) {
 	bad := 0
 	for _, s := range cases {
 		want := refCanonWS(s)
-		if got := canon.CanonWS(s); got != want {
+		if got := canon.WSKey(s); got != want {
 			if bad++; bad <= 5 {
-				t.Errorf("CanonWS(%q) = %q, want %q", s, got, want)
+				t.Errorf("WSKey(%q) = %q, want %q", s, got, want)
 			}
 		}
 		if got := string(ws[0].Append(nil, s)); got != want {

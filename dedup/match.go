@@ -57,14 +57,14 @@ func (kr *keyer) keyOf(label string) keyedItem {
 	for i, l := range kr.levels {
 		if l.ID == canon.WS && kr.tokens {
 			// The tokens start from the ws key: compute it once.
-			ws, haveWS = canon.CanonWS(label), true
+			ws, haveWS = canon.WSKey(label), true
 			k.digests[i] = canon.DigestOf(ws, kr.salt)
 			continue
 		}
 		k.digests[i] = l.Digest(label, kr.salt) // a failure's key matches only the same failure
 	}
 	if kr.tokens && !haveWS {
-		ws = canon.CanonWS(label)
+		ws = canon.WSKey(label)
 	}
 	switch {
 	case kr.tokens && kr.query != nil:

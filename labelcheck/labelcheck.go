@@ -129,18 +129,18 @@ func (r Result) Reason() string {
 
 // Compare checks two labels (raw, as read from their files).
 func Compare(a, b string) Result {
-	wa, wb := canon.CanonWS(a), canon.CanonWS(b)
+	wa, wb := canon.WSKey(a), canon.WSKey(b)
 	if wa == wb {
 		return Result{Same: true, Level: LevelWS}
 	}
-	ta, errA := canon.CanonTokens(a)
-	tb, errB := canon.CanonTokens(b)
+	ta, errA := canon.TokensKey(a)
+	tb, errB := canon.TokensKey(b)
 	if errA == nil && errB == nil {
 		if ta == tb {
 			return Result{Same: true, Level: LevelTokens}
 		}
-		ra, _ := canon.CanonRender(a)
-		rb, _ := canon.CanonRender(b)
+		ra, _ := canon.RenderKey(a)
+		rb, _ := canon.RenderKey(b)
 		if ra == rb {
 			return Result{Same: true, Level: LevelRender}
 		}
@@ -267,7 +267,7 @@ func Tokens(label string) []string {
 	if t := canon.TokenList(label); t != nil {
 		return t
 	}
-	ws := canon.CanonWS(label)
+	ws := canon.WSKey(label)
 	var out []string
 	for i := 0; i < len(ws); {
 		c := ws[i]

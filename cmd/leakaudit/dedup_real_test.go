@@ -55,7 +55,7 @@ func runDedup(t *testing.T, want int, args ...string) dedupJSON {
 func wsKeys(t *testing.T, src dataset.Source) map[string]bool {
 	keys := map[string]bool{}
 	if _, err := dataset.Scan(src, func(it dataset.Item) error {
-		keys[canon.CanonWS(it.Label)] = true
+		keys[canon.WSKey(it.Label)] = true
 		return nil
 	}); err != nil {
 		t.Fatal(err)
@@ -89,7 +89,7 @@ func TestRealDedup(t *testing.T) {
 	}
 	var atWS int64
 	dataset.Scan(dataset.Source{Path: filepath.Join(crohme, "train"), Format: dataset.Caption}, func(it dataset.Item) error {
-		if test[canon.CanonWS(it.Label)] {
+		if test[canon.WSKey(it.Label)] {
 			atWS++
 		}
 		return nil

@@ -219,12 +219,12 @@ func RunDedup(ctx context.Context, dir, tool string, bm synth.Benchmark, w io.Wr
 	}
 	planted := map[string]bool{}
 	for _, p := range bm.Copied {
-		planted[canon.CanonWS(labels[p.Corpus][p.Index].Label)] = true
+		planted[canon.WSKey(labels[p.Corpus][p.Index].Label)] = true
 	}
 	want := map[string]bool{}
 	for name, items := range labels {
 		for _, it := range items {
-			if planted[canon.CanonWS(it.Label)] {
+			if planted[canon.WSKey(it.Label)] {
 				want[name+":"+it.ID] = true
 			}
 		}

@@ -113,12 +113,12 @@ func WriteJSONStrings(path string, n int, next func(i int) string) error {
 type keySet map[string]bool
 
 func (k keySet) add(s string) {
-	k["a\x00"+canon.CanonAudit(s)] = true
-	k["w\x00"+canon.CanonWS(s)] = true
+	k["a\x00"+canon.AuditKey(s)] = true
+	k["w\x00"+canon.WSKey(s)] = true
 }
 
 func (k keySet) has(s string) bool {
-	return k["a\x00"+canon.CanonAudit(s)] || k["w\x00"+canon.CanonWS(s)]
+	return k["a\x00"+canon.AuditKey(s)] || k["w\x00"+canon.WSKey(s)]
 }
 
 // fresh draws formulas from g until one whose keys k does not hold, adds

@@ -21,7 +21,7 @@ func TestCompactKeepsMeaning(t *testing.T) {
 	for i := 0; i < 2000; i++ {
 		f := g.Formula()
 		c := Compact(f)
-		if canon.CanonWS(c) != canon.CanonWS(f) || canon.CanonAudit(c) != canon.CanonAudit(f) {
+		if canon.WSKey(c) != canon.WSKey(f) || canon.AuditKey(c) != canon.AuditKey(f) {
 			t.Fatalf("Compact(%q) = %q changes the ws or audit key", f, c)
 		}
 		if strings.Contains(Glued(f), " ") {
