@@ -3,6 +3,7 @@ package fingerprint
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -96,6 +97,27 @@ func Write(out string, inputs []Input, o Options) (*Result, error) {
 // WriteContext is Write, stopped when ctx is done: the partial output is
 // removed and nothing is written to out.
 func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*Result, error) {
+	res, err := newResult(out, inputs, o)
+	if err != nil {
+		return nil, err
+	}
+	err = writeFile(out, inputs, o, res, ctx.Err, func(o Options, write func(Row) error) error {
+		err := scanInputs(ctx, inputs, o, res, write)
+		var pe *inputError
+		if err != nil && ctx.Err() != nil && errors.As(err, &pe) {
+			return fmt.Errorf("interrupted while reading %s: nothing was written to %s", pe.path, out)
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// newResult checks the inputs' names and the levels, and returns the
+// Result of writing them to out, with nothing read yet.
+func newResult(out string, inputs []Input, o Options) (*Result, error) {
 	if len(o.Levels) == 0 {
 		return nil, fmt.Errorf("no level to fingerprint")
 	}
@@ -111,18 +133,27 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 	for _, l := range o.Levels {
 		res.Levels = append(res.Levels, l.Name)
 	}
+	return res, nil
+}
+
+// writeFile writes the rows rows gives (to write, in order) to out, as
+// Write describes: built beside out and installed when complete, never
+// over an input. rows gets o with the image hash settings resolved and
+// records what it read in res; interrupted, when it returns an error
+// after the rows, leaves out as it was.
+func writeFile(out string, inputs []Input, o Options, res *Result, interrupted func() error, rows func(o Options, write func(Row) error) error) error {
 	if err := CheckOut(out, inputs, o); err != nil {
-		return nil, err
+		return err
 	}
 	// The output is built in a folder of its own beside out (a name no
 	// one else uses), removed whatever happens.
 	tmpDir, err := os.MkdirTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmpDir)
 	if err := os.Chmod(tmpDir, 0o755); err != nil { // as a folder made by MkdirAll
-		return nil, err
+		return err
 	}
 	tmp := tmpDir
 	if o.Partitions == 0 {
@@ -130,11 +161,11 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 	}
 	w, err := newPartWriter(tmp, o)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if o.Images {
 		if c := o.Hash.Canvas; c != "" && c != imagehash.Stretch && c != imagehash.Aspect {
-			return nil, fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
+			return fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
 		}
 		set := Settings(o.Hash)
 		res.ImageHash = set.String()
@@ -147,6 +178,33 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 		}
 		w.images = &set
 	}
+	if err := rows(o, w.write); err != nil {
+		w.close()
+		return err
+	}
+	if err := noRows(res.Inputs, inputs); err != nil {
+		w.close()
+		return err
+	}
+	if err := w.close(); err != nil {
+		return err
+	}
+	if err := interrupted(); err != nil {
+		return fmt.Errorf("interrupted: nothing was written to %s", out)
+	}
+	if err := outpath.Install(tmp, out); err != nil {
+		return err
+	}
+	res.Done()
+	return nil
+}
+
+// scanInputs reads every input in turn and hands its rows to write, in
+// input order, recording what was read in res. o is Write's options,
+// the image hash settings already resolved. An input that cannot be read
+// (or a ctx done while reading it) is an *inputError.
+func scanInputs(ctx context.Context, inputs []Input, o Options, res *Result, write func(Row) error) error {
+	var err error
 	for _, in := range inputs {
 		ir := InputResult{Name: in.Name, Path: in.Source.Path}
 		var st dataset.Stats
@@ -162,7 +220,7 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 					ir.Blank++
 				}
 				ir.Rows++
-				return w.write(r)
+				return write(r)
 			})
 			ir.Images -= ir.Blank
 		} else {
@@ -174,39 +232,31 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 				return r
 			}, func(_ dataset.Item, r Row) error {
 				ir.Rows++
-				return w.write(r)
+				return write(r)
 			})
 		}
 		if err == nil {
 			err = ctx.Err()
 		}
 		if err != nil {
-			w.close()
-			if ctx.Err() != nil {
-				return nil, fmt.Errorf("interrupted while reading %s: nothing was written to %s", in.Source.Path, out)
-			}
-			return nil, fmt.Errorf("%s: %w", in.Source.Path, err)
+			return &inputError{in.Source.Path, err}
 		}
 		ir.Stats = st
 		res.Check("input "+in.Name, in.Source.Path, st)
 		res.Inputs = append(res.Inputs, ir)
 	}
-	if err := noRows(res.Inputs, inputs); err != nil {
-		w.close()
-		return nil, err
-	}
-	if err := w.close(); err != nil {
-		return nil, err
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("interrupted: nothing was written to %s", out)
-	}
-	if err := outpath.Install(tmp, out); err != nil {
-		return nil, err
-	}
-	res.Done()
-	return res, nil
+	return nil
 }
+
+// inputError is an input that could not be read to its end.
+type inputError struct {
+	path string
+	err  error
+}
+
+func (e *inputError) Error() string { return e.path + ": " + e.err.Error() }
+
+func (e *inputError) Unwrap() error { return e.err }
 
 // noRows is the error of a fingerprint with no row at all, saying for each
 // input why it gave none.
