@@ -18,7 +18,7 @@ demo: build
 ## the race detector over the concurrent packages (-short: without the tests
 ## that replay real data at full size). Tests that need the real data read
 ## ../shared/data (or $$LEAKAUDIT_DATA) and skip with a message when it is absent.
-RACE_PKGS := ./audit ./index ./metrics/cdm ./dataset ./dedup ./fingerprint ./canon ./compare
+RACE_PKGS := ./audit ./overlap ./neardup ./index ./metrics/cdm ./dataset ./dedup ./fingerprint ./canon ./compare
 test:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 30m ./...
@@ -95,7 +95,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkDedupNear' -benchtime 1x -timeout 60m ./dedup/
 	$(GO) test -run '^$$' -bench 'BenchmarkNearQuery' -cpu 1 ./index/
 	$(GO) test -run '^$$' -bench 'BenchmarkNear10M' -benchtime 1x -timeout 30m ./index/
-	$(GO) test -run '^$$' -bench 'BenchmarkOverlapNear' -benchtime 1x -timeout 60m ./audit/
+	$(GO) test -run '^$$' -bench 'BenchmarkOverlapNear' -benchtime 1x -timeout 60m ./overlap/
 	$(GO) test -run '^$$' -bench 'BenchmarkCompare3Models' -benchtime 1x -timeout 30m ./compare/
 	$(MAKE) build
 	bash scripts/overlap-vs-python.sh

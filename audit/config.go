@@ -8,14 +8,14 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
-	"github.com/leakaudit/leakaudit/canon"
-
 	"gopkg.in/yaml.v3"
 
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -125,7 +125,7 @@ func LoadConfig(path string) (*Config, error) {
 		return nil, &ConfigError{fmt.Errorf("%s: %w", path, err)}
 	}
 	c.dir = filepath.Dir(path)
-	if _, err := c.plan(); err != nil {
+	if _, err := NewPlan(c); err != nil {
 		return nil, &ConfigError{fmt.Errorf("%s: %w", path, err)}
 	}
 	return c, nil
@@ -149,7 +149,7 @@ func ParseConfig(data []byte) (*Config, error) {
 	if err := dec.Decode(&c); err != nil && !errors.Is(err, io.EOF) {
 		return nil, &ConfigError{err}
 	}
-	if _, err := c.plan(); err != nil {
+	if _, err := NewPlan(&c); err != nil {
 		return nil, err
 	}
 	return &c, nil
@@ -384,9 +384,15 @@ func checkProfile(p string) error {
 	return fmt.Errorf("unknown CDM profile %q (one of %s)", p, strings.Join(names, ", "))
 }
 
-// A plan is a configuration checked once and resolved: paths relative to
-// the configuration file, formats, levels and the profile parsed.
-type plan struct {
+// A Plan is a configuration checked once and resolved: its defaults
+// filled in, paths made relative to the configuration file, formats,
+// levels and the profile parsed. NewPlan is the only place defaults are
+// filled in; the Config it was made from is left as it was.
+type Plan struct {
+	// Config is the configuration with its defaults filled in: the one
+	// the findings record.
+	Config Config
+
 	levels      []canon.Level
 	profile     cdm.Profile
 	limits      dataset.Limits
@@ -405,14 +411,24 @@ type splitPlan struct {
 	labelsOnly bool
 }
 
-// plan checks the configuration, fills in its defaults, and resolves it.
-// Its errors are *ConfigError.
-func (c *Config) plan() (*plan, error) {
-	p, err := c.resolve()
+// NewPlan checks c and resolves it into a plan, on a copy of c with its
+// defaults filled in; c is not changed. Its errors are *ConfigError.
+func NewPlan(c *Config) (*Plan, error) {
+	p, err := c.clone().resolve()
 	if err != nil {
 		return nil, &ConfigError{err}
 	}
 	return p, nil
+}
+
+// clone is a copy of c that shares nothing with it that resolve changes.
+func (c *Config) clone() *Config {
+	d := *c
+	d.Train = slices.Clone(c.Train)
+	d.TrainImages = slices.Clone(c.TrainImages)
+	d.Splits = slices.Clone(c.Splits)
+	d.Levels = slices.Clone(c.Levels)
+	return &d
 }
 
 // checkRanges checks the numbers of a configuration, where zero means
@@ -439,14 +455,37 @@ func (c *Config) checkRanges() error {
 	return nil
 }
 
-// resolve is plan's work.
-func (c *Config) resolve() (*plan, error) {
+// resolve is NewPlan's work: it fills in c's defaults (c is NewPlan's
+// copy) and resolves c into a plan.
+func (c *Config) resolve() (*Plan, error) {
 	if len(c.Splits) == 0 {
 		return nil, fmt.Errorf("audit config: no splits")
 	}
 	if err := c.checkRanges(); err != nil {
 		return nil, err
 	}
+	c.fillDefaults()
+	p := &Plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
+	var err error
+	if p.levels, err = canon.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
+		return nil, fmt.Errorf("audit config: levels: %w", err)
+	}
+	if err := checkProfile(c.Profile); err != nil {
+		return nil, fmt.Errorf("audit config: cdm_profile: %w", err)
+	}
+	p.profile = cdm.Profiles[c.Profile]
+	if err := c.resolveSplits(p); err != nil {
+		return nil, err
+	}
+	if err := c.resolveTrain(p); err != nil {
+		return nil, err
+	}
+	p.Config = *c
+	return p, nil
+}
+
+// fillDefaults gives the keys left out their defaults.
+func (c *Config) fillDefaults() {
 	if len(c.Levels) == 0 {
 		c.Levels = []string{"audit", "ws"}
 	}
@@ -462,37 +501,33 @@ func (c *Config) resolve() (*plan, error) {
 	if c.Near > 0 && c.NearMin == 0 {
 		c.NearMin = index.DefaultNearMin(c.Near)
 	}
-	p := &plan{limits: dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}, corrections: c.Path(c.Corrections)}
-	var err error
-	if p.levels, err = canon.ParseLevels(strings.Join(c.Levels, ",")); err != nil {
-		return nil, fmt.Errorf("audit config: levels: %w", err)
-	}
-	if err := checkProfile(c.Profile); err != nil {
-		return nil, fmt.Errorf("audit config: cdm_profile: %w", err)
-	}
-	p.profile = cdm.Profiles[c.Profile]
+}
+
+// resolveSplits checks the splits, fills in their benchmarks, and adds
+// them to p with their sources.
+func (c *Config) resolveSplits(p *Plan) error {
 	seen := map[string]bool{}
 	for i := range c.Splits {
 		s := &c.Splits[i]
 		if s.Name == "" || (s.Predictions == "") == (s.Labels == "") {
-			return nil, fmt.Errorf("audit config: split %d needs a name and either a predictions file or a labels file (labels alone: no model checks)", i+1)
+			return fmt.Errorf("audit config: split %d needs a name and either a predictions file or a labels file (labels alone: no model checks)", i+1)
 		}
 		if s.Labels != "" && s.ReportedExpRate != nil {
-			return nil, fmt.Errorf("audit config: split %s: reported_exprate needs predictions to compare with", s.Name)
+			return fmt.Errorf("audit config: split %s: reported_exprate needs predictions to compare with", s.Name)
 		}
 		if seen[s.Name] {
-			return nil, fmt.Errorf("audit config: split %q given twice", s.Name)
+			return fmt.Errorf("audit config: split %q given twice", s.Name)
 		}
 		seen[s.Name] = true
 		if err := checkRole(s.Role); err != nil {
-			return nil, fmt.Errorf("audit config: split %s: %w", s.Name, err)
+			return fmt.Errorf("audit config: split %s: %w", s.Name, err)
 		}
 		if s.Benchmark == "" {
 			s.Benchmark = s.Name
 		}
 		f, err := dataset.ParseFormat(s.Format)
 		if err != nil {
-			return nil, fmt.Errorf("audit config: split %s: %w", s.Name, err)
+			return fmt.Errorf("audit config: split %s: %w", s.Name, err)
 		}
 		path := s.Predictions
 		if s.Labels != "" {
@@ -501,19 +536,25 @@ func (c *Config) resolve() (*plan, error) {
 		p.splits = append(p.splits, splitPlan{cfg: *s, images: c.Path(s.Images), labelsOnly: s.Labels != "",
 			source: dataset.Source{Path: c.Path(path), Format: f, Field: s.Field, IDField: s.IDField, Limits: p.limits}})
 	}
+	return nil
+}
+
+// resolveTrain checks the training corpora and image sets, fills in
+// their names, and adds them to p with their sources.
+func (c *Config) resolveTrain(p *Plan) error {
 	for k, list := range [][]CorpusConfig{c.Train, c.TrainImages} {
 		key := []string{"train", "train_images"}[k]
 		names := map[string]bool{}
 		for i := range list {
 			t := &list[i]
 			if t.Path == "" {
-				return nil, fmt.Errorf("audit config: %s: training corpus %d has no path", key, i+1)
+				return fmt.Errorf("audit config: %s: training corpus %d has no path", key, i+1)
 			}
 			if t.Name == "" {
 				t.Name = filepath.Base(t.Path)
 			}
 			if names[t.Name] {
-				return nil, fmt.Errorf("audit config: %s: a training corpus named %q is given twice", key, t.Name)
+				return fmt.Errorf("audit config: %s: a training corpus named %q is given twice", key, t.Name)
 			}
 			names[t.Name] = true
 		}
@@ -521,7 +562,7 @@ func (c *Config) resolve() (*plan, error) {
 	for _, t := range c.Train {
 		f, err := dataset.ParseFormat(t.Format)
 		if err != nil {
-			return nil, fmt.Errorf("audit config: training corpus %s: %w", t.Name, err)
+			return fmt.Errorf("audit config: training corpus %s: %w", t.Name, err)
 		}
 		p.train = append(p.train, index.CorpusInput{Name: t.Name,
 			Source: dataset.Source{Path: c.Path(t.Path), Format: f, Field: t.Field, IDField: t.IDField, Limits: p.limits}})
@@ -529,7 +570,7 @@ func (c *Config) resolve() (*plan, error) {
 	for _, t := range c.TrainImages {
 		p.trainImages = append(p.trainImages, index.ImageCorpusInput{Name: t.Name, Source: dataset.ImageSource{Path: c.Path(t.Path), Field: t.Field}})
 	}
-	return p, nil
+	return nil
 }
 
 // Path resolves a path of the configuration: relative to the

@@ -14,8 +14,12 @@ func TestExampleConfig(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Train) != 2 || len(c.Splits) != 2 || c.Splits[0].ReportedExpRate == nil || c.Profile != "unimernet" {
-		t.Errorf("example parsed as %+v", c)
+	p, err := NewPlan(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Train) != 2 || len(c.Splits) != 2 || c.Splits[0].ReportedExpRate == nil || p.Config.Profile != "unimernet" {
+		t.Errorf("example parsed as %+v, planned as %+v", c, p.Config)
 	}
 }
 
@@ -86,7 +90,7 @@ func auditFiles(t *testing.T, sub string, files map[string]string) *Findings {
 		t.Fatal(err)
 	}
 	c.DB = filepath.Join(dir, "db")
-	f, err := RunAudit(t.Context(), AuditJob{Config: c, Tool: "test"})
+	f, err := Run(t.Context(), Job{Config: c, Tool: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestAuditDeterministic(t *testing.T) {
 // items as JSON, without the index folder (not part of the output).
 func auditJSON(t *testing.T, c *Config, workers int) string {
 	t.Helper()
-	f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test", Workers: workers})
+	f, err := Run(context.Background(), Job{Config: c, Tool: "test", Workers: workers})
 	if err != nil {
 		t.Fatal(err)
 	}

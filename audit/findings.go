@@ -2,21 +2,19 @@ package audit
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"sort"
 	"strings"
-	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/dataset"
-	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/metrics"
+	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
+	"github.com/leakaudit/leakaudit/neardup"
+	"github.com/leakaudit/leakaudit/overlap"
 	"github.com/leakaudit/leakaudit/stats"
 )
 
@@ -28,17 +26,17 @@ type Findings struct {
 	Config *Config `json:"config"`
 	// Verdicts answer, per test split, whether it is contaminated and how
 	// badly: the report's first screen.
-	Verdicts []Verdict      `json:"verdicts,omitempty"`
-	Inputs   []InputFile    `json:"inputs"`
-	Splits   []SplitFinding `json:"splits"`
-	Overlap  []SplitLevel   `json:"overlap,omitempty"`
+	Verdicts []Verdict            `json:"verdicts,omitempty"`
+	Inputs   []InputFile          `json:"inputs"`
+	Splits   []SplitFinding       `json:"splits"`
+	Overlap  []overlap.SplitLevel `json:"overlap,omitempty"`
 	// Near is the near-label overlap, with the configuration's near.
-	Near      []NearSplit `json:"near,omitempty"`
-	Gaps      []Gap       `json:"contamination,omitempty"`
-	Anomalies []Anomaly   `json:"anomalies"`
+	Near      []overlap.NearSplit `json:"near,omitempty"`
+	Gaps      []Gap               `json:"contamination,omitempty"`
+	Anomalies []Anomaly           `json:"anomalies"`
 	// NearDups are the test images with a near-copy among the training
 	// images.
-	NearDups []NearDupPair `json:"near_duplicates,omitempty"`
+	NearDups []neardup.Pair `json:"near_duplicates,omitempty"`
 	// Limitations lists what the audit could not check.
 	Limitations []string       `json:"limitations,omitempty"`
 	Items       []ItemEvidence `json:"-"`
@@ -46,7 +44,11 @@ type Findings struct {
 	dataset.Completeness
 	// Evidence are side-by-side image pairs for the report (test image,
 	// training image), the first ones found.
-	Evidence []ImageEvidence `json:"-"`
+	Evidence []neardup.ImageEvidence `json:"-"`
+	// TestFingerprints are the fingerprints of the non-train splits,
+	// computed and not yet written (test-fingerprints.parquet); nil when
+	// every split is a training split.
+	TestFingerprints *fingerprint.Table `json:"-"`
 }
 
 // NotScored is the CDM status of an item of a split given by its labels
@@ -99,10 +101,10 @@ type SplitFinding struct {
 	LabelsOnly bool `json:"labels_only,omitempty"`
 	// Flags: LOW, NO_GAP(train,test), REVERSAL, LABELS_ONLY.
 	Flags []string `json:"flags,omitempty"`
-	// ClassA and ClassB count items string-exact at L1 with CDM < 1, and
-	// CDM-exact but not string-exact (cdm_reversal at item level).
-	ClassA, ClassA1, ClassB, ClassB1 int            `json:"-"`
-	Classes                          map[string]int `json:"item_classes"`
+	// Classes counts the items of each class (ClassA1 … ClassB2): items
+	// string-exact at L1 with CDM < 1, and CDM-exact but not string-exact
+	// (cdm_reversal at item level).
+	Classes map[string]int `json:"item_classes"`
 }
 
 // Gap is the contaminated-versus-clean comparison of one split at one
@@ -164,301 +166,16 @@ type Correction struct {
 	Locus     string `json:"locus"`
 }
 
-// AuditJob runs an audit.
-type AuditJob struct {
-	Config *Config
-	Tool   string
-	// Workers bounds every pool of the audit by one rule: each stage
-	// (CDM scoring, label lookups, image hashing and search) runs on at
-	// most Workers goroutines, and the stages run one after another, so at
-	// most Workers are busy at any time. 0 means one per CPU.
-	Workers  int
-	Progress func(stage string, done, total int)
-	Log      func(format string, args ...any)
-}
-
-type splitData struct {
-	labelsOnly bool
-	cfg        SplitConfig
-	items      []dataset.Item
-	results    []cdm.Result
-	stats      dataset.Stats
-	missing    int64 // items with no prediction
-}
-
-// RunAudit scores every split with CDM and text ExpRate, looks the test
-// labels up in the training corpora, and derives the findings. Each input
-// is read and digested once.
-func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
-	c := job.Config
-	logf := job.Log
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
-	pl, err := c.plan()
-	if err != nil {
-		return nil, err
-	}
-	prof, levels := pl.profile, pl.levels
-	f := &Findings{Tool: job.Tool, Config: c}
-	digests := map[string]index.Fingerprint{} // every input is read for its digest once
-	addInput := func(role, name, path string) (*InputFile, error) {
-		fp, err := index.FingerprintFile(path)
-		if err != nil {
-			return nil, fmt.Errorf("%s %s: %w", role, name, err)
-		}
-		digests[path] = fp
-		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: fp.Size, SHA256: fp.SHA256})
-		return &f.Inputs[len(f.Inputs)-1], nil
-	}
-	for _, t := range pl.train {
-		if _, err := addInput("train corpus", t.Name, t.Source.Path); err != nil {
-			return nil, err
-		}
-	}
-	var corrections map[string]Correction
-	if pl.corrections != "" {
-		if _, err := addInput("corrections", "corrections", pl.corrections); err != nil {
-			return nil, err
-		}
-		if corrections, err = readCorrections(pl.corrections); err != nil {
-			return nil, err
-		}
-	}
-	// Read every split, and refuse predictions that are not, before
-	// scoring any.
-	var data []*splitData
-	for _, sp := range pl.splits {
-		s := sp.cfg
-		role := "predictions"
-		if sp.labelsOnly {
-			role = "labels"
-		}
-		in, err := addInput(role, s.Name, sp.source.Path)
-		if err != nil {
-			return nil, err
-		}
-		d := &splitData{cfg: s, labelsOnly: sp.labelsOnly}
-		st, err := dataset.Scan(sp.source, func(it dataset.Item) error {
-			d.items = append(d.items, it)
-			if !it.HasPred {
-				d.missing++
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("split %s: %w", s.Name, err)
-		}
-		d.stats = st
-		in.Items, in.Skipped, in.FormatNote = st.Items, st.Reasons, st.FormatNote
-		f.Check(role+" "+s.Name, sp.source.Path, st)
-		if sp.labelsOnly {
-			d.results = make([]cdm.Result, len(d.items)) // not scored
-			f.Limitations = append(f.Limitations, fmt.Sprintf("%s has labels and no predictions: the model checks (ExpRate@CDM, split inversions, reversals, the contamination gap, memorization) did not run for it", s.Name))
-		} else if err := metrics.CheckPredictions(int64(len(d.items)), d.missing); err != nil {
-			return nil, fmt.Errorf("split %s: predictions: %s: %w; a file of labels alone is given as labels: instead", s.Name, sp.source.Path, err)
-		}
-		data = append(data, d)
-	}
-	// Score every split with predictions.
-	for _, d := range data {
-		if d.labelsOnly {
-			continue
-		}
-		s := d.cfg
-		if d.missing > 0 {
-			msg := fmt.Sprintf("%s: %d of %d items have no prediction; they are scored as wrong", s.Name, d.missing, len(d.items))
-			logf("%s", msg)
-			f.Limitations = append(f.Limitations, msg)
-		}
-		pairs := make([]cdm.Pair, 0, len(d.items))
-		for _, it := range d.items {
-			pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred, NoPred: !it.HasPred})
-		}
-		var done atomic.Int64
-		var err error
-		d.results, err = cdm.Evaluate(ctx, pairs, prof, job.Workers, func() {
-			if n := done.Add(1); job.Progress != nil && n%256 == 0 {
-				job.Progress("CDM "+s.Name, int(n), len(pairs))
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-		logf("%s: %d items scored", s.Name, len(d.items))
-	}
-	// Look the non-train splits' labels up in the training corpora.
-	found := map[string]map[int64]map[string][]string{} // split → seq → level → train ids
-	if len(c.Train) > 0 {
-		var tests []Split
-		for i, d := range data {
-			if d.cfg.Role != "train" {
-				items := d.items
-				if items == nil {
-					items = []dataset.Item{} // read, and empty: not to be read again
-				}
-				tests = append(tests, Split{Name: d.cfg.Name, Source: pl.splits[i].source, Items: items, Stats: d.stats})
-			}
-		}
-		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Fingerprints: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
-			Near: c.Near, NearMin: c.NearMin, Stream: c.DB == "", // as overlap without --db
-			Item: func(m ItemMatch) error {
-				if !m.Found {
-					return nil
-				}
-				if found[m.Split] == nil {
-					found[m.Split] = map[int64]map[string][]string{}
-				}
-				if found[m.Split][m.Seq] == nil {
-					found[m.Split][m.Seq] = map[string][]string{}
-				}
-				ids := index.RefNames(m.TrainIDs)
-				found[m.Split][m.Seq][m.Level] = ids
-				return nil
-			}})
-		if err != nil {
-			return nil, err
-		}
-		f.Overlap, f.Near = rep.Splits, rep.Near
-		f.Incomplete = append(f.Incomplete, rep.TrainShortfalls()...)
-		for _, tr := range rep.Train {
-			for i := range f.Inputs {
-				if f.Inputs[i].Role == "train corpus" && f.Inputs[i].Name == tr.Name && tr.Stats != nil {
-					f.Inputs[i].Items, f.Inputs[i].Skipped, f.Inputs[i].FormatNote = tr.Stats.Items, tr.Stats.Reasons, tr.Stats.FormatNote
-				}
-			}
-		}
-	} else {
-		f.Limitations = append(f.Limitations, "no training corpus given: contamination was not measured")
-	}
-	// Compare the splits' images with the training images.
-	near := map[string]map[string]NearDupPair{} // split → test id → pair
-	if len(c.TrainImages) > 0 {
-		if err := f.nearDups(ctx, job, pl, near); err != nil {
-			return nil, err
-		}
-	}
-	// Per split figures and per item evidence.
-	l1, _ := canon.LookupLevel("audit")
-	l2, _ := canon.LookupLevel("ws")
-	l3, _ := canon.LookupLevel("tokens")
-	l4, _ := canon.LookupLevel("render")
-	for _, d := range data {
-		sf := SplitFinding{Name: d.cfg.Name, Role: d.cfg.Role, Benchmark: d.cfg.Benchmark, N: len(d.items), Reported: d.cfg.ReportedExpRate, Classes: map[string]int{}}
-		scored := d.results
-		if d.labelsOnly {
-			scored = nil
-			sf.LabelsOnly = true
-			sf.Flags = append(sf.Flags, "LABELS_ONLY")
-		}
-		sum := cdm.Summarize(scored, prof)
-		sf.CDMExact, sf.CDMCounted, sf.CDMGTFailed, sf.CDMUnsupported = sum.Exact, sum.Counted, sum.GTFailed, sum.Unsupported
-		sf.MeanCDM = sum.MeanScore
-		sf.CDMReasons = sum.Reasons
-		if iv, ok := stats.Wilson(sum.Exact, sum.Counted, stats.Z95); ok {
-			sf.ExpRateCDM = pct(float64(sum.Exact) / float64(sum.Counted))
-			sf.ExpRateCDMCI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
-		}
-		exact1 := 0
-		for i, it := range d.items {
-			r := d.results[i]
-			ev := ItemEvidence{Split: d.cfg.Name, ID: it.ID, Seq: it.Seq, GT: it.Label, Pred: it.Pred,
-				CDMStatus: r.Status.String(), CDMF1: r.F1, CDMExact: r.Counted && r.Exact}
-			if d.labelsOnly {
-				ev.CDMStatus = NotScored
-			}
-			ev.ExactL1 = it.HasPred && metrics.Exact(l1, it.Label, it.Pred)
-			ev.ExactL3 = it.HasPred && metrics.Exact(l3, it.Label, it.Pred)
-			if ev.ExactL1 {
-				exact1++
-			}
-			if k, err := l3.Canon(it.Label); err == nil {
-				ev.Tokens = len(strings.Fields(k))
-			}
-			if r.Counted {
-				switch {
-				case ev.ExactL1 && !r.Exact:
-					ev.Class = "A2"
-					if !metrics.Exact(l2, it.Label, it.Pred) {
-						ev.Class = "A1"
-					}
-				case !ev.ExactL1 && r.Exact:
-					ev.Class = "B2"
-					if metrics.Exact(l4, it.Label, it.Pred) {
-						ev.Class = "B1"
-					}
-				}
-				if ev.Class != "" {
-					sf.Classes[ev.Class]++
-				}
-			}
-			if lv := found[d.cfg.Name][it.Seq]; len(lv) > 0 {
-				var names []string
-				for _, l := range levels {
-					if ids, ok := lv[l.Name]; ok {
-						names = append(names, l.Name)
-						ev.foundAt = ev.foundAt.with(l.ID)
-						if ev.TrainIDs == "" {
-							ev.TrainIDs = strings.Join(ids, " ")
-						}
-					}
-				}
-				if c.Near > 0 {
-					if ids, ok := lv[nearLevel(c.Near)]; ok {
-						names = append(names, nearLevel(c.Near))
-						ev.near = true
-						if ev.TrainIDs == "" {
-							ev.TrainIDs = strings.Join(ids, " ")
-						}
-					}
-				}
-				ev.FoundIn = strings.Join(names, ",")
-			}
-			ev.suspects = suspectRules(it.Label, r)
-			if p, ok := near[d.cfg.Name][it.ID]; ok {
-				ev.NearDup = fmt.Sprintf("%s/%s (%d)", p.TrainSplit, p.TrainID, p.Distance)
-				if p.LabelMismatch && p.Identical { // a copy: the same normalized pixels (a verified pair may be another formula written alike)
-					ev.suspects |= ruleS3
-				}
-			}
-			if corr, ok := corrections[d.cfg.Name+"\x00"+it.ID]; ok {
-				ev.Erroneous, ev.Corrected = true, corr.Corrected
-			}
-			ev.Suspect = ev.suspects.String()
-			ev.Memorized = (ev.Erroneous || ev.suspects != 0) && ev.ExactL3 && (!ev.Erroneous || !metrics.Exact(l3, ev.Corrected, it.Pred))
-			f.Items = append(f.Items, ev)
-		}
-		if sf.N > 0 {
-			sf.ExpRate = pct(float64(exact1) / float64(sf.N))
-		}
-		if sf.CDMCounted > 0 && sf.ExpRateCDM < 70 {
-			sf.Flags = append(sf.Flags, "LOW")
-		}
-		f.Splits = append(f.Splits, sf)
-	}
-	f.inversions()
-	f.reversals()
-	f.gaps(levels, c.Near)
-	f.memorization(corrections != nil)
-	f.verdicts()
-	f.Done()
-	for _, sf := range f.Splits {
-		if sf.CDMUnsupported > 0 {
-			f.Limitations = append(f.Limitations, fmt.Sprintf("%s: %d item(s) left out of ExpRate@CDM because leakaudit's TeX engine does not lay out one of their constructs (listed in items)", sf.Name, sf.CDMUnsupported))
-		}
-	}
-	return f, nil
-}
-
 func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
 
-func readCorrections(path string) (map[string]Correction, error) {
+// readCorrections reads a corrections file, by split and id.
+func readCorrections(path string) (map[itemID]Correction, error) {
 	fh, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer fh.Close()
-	out := map[string]Correction{}
+	out := map[itemID]Correction{}
 	sc := bufio.NewScanner(fh)
 	sc.Buffer(make([]byte, 1<<20), 1<<24)
 	line := 0
@@ -471,7 +188,7 @@ func readCorrections(path string) (map[string]Correction, error) {
 		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
 			return nil, fmt.Errorf("%s:%d: %w", path, line, err)
 		}
-		out[c.Split+"\x00"+c.ID] = c
+		out[itemID{c.Split, c.ID}] = c
 	}
 	return out, sc.Err()
 }
@@ -616,19 +333,19 @@ func (f *Findings) reversals() {
 					ExpRateCDM: s.ExpRateCDM, ExpRateCDMCI: s.ExpRateCDMCI, MagnitudePP: round3(*s.Reported - s.ExpRateCDM),
 					KN: fmt.Sprintf("%d/%d", s.CDMExact, s.CDMCounted)}})
 		}
-		a := s.Classes["A1"] + s.Classes["A2"]
+		a := s.Classes[ClassA1] + s.Classes[ClassA2]
 		if a == 0 {
 			continue
 		}
 		var ex []string
 		for _, it := range f.Items {
-			if it.Split == s.Name && (it.Class == "A1" || it.Class == "A2") && len(ex) < 10 {
+			if it.Split == s.Name && (it.Class == ClassA1 || it.Class == ClassA2) && len(ex) < 10 {
 				ex = append(ex, it.ID)
 			}
 		}
 		f.Anomalies = append(f.Anomalies, Anomaly{Kind: CDMReversal, Split: s.Name,
-			Summary:  fmt.Sprintf("%d item(s) string-exact at the audit level but CDM < 1 (A1 false merges %d, A2 CDM pipeline %d)", a, s.Classes["A1"], s.Classes["A2"]),
-			Evidence: &ItemReversalEvidence{Scope: "item", Level: "audit", A1: s.Classes["A1"], A2: s.Classes["A2"], B1: s.Classes["B1"], B2: s.Classes["B2"], Examples: ex}})
+			Summary:  fmt.Sprintf("%d item(s) string-exact at the audit level but CDM < 1 (A1 false merges %d, A2 CDM pipeline %d)", a, s.Classes[ClassA1], s.Classes[ClassA2]),
+			Evidence: &ItemReversalEvidence{Scope: "item", Level: "audit", A1: s.Classes[ClassA1], A2: s.Classes[ClassA2], B1: s.Classes[ClassB1], B2: s.Classes[ClassB2], Examples: ex}})
 	}
 }
 
@@ -664,7 +381,7 @@ func (f *Findings) gaps(levels []canon.Level, near int) {
 		// Near contamination includes the exact kind: a label found at a
 		// level, or a training label within the edits (short labels, not
 		// looked for near, count when they are found exactly).
-		strata = append(strata, stratum{nearLevel(near), fmt.Sprintf("items with a training label within %d token edits", near), func(it *ItemEvidence) bool { return it.near || it.foundAt != 0 }})
+		strata = append(strata, stratum{overlap.NearLevel(near), fmt.Sprintf("items with a training label within %d token edits", near), func(it *ItemEvidence) bool { return it.near || it.foundAt != 0 }})
 	}
 	for _, s := range f.Splits {
 		if s.Role == "train" || s.LabelsOnly {
@@ -774,38 +491,4 @@ func (f *Findings) memorization(haveCorrections bool) {
 	if !haveCorrections {
 		f.Limitations = append(f.Limitations, "no corrections file: label errors are only the automatic suspects (S1 a label that fails to render, S3 a near-copy image with another label; S2 heuristics are listed per item)")
 	}
-}
-
-// nearDups searches each split's images among the training images and
-// keeps the pairs by split and test id, and the first pairs' images.
-func (f *Findings) nearDups(ctx context.Context, job AuditJob, pl *plan, near map[string]map[string]NearDupPair) error {
-	// The image hashes go into the same index folder as the labels (an
-	// index holds both, each with its own part of the manifest): nothing
-	// is written beside the folder the configuration names.
-	nj := NearDupJob{MaxDistance: DefaultMaxDistance, DB: job.Config.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Train: pl.trainImages, Evidence: maxEvidence}
-	for _, s := range pl.splits {
-		if s.images != "" {
-			nj.Tests = append(nj.Tests, ImageSplit{Name: s.cfg.Name, Source: dataset.ImageSource{Path: s.images}})
-		}
-	}
-	if len(nj.Tests) == 0 {
-		f.Limitations = append(f.Limitations, "training images given but no split has images: no near-duplicate search")
-		return nil
-	}
-	rep, err := RunNearDup(ctx, nj)
-	if err != nil {
-		return fmt.Errorf("near-duplicates: %w", err)
-	}
-	for _, p := range rep.Pairs {
-		if near[p.TestSplit] == nil {
-			near[p.TestSplit] = map[string]NearDupPair{}
-		}
-		if q, ok := near[p.TestSplit][p.TestID]; !ok || p.Distance < q.Distance {
-			near[p.TestSplit][p.TestID] = p
-		}
-	}
-	f.NearDups = rep.Pairs
-	f.Incomplete = append(f.Incomplete, rep.Incomplete...)
-	f.Evidence = rep.Evidence
-	return nil
 }

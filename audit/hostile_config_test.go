@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"context"
 	"errors"
 	"math"
 	"os"
@@ -89,14 +90,18 @@ func TestHostileConfigRanges(t *testing.T) {
 		if c.Splits == nil {
 			c.Splits = []SplitConfig{{Name: "a", Role: "test", Predictions: "a.json"}}
 		}
-		_, err := c.plan()
+		_, err := NewPlan(&c)
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !errors.As(err, new(*ConfigError)) {
 			t.Errorf("%+v: error %v, want a *ConfigError containing %q", tc.c, err, tc.want)
 		}
 	}
 	c := Config{Splits: []SplitConfig{{Name: "a", Role: "test", Predictions: "a.json"}}}
-	if _, err := c.plan(); err != nil || c.Alpha != 0.05 || c.NoGapDelta != 2 {
-		t.Errorf("defaults: %v, alpha %v, no_gap_delta %v", err, c.Alpha, c.NoGapDelta)
+	p, err := NewPlan(&c)
+	if err != nil || p.Config.Alpha != 0.05 || p.Config.NoGapDelta != 2 {
+		t.Errorf("defaults: %v, alpha %v, no_gap_delta %v", err, p.Config.Alpha, p.Config.NoGapDelta)
+	}
+	if c.Alpha != 0 || c.NoGapDelta != 0 || c.Levels != nil || c.Splits[0].Benchmark != "" {
+		t.Errorf("NewPlan changed the configuration it was given: %+v", c)
 	}
 }
 
@@ -124,7 +129,7 @@ func TestHostileAuditPredictionsMissing(t *testing.T) {
 			t.Fatal(err)
 		}
 		c.DB = filepath.Join(dir, "db")
-		return RunAudit(t.Context(), AuditJob{Config: c, Tool: "test"})
+		return Run(t.Context(), Job{Config: c, Tool: "test"})
 	}
 	for preds, want := range map[string]string{
 		"labels.json": "split s: predictions: " + filepath.Join(dir, "labels.json") + ": none of its 2 items has a prediction field",
@@ -140,5 +145,27 @@ func TestHostileAuditPredictionsMissing(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(f.Limitations, "\n"), "s: 1 of 3 items have no prediction; they are scored as wrong") {
 		t.Errorf("limitations %q", f.Limitations)
+	}
+}
+
+// TestHostileTestFingerprintsStop: the test fingerprints are computed
+// under the audit's context, so a done context (Ctrl-C) stops them.
+func TestHostileTestFingerprintsStop(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "test.json")
+	if err := os.WriteFile(p, []byte(`["x ^ { 2 }", "a + b"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	pl, err := NewPlan(&Config{Splits: []SplitConfig{{Name: "t", Role: "test", Labels: p}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &run{plan: pl, f: &Findings{}}
+	if tab, err := r.testFingerprints(context.Background()); err != nil || tab == nil {
+		t.Fatalf("test fingerprints: %v, %v", tab, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := r.testFingerprints(ctx); !errors.Is(err, context.Canceled) {
+		t.Errorf("under a done context: %v, want context.Canceled", err)
 	}
 }

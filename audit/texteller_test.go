@@ -44,10 +44,10 @@ func TestTexTellerAudit(t *testing.T) {
 	root := shareddata.Dir(t)
 	c := texTellerConfig(root)
 	c.DB = t.TempDir()
-	if _, err := c.plan(); err != nil {
+	if _, err := NewPlan(c); err != nil {
 		t.Fatal(err)
 	}
-	f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test"})
+	f, err := Run(context.Background(), Job{Config: c, Tool: "test"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // A Verdict answers, for one test split, "is this benchmark contaminated,
@@ -16,10 +16,10 @@ type Verdict struct {
 	// Level is the canonical level at which the most labels were found
 	// (the lowest rung among equals), Same the levels that give exactly
 	// the same counts ("audit = ws"), Found and Share its figures.
-	Level string   `json:"level,omitempty"`
-	Same  []string `json:"same_levels,omitempty"`
-	Found int64    `json:"found"`
-	Share Percent  `json:"share"`
+	Level string          `json:"level,omitempty"`
+	Same  []string        `json:"same_levels,omitempty"`
+	Found int64           `json:"found"`
+	Share overlap.Percent `json:"share"`
 	// NearDuplicates counts the split's images with a verified near-copy
 	// among the training images.
 	NearDuplicates int `json:"near_duplicates"`
@@ -57,7 +57,7 @@ func (f *Findings) verdicts() {
 		}
 		v := Verdict{Split: s.Name, Items: s.N, Reported: s.Reported, ExpRateCDM: s.ExpRateCDM, ExpRateCDMCI: s.ExpRateCDMCI, LabelsOnly: s.LabelsOnly}
 		v.Reversal = s.Reported != nil && s.CDMCounted > 0 && *s.Reported > s.ExpRateCDMCI[1]
-		var best *SplitLevel
+		var best *overlap.SplitLevel
 		for i := range f.Overlap {
 			o := &f.Overlap[i]
 			if o.Name != s.Name {
@@ -124,25 +124,4 @@ func verdictText(v Verdict) (class, text string) {
 		parts = append(parts, fmt.Sprintf("reported ExpRate %.1f%% above the measured ExpRate@CDM %.1f%% [%.1f, %.1f]", *v.Reported, v.ExpRateCDM, v.ExpRateCDMCI[0], v.ExpRateCDMCI[1]))
 	}
 	return class, strings.Join(parts, "; ")
-}
-
-// WriteTestFingerprints writes the fingerprints of the audit's non-train
-// splits (their ground-truth labels, digested at the audit's levels) to
-// out: what an author publishes so that others can check the test set
-// against their own training data without receiving it.
-func WriteTestFingerprints(f *Findings, out string) (*fingerprint.Result, error) {
-	pl, err := f.Config.plan()
-	if err != nil {
-		return nil, err
-	}
-	var inputs []fingerprint.Input
-	for _, sp := range pl.splits {
-		if sp.cfg.Role != "train" {
-			inputs = append(inputs, fingerprint.Input{Name: sp.cfg.Name, Source: sp.source})
-		}
-	}
-	if len(inputs) == 0 {
-		return nil, nil
-	}
-	return fingerprint.Write(out, inputs, fingerprint.Options{Levels: pl.levels, Tool: f.Tool})
 }

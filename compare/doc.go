@@ -10,9 +10,9 @@
 // ground truths from the split's label file when given), scores each
 // model's predictions with CDM once (reusing "leakaudit score --out"
 // results when given), looks every label up in each distinct training
-// corpus once (audit.RunOverlap: the canonical levels, and near labels
+// corpus once (overlap.Run: the canonical levels, and near labels
 // with Config.Near) and each split's images in each model's training
-// images (audit.RunNearDup), and derives, per split:
+// images (neardup.Run), and derives, per split:
 //
 //   - each model's ExpRate@CDM on all items, on the common clean subset
 //     (items no model saw) and on its own seen subset, with Wilson

@@ -24,6 +24,8 @@ import (
 	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
+	"github.com/leakaudit/leakaudit/neardup"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // Job runs a comparison.
@@ -294,7 +296,7 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 	stage := "CDM " + d.cfg.Name
 	total := len(formulas) + len(todo)
 	tick := func() {
-		if k := done.Add(1); job.Progress != nil && k%256 == 0 {
+		if k := done.Add(1); job.Progress != nil && k%audit.ProgressStep == 0 {
 			job.Progress(stage, int(k), total)
 		}
 	}
@@ -518,9 +520,9 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 			co.models = append(co.models, mi)
 		}
 	}
-	var tests []audit.Split
+	var tests []overlap.Split
 	for _, d := range data {
-		tests = append(tests, audit.Split{Name: d.cfg.Name, Items: d.items, Source: dataset.Source{Path: d.cfg.Name}})
+		tests = append(tests, overlap.Split{Name: d.cfg.Name, Items: d.items, Source: dataset.Source{Path: d.cfg.Name}})
 	}
 	byName := map[string]*splitData{}
 	for _, d := range data {
@@ -529,9 +531,9 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 	near := fmt.Sprintf("near%d", c.Near)
 	for _, co := range corpora {
 		var mu sync.Mutex
-		rep, err := audit.RunOverlap(ctx, audit.OverlapJob{Train: []index.CorpusInput{co.in}, Fingerprints: digests, Tests: tests, Levels: levels,
+		rep, err := overlap.Run(ctx, overlap.Job{Train: []index.CorpusInput{co.in}, Fingerprints: digests, Tests: tests, Levels: levels,
 			DB: c.DB, Stream: true, Tool: job.Tool, MaxRefs: 3, Workers: job.Workers, Log: job.Log, Near: c.Near, NearMin: c.NearMin,
-			Item: func(m audit.ItemMatch) error {
+			Item: func(m overlap.ItemMatch) error {
 				if !m.Found {
 					return nil
 				}
@@ -570,10 +572,10 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 		}
 	}
 	// Images: each model's training images against the splits' images.
-	var imgTests []audit.ImageSplit
+	var imgTests []neardup.ImageSplit
 	for _, d := range data {
 		if d.cfg.Images != "" {
-			imgTests = append(imgTests, audit.ImageSplit{Name: d.cfg.Name, Source: dataset.ImageSource{Path: c.Path(d.cfg.Images)}})
+			imgTests = append(imgTests, neardup.ImageSplit{Name: d.cfg.Name, Source: dataset.ImageSource{Path: c.Path(d.cfg.Images)}})
 		}
 	}
 	for mi, m := range c.Models {
@@ -584,11 +586,11 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 			out.Limitations = append(out.Limitations, fmt.Sprintf("%s: training images given but no split has images: no image comparison", m.Name))
 			continue
 		}
-		nj := audit.NearDupJob{MaxDistance: audit.DefaultMaxDistance, DB: c.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Tests: imgTests}
+		nj := neardup.Job{MaxDistance: neardup.DefaultMaxDistance, DB: c.DB, Tool: job.Tool, Workers: job.Workers, Log: job.Log, Tests: imgTests}
 		for _, t := range m.TrainImages {
 			nj.Train = append(nj.Train, index.ImageCorpusInput{Name: t.Name, Source: dataset.ImageSource{Path: c.Path(t.Path), Field: t.Field}})
 		}
-		rep, err := audit.RunNearDup(ctx, nj)
+		rep, err := neardup.Run(ctx, nj)
 		if err != nil {
 			return fmt.Errorf("model %s: training images: %w", m.Name, err)
 		}

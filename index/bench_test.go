@@ -12,11 +12,10 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/canon"
-
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // BenchmarkLabelIndex builds an index of n synthetic labels at the audit and
@@ -95,7 +94,7 @@ func benchIndex(b *testing.B, n int) {
 	stopSampling = sampleMemory()
 	b.StartTimer()
 	start = time.Now()
-	res, err := audit.Overlap(context.Background(), ix, []audit.Split{{Name: "test", Source: dataset.Source{Path: test}}}, audit.OverlapOptions{Levels: levels, MaxRefs: 10})
+	res, err := overlap.Check(context.Background(), ix, []overlap.Split{{Name: "test", Source: dataset.Source{Path: test}}}, overlap.Options{Levels: levels, MaxRefs: 10})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -32,8 +32,10 @@ func WriteAudit(dir string, f *audit.Findings) error {
 			return err
 		}
 	}
-	if _, err := audit.WriteTestFingerprints(f, filepath.Join(dir, "test-fingerprints.parquet")); err != nil {
-		return fmt.Errorf("test fingerprints: %w", err)
+	if f.TestFingerprints != nil {
+		if _, err := f.TestFingerprints.Write(filepath.Join(dir, "test-fingerprints.parquet")); err != nil {
+			return fmt.Errorf("test fingerprints: %w", err)
+		}
 	}
 	figs, err := auditFigures(f)
 	if err != nil {

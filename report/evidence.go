@@ -50,7 +50,7 @@ func findingEvidence(dir string, f *audit.Findings) ([]evidenceGroup, error) {
 			if _, item := a.Evidence.(*audit.ItemReversalEvidence); !item {
 				continue
 			}
-			pick = func(it *audit.ItemEvidence) bool { return it.Class == "A1" || it.Class == "A2" }
+			pick = func(it *audit.ItemEvidence) bool { return it.Class == audit.ClassA1 || it.Class == audit.ClassA2 }
 			note = "string-exact at the audit level, not CDM-exact"
 		case audit.ErrorLabelMemorization:
 			pick = func(it *audit.ItemEvidence) bool { return it.Memorized }

@@ -3,8 +3,8 @@ package report_test
 import (
 	"os"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/overlap"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -12,13 +12,13 @@ import (
 // on what was skipped.
 func ExampleOverlapText() {
 	st := &dataset.Stats{Items: 8834}
-	rep := audit.OverlapReport{
-		Train: []audit.TrainInput{{Name: "crohme_train", Stats: st}},
-		Splits: []audit.SplitLevel{
-			{Name: "crohme2014", Level: "audit", Total: 986, Found: 30, Rate: audit.NewPercent(30, 986), Unique: 973, UniqueFound: 29},
-			{Name: "crohme2014", Level: "ws", Total: 986, Found: 30, Rate: audit.NewPercent(30, 986), Unique: 973, UniqueFound: 29},
+	rep := overlap.Report{
+		Train: []overlap.TrainInput{{Name: "crohme_train", Stats: st}},
+		Splits: []overlap.SplitLevel{
+			{Name: "crohme2014", Level: "audit", Total: 986, Found: 30, Rate: overlap.NewPercent(30, 986), Unique: 973, UniqueFound: 29},
+			{Name: "crohme2014", Level: "ws", Total: 986, Found: 30, Rate: overlap.NewPercent(30, 986), Unique: 973, UniqueFound: 29},
 		},
-		TestInputs: []audit.SplitInput{{Name: "crohme2014", Stats: dataset.Stats{Items: 986, Skipped: 1, Reasons: map[string]int64{"empty label": 1}}}},
+		TestInputs: []overlap.SplitInput{{Name: "crohme2014", Stats: dataset.Stats{Items: 986, Skipped: 1, Reasons: map[string]int64{"empty label": 1}}}},
 	}
 	report.OverlapText(os.Stdout, rep)
 	// Output:

@@ -10,9 +10,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/leakaudit/leakaudit/audit"
-
 	xdraw "golang.org/x/image/draw"
+
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // GalleryPair is one side-by-side image pair with its caption.
@@ -109,7 +109,7 @@ func WritePNG(path string, img image.Image) error {
 // WriteNearDupGallery writes a near-duplicate report's evidence pairs as a
 // gallery (pair-NNNN.png and index.html) into dir, and returns how many
 // pairs it drew.
-func WriteNearDupGallery(dir string, rep audit.NearDupReport) (int, error) {
+func WriteNearDupGallery(dir string, rep neardup.Report) (int, error) {
 	var pairs []GalleryPair
 	for _, e := range rep.Evidence {
 		p := e.Pair

@@ -10,10 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/neardup"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // A Page is a self-contained HTML report of a command's results: a title,
@@ -95,10 +96,10 @@ func inputTable(rows [][]string) Table {
 }
 
 // OverlapPage is the page of an overlap report.
-func OverlapPage(rep audit.OverlapReport) Page {
+func OverlapPage(rep overlap.Report) Page {
 	p := Page{Title: "leakaudit overlap"}
 	t := Table{Header: []string{"split", "level", ">total", ">found in train", ">overlap %", ">unique found"}}
-	var worst audit.SplitLevel
+	var worst overlap.SplitLevel
 	for _, s := range rep.Splits {
 		t.Add(s.Name, s.Level, fmt.Sprint(s.Total), fmt.Sprint(s.Found), s.Rate.String(), fmt.Sprintf("%d/%d", s.UniqueFound, s.Unique))
 		if s.Rate > worst.Rate {
@@ -129,7 +130,7 @@ func OverlapPage(rep audit.OverlapReport) Page {
 
 // NearDupPage is the page of a near-duplicate report, with its evidence
 // pairs side by side.
-func NearDupPage(rep audit.NearDupReport) (Page, error) {
+func NearDupPage(rep neardup.Report) (Page, error) {
 	p := Page{Title: "leakaudit near-duplicates"}
 	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">different formulas", ">same formula, other notation"}}
 	var verified int64

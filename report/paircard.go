@@ -8,10 +8,10 @@ import (
 
 	xdraw "golang.org/x/image/draw"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/labelcheck"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // A CardSide is one item of a pair card: its image (nil when it has none)
@@ -126,7 +126,7 @@ func scaleTo(m image.Image, height, maxW int) image.Image {
 }
 
 // CopyReason says why a near-duplicate pair is, or is not, a copy.
-func CopyReason(p audit.NearDupPair) string {
+func CopyReason(p neardup.Pair) string {
 	switch {
 	case p.Identical:
 		return "a copy: the same pixels once normalized"
@@ -145,13 +145,13 @@ func LabelReason(c *labelcheck.Result) string {
 }
 
 // pairCaption is the caption of a near-duplicate pair's card.
-func pairCaption(p audit.NearDupPair) string {
+func pairCaption(p neardup.Pair) string {
 	return fmt.Sprintf("test %s/%s (left, %q) and training %s/%s (right, %q): %s; %s",
 		p.TestSplit, p.TestID, p.TestLabel, p.TrainSplit, p.TrainID, p.TrainLabel, CopyReason(p), LabelReason(p.LabelCheck))
 }
 
 // nearDupCard draws a near-duplicate pair's card.
-func nearDupCard(e audit.ImageEvidence, canvas imagehash.Canvas) *image.RGBA {
+func nearDupCard(e neardup.ImageEvidence, canvas imagehash.Canvas) *image.RGBA {
 	p := e.Pair
 	has := p.LabelCheck != nil
 	return PairCard(CardSide{Image: e.Test, Label: p.TestLabel, HasLabel: has || p.TestLabel != ""},

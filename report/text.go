@@ -9,11 +9,13 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/labelcheck"
 	"github.com/leakaudit/leakaudit/metrics"
+	"github.com/leakaudit/leakaudit/neardup"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // OverlapText writes the overlap report for a person: Table 1, then what
 // was skipped or merged only by the protocol.
-func OverlapText(w io.Writer, rep audit.OverlapReport) error {
+func OverlapText(w io.Writer, rep overlap.Report) error {
 	var train []string
 	for _, t := range rep.Train {
 		switch {
@@ -65,7 +67,7 @@ func OverlapText(w io.Writer, rep audit.OverlapReport) error {
 }
 
 // nearText writes the near-label table and what its chance column means.
-func nearText(w io.Writer, rep audit.OverlapReport) error {
+func nearText(w io.Writer, rep overlap.Report) error {
 	n := rep.Near[0]
 	fmt.Fprintf(w, "\nNear labels: a training label within %d token edits (tokens level; items of at least %d tokens)\n\n", n.K, n.MinTokens)
 	t := nearTable(rep)
@@ -80,14 +82,14 @@ func nearText(w io.Writer, rep audit.OverlapReport) error {
 // edits of a training label, beside each control's chance level
 // (standardized to the split's lengths), then the control splits' own
 // rows.
-func nearTable(rep audit.OverlapReport) Table {
+func nearTable(rep overlap.Report) Table {
 	n := rep.Near[0]
 	header := []string{"split", ">total", ">below min", ">untokenized", ">considered", ">within k", ">%", ">exact", ">with edits", ">edits %"}
 	for _, c := range n.Controls {
 		header = append(header, ">chance % ("+c.Control+")")
 	}
 	t := Table{Header: header}
-	row := func(s audit.NearSplit, name string) []string {
+	row := func(s overlap.NearSplit, name string) []string {
 		return []string{name, fmt.Sprint(s.Total), fmt.Sprint(s.BelowMin), fmt.Sprint(s.TokenFailed), fmt.Sprint(s.Considered),
 			fmt.Sprint(s.Within), s.Rate.String(), fmt.Sprint(s.Exact), fmt.Sprint(s.WithEdits), s.EditsRate.String()}
 	}
@@ -110,7 +112,7 @@ func nearTable(rep audit.OverlapReport) Table {
 
 // nearNote says what the near table's chance column is, or that there is
 // none.
-func nearNote(rep audit.OverlapReport) string {
+func nearNote(rep overlap.Report) string {
 	if len(rep.NearControls) > 0 {
 		return "chance %: the control's within-k / with-edits rates, weighted to the split's lengths (a control cannot be in the training corpora)"
 	}
@@ -133,7 +135,7 @@ func inputNote(what string, st dataset.Stats, fatal string) string {
 }
 
 // NearDupText writes the near-duplicate summary and the first pairs.
-func NearDupText(w io.Writer, rep audit.NearDupReport) error {
+func NearDupText(w io.Writer, rep neardup.Report) error {
 	fmt.Fprintf(w, "Near-duplicates (%s, distance ≤ %d)\n\n", rep.Hash, rep.MaxDistance)
 	t := Table{Header: []string{"test split", ">items", ">with near-dup", ">verified copy", ">identical", ">different formulas", ">other notation", ">blank", ">skipped"}}
 	for _, s := range rep.Summary {

@@ -68,7 +68,7 @@ profile is an error naming its line, and paths are relative to the file.
 			ctx, stop := interruptContext()
 			defer stop()
 			bar := newStageBar()
-			f, err := audit.RunAudit(ctx, audit.AuditJob{Config: c, Tool: toolName(), Workers: workers,
+			f, err := audit.Run(ctx, audit.Job{Config: c, Tool: toolName(), Workers: workers,
 				Log: stderrLog(cmd), Progress: bar.Progress})
 			bar.Done()
 			if err != nil {

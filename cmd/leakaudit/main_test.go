@@ -12,7 +12,7 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // run executes the CLI with args and returns stdout and the error.
@@ -57,7 +57,7 @@ func TestOverlapJSON(t *testing.T) {
 			Found int64           `json:"found"`
 			Rate  json.RawMessage `json:"rate"`
 		} `json:"splits"`
-		AuditOnly []audit.AuditOnly `json:"audit_only"`
+		AuditOnly []overlap.AuditOnly `json:"audit_only"`
 	}
 	if err := json.Unmarshal([]byte(out1), &got); err != nil {
 		t.Fatalf("%v in %s", err, out1)
@@ -171,7 +171,7 @@ func TestOverlapItemsParquet(t *testing.T) {
 	if _, err := run(t, "overlap", "--train", train, "--test", test, "--db", t.TempDir(), "--items", items, "--allow-partial"); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := parquet.ReadFile[audit.ItemMatch](items)
+	rows, err := parquet.ReadFile[overlap.ItemMatch](items)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,17 +10,17 @@ import (
 
 	"github.com/parquet-go/parquet-go"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 	"github.com/leakaudit/leakaudit/metrics"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 // nearJSON is the near part of "overlap --json".
 type nearJSON struct {
-	Near         []audit.NearSplit `json:"near"`
-	NearControls []audit.NearSplit `json:"near_controls"`
+	Near         []overlap.NearSplit `json:"near"`
+	NearControls []overlap.NearSplit `json:"near_controls"`
 }
 
 func TestOverlapNearFlags(t *testing.T) {
@@ -75,11 +75,11 @@ func TestOverlapNearCLI(t *testing.T) {
 			t.Errorf("text output without %q:\n%s", s, out)
 		}
 	}
-	rows, err := parquet.ReadFile[audit.NearItemMatch](items)
+	rows, err := parquet.ReadFile[overlap.NearItemMatch](items)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var near []audit.NearItemMatch
+	var near []overlap.NearItemMatch
 	for _, r := range rows {
 		if r.Level == "near2" {
 			near = append(near, r)
@@ -146,7 +146,7 @@ func TestRealOverlapNearControls(t *testing.T) {
 	tokensFound := map[string]bool{}
 	var nearRows, checked int
 	for _, line := range strings.Split(strings.TrimSpace(string(f)), "\n") {
-		var r audit.NearItemMatch
+		var r overlap.NearItemMatch
 		if err := json.Unmarshal([]byte(line), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -6,12 +6,12 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/neardup"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -95,7 +95,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 				return usagef("--canvas must be stretch or aspect")
 			}
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
-			job := audit.NearDupJob{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
+			job := neardup.Job{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
 				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt), Unverified: unverified,
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			for _, t := range train {
@@ -104,7 +104,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 			}
 			for _, t := range tests {
 				name, path := splitNamed(t)
-				job.Tests = append(job.Tests, audit.ImageSplit{Name: name, Source: dataset.ImageSource{Path: path, Limits: lim}})
+				job.Tests = append(job.Tests, neardup.ImageSplit{Name: name, Source: dataset.ImageSource{Path: path, Limits: lim}})
 			}
 			if gallery != "" || reportDir != "" {
 				job.Evidence = galleryMax
@@ -124,7 +124,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			rep, err := audit.RunNearDup(ctx, job)
+			rep, err := neardup.Run(ctx, job)
 			if err != nil {
 				return err
 			}
@@ -158,7 +158,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 	f := cmd.Flags()
 	f.StringArrayVar(&train, "train", nil, "training images, [NAME=]PATH (repeatable)")
 	f.StringArrayVar(&tests, "test", nil, "test images, [NAME=]PATH (repeatable)")
-	intFlag(f, &maxDist, "max-distance", audit.DefaultMaxDistance, 0, 64, "largest Hamming distance reported as a near-duplicate")
+	intFlag(f, &maxDist, "max-distance", neardup.DefaultMaxDistance, 0, 64, "largest Hamming distance reported as a near-duplicate")
 	f.BoolVar(&asJSON, "json", false, "print pairs and summary as JSON on stdout")
 	f.StringVar(&gallery, "gallery", "", "write side-by-side PNG pairs and index.html into DIR")
 	intFlag(f, &galleryMax, "gallery-max", 200, 1, math.MaxInt, "pairs drawn in the gallery (and the --report page) at most")

@@ -7,14 +7,13 @@ import (
 	"os"
 	"strings"
 
-	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/spf13/cobra"
 
-	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/overlap"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -90,7 +89,7 @@ considered item a row at level nearK.`,
 			if near == 0 && (len(nearControls) > 0 || cmd.Flags().Changed("near-min")) {
 				return usagef("--near-control and --near-min need --near K")
 			}
-			job := audit.OverlapJob{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
+			job := overlap.Job{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin, Stream: db == "",
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			trainSrc, err := in.sources(train)
@@ -105,14 +104,14 @@ considered item a row at level nearK.`,
 				return err
 			}
 			for _, src := range testSrc {
-				job.Tests = append(job.Tests, audit.Split{Name: src.name, Source: src.Source})
+				job.Tests = append(job.Tests, overlap.Split{Name: src.name, Source: src.Source})
 			}
 			controlSrc, err := in.sources(nearControls)
 			if err != nil {
 				return err
 			}
 			for _, src := range controlSrc {
-				job.NearControls = append(job.NearControls, audit.Split{Name: src.name, Source: src.Source})
+				job.NearControls = append(job.NearControls, overlap.Split{Name: src.name, Source: src.Source})
 			}
 			var inputs []string
 			for _, list := range [][]namedSource{trainSrc, testSrc, controlSrc} {
@@ -141,14 +140,14 @@ considered item a row at level nearK.`,
 			var iw interface{ Close() error }
 			switch {
 			case items != "" && near > 0:
-				w, err := report.CreateItems[audit.NearItemMatch](itemsTmp)
+				w, err := report.CreateItems[overlap.NearItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
-				job.Item = func(m audit.ItemMatch) error { return w.Write(audit.NearRow(m)) }
+				job.Item = func(m overlap.ItemMatch) error { return w.Write(overlap.NearRow(m)) }
 				job.NearItem, iw = w.Write, w
 			case items != "":
-				w, err := report.CreateItems[audit.ItemMatch](itemsTmp)
+				w, err := report.CreateItems[overlap.ItemMatch](itemsTmp)
 				if err != nil {
 					return err
 				}
@@ -156,7 +155,7 @@ considered item a row at level nearK.`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			rep, err := audit.RunOverlap(ctx, job)
+			rep, err := overlap.Run(ctx, job)
 			if iw != nil {
 				if cerr := iw.Close(); err == nil {
 					err = cerr
@@ -220,7 +219,7 @@ considered item a row at level nearK.`,
 // overlapFailure is overlap's --json document when a test split could not
 // be read: the results of the others, with the error object's fields.
 type overlapFailure struct {
-	audit.OverlapReport
+	overlap.Report
 	Error    string `json:"error"`
 	ExitCode int    `json:"exit_code"`
 	Kind     string `json:"kind"`
@@ -228,7 +227,7 @@ type overlapFailure struct {
 
 // failedSplits returns the error of the test splits that could not be
 // read at all, with each one's reason, or nil.
-func failedSplits(rep audit.OverlapReport) error {
+func failedSplits(rep overlap.Report) error {
 	var reasons []string
 	for _, in := range rep.TestInputs {
 		if in.Error != "" {

@@ -26,7 +26,8 @@ type stageBar struct {
 func newStageBar() *stageBar { return &stageBar{line: progress.New()} }
 
 // Progress is a run's progress callback: a new stage closes the previous
-// stage's line and starts its own; each call advances it by 256.
+// stage's line and starts its own; each call advances it by
+// audit.ProgressStep, the step of the audit's and the comparison's calls.
 func (s *stageBar) Progress(stage string, done, total int) {
 	if stage != s.last {
 		if s.last != "" {
@@ -35,7 +36,7 @@ func (s *stageBar) Progress(stage string, done, total int) {
 		s.line.Start(stage, int64(total))
 		s.last = stage
 	}
-	s.line.Add(256)
+	s.line.Add(audit.ProgressStep)
 }
 
 // Done closes the last stage's line, if any stage started.

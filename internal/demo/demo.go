@@ -13,13 +13,13 @@ import (
 	"path/filepath"
 	"sort"
 
-	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/dedup"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
+	"github.com/leakaudit/leakaudit/overlap"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -28,7 +28,7 @@ const Seed = 20250812
 
 // Result is what the demo produced.
 type Result struct {
-	Report audit.OverlapReport
+	Report overlap.Report
 	Bench  synth.Benchmark
 }
 
@@ -44,19 +44,19 @@ func Run(ctx context.Context, dir, tool string, w io.Writer) (Result, error) {
 	}
 	res.Bench = bm
 	levels, _ := canon.ParseLevels("raw,audit,ws")
-	job := audit.OverlapJob{Levels: levels, DB: filepath.Join(dir, "index"), Rebuild: true, MaxRefs: 5, Tool: tool}
+	job := overlap.Job{Levels: levels, DB: filepath.Join(dir, "index"), Rebuild: true, MaxRefs: 5, Tool: tool}
 	for _, c := range bm.Train {
 		job.Train = append(job.Train, index.CorpusInput{Name: c.Name, Source: dataset.Source{Path: c.Path}})
 	}
 	for _, t := range bm.Tests {
-		job.Tests = append(job.Tests, audit.Split{Name: t.Name, Source: dataset.Source{Path: t.Path}})
+		job.Tests = append(job.Tests, overlap.Split{Name: t.Name, Source: dataset.Source{Path: t.Path}})
 	}
-	iw, err := report.CreateItems[audit.ItemMatch](filepath.Join(dir, "overlap-items.jsonl"))
+	iw, err := report.CreateItems[overlap.ItemMatch](filepath.Join(dir, "overlap-items.jsonl"))
 	if err != nil {
 		return res, err
 	}
 	job.Item = iw.Write
-	rep, err := audit.RunOverlap(ctx, job)
+	rep, err := overlap.Run(ctx, job)
 	if cerr := iw.Close(); err == nil {
 		err = cerr
 	}
@@ -125,7 +125,7 @@ func RunModelAudit(ctx context.Context, dir, tool string, w io.Writer) (*audit.F
 		return nil, err
 	}
 	cfg.DB = filepath.Join(dir, "index-model")
-	f, err := audit.RunAudit(ctx, audit.AuditJob{Config: cfg, Tool: tool})
+	f, err := audit.Run(ctx, audit.Job{Config: cfg, Tool: tool})
 	if err != nil {
 		return nil, err
 	}

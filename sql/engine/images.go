@@ -13,11 +13,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // The image splits checked: CROHME train (the training side, and as a
@@ -82,12 +82,12 @@ func checkImages(db *sql.DB, dir string) {
 		}
 		// leakaudit's own pairs, from the images.
 		// The SQL has no probes and lists every candidate: so does this run.
-		job := audit.NearDupJob{MaxDistance: radius, DB: filepath.Join(dir, "images-db"), Tool: "engine", NoProbes: true, Unverified: true,
+		job := neardup.Job{MaxDistance: radius, DB: filepath.Join(dir, "images-db"), Tool: "engine", NoProbes: true, Unverified: true,
 			Train: []index.ImageCorpusInput{{Name: imageTrain, Source: dataset.ImageSource{Path: imageDir(imageTrain)}}}}
 		for _, t := range imageTests {
-			job.Tests = append(job.Tests, audit.ImageSplit{Name: t, Source: dataset.ImageSource{Path: imageDir(t)}})
+			job.Tests = append(job.Tests, neardup.ImageSplit{Name: t, Source: dataset.ImageSource{Path: imageDir(t)}})
 		}
-		rep, err := audit.RunNearDup(context.Background(), job)
+		rep, err := neardup.Run(context.Background(), job)
 		if err != nil {
 			log.Fatal(err)
 		}

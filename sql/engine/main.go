@@ -23,11 +23,11 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/overlap"
 )
 
 var (
@@ -83,21 +83,21 @@ func main() {
 	}
 
 	// leakaudit's own answer, from the label files themselves.
-	job := audit.OverlapJob{Levels: levels, DB: filepath.Join(dir, "db"), MaxRefs: 1}
+	job := overlap.Job{Levels: levels, DB: filepath.Join(dir, "db"), MaxRefs: 1}
 	for _, t := range train {
 		job.Train = append(job.Train, index.CorpusInput{Name: t.Name, Source: t.Source})
 	}
 	for _, t := range test {
-		job.Tests = append(job.Tests, audit.Split{Name: t.Name, Source: t.Source})
+		job.Tests = append(job.Tests, overlap.Split{Name: t.Name, Source: t.Source})
 	}
 	want := map[string]int64{}
-	job.Item = func(m audit.ItemMatch) error {
+	job.Item = func(m overlap.ItemMatch) error {
 		if m.Found {
 			want[fmt.Sprintf("%s/%d/%s", m.Split, m.Seq, m.Level)] = m.Matches
 		}
 		return nil
 	}
-	rep, err := audit.RunOverlap(context.Background(), job)
+	rep, err := overlap.Run(context.Background(), job)
 	if err != nil {
 		log.Fatal(err)
 	}

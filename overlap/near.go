@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -98,7 +98,7 @@ type NearControl struct {
 }
 
 // NearItemMatch is a per-item row when near matching is on and
-// OverlapJob.NearItem is set: an ItemMatch with the near evidence. Level rows have Distance nil and no
+// Job.NearItem is set: an ItemMatch with the near evidence. Level rows have Distance nil and no
 // TrainDistances, so their JSON is the same as ItemMatch's. Near rows
 // (Level "nearK", one per considered item, after every level row) have
 // Key the item's token sequence, Found a training label within K, Matches
@@ -127,8 +127,8 @@ func NearRow(m ItemMatch) NearItemMatch {
 		Found: m.Found, Matches: m.Matches, TrainIDs: m.TrainIDs}
 }
 
-// nearLevel names the near-label stratum in items and gaps: "near2".
-func nearLevel(k int) string { return fmt.Sprintf("near%d", k) }
+// NearLevel names the near-label stratum in items and gaps: "near2".
+func NearLevel(k int) string { return fmt.Sprintf("near%d", k) }
 
 // nearBands are the length bands of the control's standardization, as
 // offsets from the minimum length: [0,4), [4,8), [8,16), [16,∞).
@@ -185,15 +185,11 @@ func (t *nearItem) add(ref index.TrainRef, d, maxRefs int) {
 	}
 }
 
-// nearOverlap finds, for every test and control item, the training labels
-// within k token edits, streaming each training corpus once against an
-// index of those items, and writes the near rows when job.NearItem is set.
-// A fingerprint has no token sequences: it is an error.
 // warnControls logs the near controls that are also a test split or a
 // training corpus: a control must be a split that cannot be in the
 // training data, and one that is a test split counts that split's own
 // matches in its chance level.
-func warnControls(job OverlapJob, train []index.CorpusInput) {
+func warnControls(job Job, train []index.CorpusInput) {
 	for _, c := range job.NearControls {
 		cp := filepath.Clean(c.Source.Path)
 		for _, t := range job.Tests {
@@ -209,7 +205,11 @@ func warnControls(job OverlapJob, train []index.CorpusInput) {
 	}
 }
 
-func nearOverlap(ctx context.Context, job OverlapJob, train []index.CorpusInput) (splits, controls []NearSplit, err error) {
+// findNear finds, for every test and control item, the training labels
+// within k token edits, streaming each training corpus once against an
+// index of those items, and writes the near rows when job.NearItem is set.
+// A fingerprint has no token sequences: it is an error.
+func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, controls []NearSplit, err error) {
 	for _, in := range train {
 		if fingerprint.Is(in.Source.Path) {
 			return nil, nil, fmt.Errorf("training corpus %s is a fingerprint: it has no token sequences, which --near needs", in.Name)
@@ -407,8 +407,8 @@ func percentOf(f float64) Percent {
 // writeNearRows writes one near row per considered test item (controls
 // have none), in split and item order: to job.NearItem when it is set,
 // else narrowed to an ItemMatch to job.Item.
-func writeNearRows(job OverlapJob, k int, items []*nearItem, rows []NearSplit) error {
-	level := nearLevel(k)
+func writeNearRows(job Job, k int, items []*nearItem, rows []NearSplit) error {
+	level := NearLevel(k)
 	for _, t := range items {
 		if t.split >= len(job.Tests) {
 			continue

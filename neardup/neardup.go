@@ -1,4 +1,4 @@
-package audit
+package neardup
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"sort"
 
 	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -30,12 +29,12 @@ type ImageSplit struct {
 	Source dataset.ImageSource
 }
 
-// NearDupJob is a near-duplicate search of test images in training images.
+// Job is a near-duplicate search of test images in training images.
 // A Train path may be an image fingerprint (fingerprint --images) in place
 // of the images: the same hashes, so the same pairs, summaries and
 // verification (see package fingerprint); its pairs name the items as in
 // their corpora, and have no images for evidence.
-type NearDupJob struct {
+type Job struct {
 	Train       []index.ImageCorpusInput
 	Tests       []ImageSplit
 	MaxDistance int
@@ -48,7 +47,7 @@ type NearDupJob struct {
 	Progress    index.Progress
 	Log         func(format string, args ...any)
 	// Evidence is how many pairs the report keeps with both images
-	// decoded (NearDupReport.Evidence), for a gallery or a report: copies
+	// decoded (Report.Evidence), for a gallery or a report: copies
 	// whose labels differ first, then other pairs whose labels differ,
 	// then the rest, each in the order found. Pairs whose training image
 	// comes from a fingerprint have no image and are never evidence.
@@ -68,8 +67,8 @@ type NearDupJob struct {
 	NoProbes bool
 }
 
-// NearDupPair is one test image with a training image within the radius.
-type NearDupPair struct {
+// Pair is one test image with a training image within the radius.
+type Pair struct {
 	TestSplit  string `json:"test_split"`
 	TestID     string `json:"test_id"`
 	TrainSplit string `json:"train_split"`
@@ -93,8 +92,8 @@ type NearDupPair struct {
 	LabelCheck    *labelcheck.Result `json:"label_check,omitempty"`
 }
 
-// NearDupSummary counts one test split.
-type NearDupSummary struct {
+// Summary counts one test split.
+type Summary struct {
 	TestSplit         string `json:"test_split"`
 	Items             int64  `json:"items"`
 	WithNearDuplicate int64  `json:"with_near_duplicate"`
@@ -121,33 +120,33 @@ type ImageInput struct {
 
 // ImageEvidence is one near-duplicate pair with both images.
 type ImageEvidence struct {
-	Pair        NearDupPair
+	Pair        Pair
 	Test, Train image.Image
 }
 
-// NearDupReport is the result of RunNearDup; like OverlapReport it holds
+// Report is the result of Run; like overlap.Report it holds
 // nothing that depends on the machine or the time.
-type NearDupReport struct {
+type Report struct {
 	Tool        string `json:"tool"`
 	Hash        string `json:"hash"`
 	MaxDistance int    `json:"max_distance"`
 	// LabelCheck is the rules version of the label check (labelcheck.Version).
-	LabelCheck int              `json:"label_check_version"`
-	Pairs      []NearDupPair    `json:"pairs"`
-	Summary    []NearDupSummary `json:"summary"`
-	Inputs     []ImageInput     `json:"inputs"`
+	LabelCheck int          `json:"label_check_version"`
+	Pairs      []Pair       `json:"pairs"`
+	Summary    []Summary    `json:"summary"`
+	Inputs     []ImageInput `json:"inputs"`
 	dataset.Completeness
-	// Evidence holds the first NearDupJob.Evidence pairs with their
+	// Evidence holds the first Job.Evidence pairs with their
 	// images, in the job's order of precedence.
 	Evidence []ImageEvidence `json:"-"`
 	// Canvas is the hash's canvas, to draw the evidence as normalized.
 	Canvas imagehash.Canvas `json:"-"`
 }
 
-// RunNearDup hashes the training images (reusing their index when it is
+// Run hashes the training images (reusing their index when it is
 // current), hashes each test split, and reports every test image with a
 // training image within the radius.
-func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
+func Run(ctx context.Context, job Job) (Report, error) {
 	logf := job.Log
 	if logf == nil {
 		logf = func(string, ...any) {}
@@ -158,7 +157,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
 	}
-	rep := NearDupReport{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []NearDupPair{},
+	rep := Report{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []Pair{},
 		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
 	// Training images: hashed into the index, or read from image
 	// fingerprints. sources names the corpora a test split may be (by its
@@ -193,7 +192,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 		}
 	}
 	if len(imgTrain) > 0 {
-		dir, err := indexDir(job.DB, fps)
+		dir, err := index.Dir(job.DB, fps)
 		if err != nil {
 			return rep, err
 		}
@@ -212,7 +211,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 			db.Close()
 			if err != nil && attempt == 0 && errors.Is(err, index.ErrDamaged) {
 				// A damaged default index is built again, once.
-				if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+				if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
 					return rep, err
 				}
 				continue
@@ -270,7 +269,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 	mih := index.NewHammingIndex(hashes)
 	ev := evidencePicker{max: job.Evidence}
 	for _, sp := range job.Tests {
-		sum := NearDupSummary{TestSplit: sp.Name}
+		sum := Summary{TestSplit: sp.Name}
 		tfp, err := index.FingerprintFile(sp.Source.Path)
 		if err != nil {
 			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
@@ -291,7 +290,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 				sum.Blank++
 				return nil
 			}
-			var hits []NearDupPair
+			var hits []Pair
 			var recs []index.ImageRecord
 			var fromFPs []bool
 			var testDigest, testWS canon.Digest
@@ -304,7 +303,7 @@ func RunNearDup(ctx context.Context, job NearDupJob) (NearDupReport, error) {
 				if self[r.Corpus] && r.Seq == it.Seq {
 					return // the image itself
 				}
-				p := NearDupPair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
+				p := Pair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
 					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label}
 				p.FineDistance, p.Verified = imagehash.Verify(fp, r.Print)
 				if !p.Verified && !job.Unverified {
@@ -422,12 +421,12 @@ type evidencePicker struct {
 }
 
 type pickedPair struct {
-	p     NearDupPair
+	p     Pair
 	test  dataset.ImageItem
 	train index.ImageRecord
 }
 
-func (e *evidencePicker) offer(p NearDupPair, t dataset.ImageItem, r index.ImageRecord) {
+func (e *evidencePicker) offer(p Pair, t dataset.ImageItem, r index.ImageRecord) {
 	switch {
 	case p.LabelMismatch && p.Identical && len(e.copies) < e.max:
 		e.copies = append(e.copies, pickedPair{p, t, r})
@@ -478,7 +477,7 @@ func (e *evidencePicker) images(train []index.ImageCorpusInput, tests []ImageSpl
 	return out, nil
 }
 
-func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
+func openImageIndex(ctx context.Context, dir string, job Job, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
 		db, err := index.OpenReadOnly(dir, job.IndexOpts)
 		if err == nil {
@@ -492,7 +491,7 @@ func openImageIndex(ctx context.Context, dir string, job NearDupJob, fps []index
 			return nil, err
 		}
 		if errors.Is(err, index.ErrDamaged) {
-			if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+			if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
 				return nil, err
 			}
 		}

@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -42,7 +42,7 @@ func TestStreamEqualsIndex(t *testing.T) {
 	run := func(stream bool, db string) (string, string) {
 		var items []ItemMatch
 		logged = nil
-		rep, err := RunOverlap(context.Background(), OverlapJob{
+		rep, err := Run(context.Background(), Job{
 			Train: []index.CorpusInput{{Name: "a", Source: dataset.Source{Path: a}}, {Name: "b", Source: dataset.Source{Path: b, Format: dataset.Caption}}, {Name: "cfp", Source: dataset.Source{Path: fp}}},
 			Tests: []Split{{Name: "test", Source: dataset.Source{Path: test}}}, Levels: levels, MaxRefs: 2, Stream: stream, DB: db,
 			Item: func(m ItemMatch) error { items = append(items, m); return nil },

@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/panics"
@@ -20,7 +19,7 @@ type Split struct {
 	Name   string
 	Source dataset.Source
 	// Items, when not nil, are the split's items as already read from
-	// Source, and Stats what that read counted: Overlap uses them instead
+	// Source, and Stats what that read counted: Check uses them instead
 	// of reading Source again (the audit reads each input once).
 	Items []dataset.Item
 	Stats dataset.Stats
@@ -101,15 +100,15 @@ type ItemMatch struct {
 	TrainIDs []index.TrainRef `json:"train_ids" parquet:"train_ids,list"`
 }
 
-// OverlapResult is the outcome of Overlap.
-type OverlapResult struct {
+// Result is the outcome of Check.
+type Result struct {
 	Splits    []SplitLevel `json:"splits"`
 	Inputs    []SplitInput `json:"test_inputs"`
 	AuditOnly []AuditOnly  `json:"audit_only,omitempty"`
 }
 
-// OverlapOptions configure Overlap.
-type OverlapOptions struct {
+// Options configure Check.
+type Options struct {
 	Levels  []canon.Level
 	MaxRefs int // training ids named per item (the count is always complete)
 	Workers int // concurrent lookups; 0 means GOMAXPROCS
@@ -123,9 +122,9 @@ type Lookuper interface {
 	Lookup(level canon.Level, key string, maxRefs int) (index.Match, error)
 }
 
-// Overlap checks every split against the index at every level.
-func Overlap(ctx context.Context, ix Lookuper, splits []Split, opt OverlapOptions) (OverlapResult, error) {
-	var res OverlapResult
+// Check checks every split against the index at every level.
+func Check(ctx context.Context, ix Lookuper, splits []Split, opt Options) (Result, error) {
+	var res Result
 	for _, sp := range splits {
 		in := SplitInput{Name: sp.Name, Path: sp.Source.Path}
 		items, st, err := sp.Items, sp.Stats, error(nil)
@@ -157,7 +156,7 @@ type keyed struct {
 	failed bool
 }
 
-func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, opt OverlapOptions) ([]SplitLevel, []AuditOnly, error) {
+func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, opt Options) ([]SplitLevel, []AuditOnly, error) {
 	keys := make([][]keyed, len(opt.Levels)) // [level][item]
 	found := make([]map[string]index.Match, len(opt.Levels))
 	for li := range opt.Levels {
@@ -259,7 +258,7 @@ func glueReason(k string) string {
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // lookupAll fills keys with their matches using concurrent lookups.
-func lookupAll(ctx context.Context, ix Lookuper, l canon.Level, keys map[string]index.Match, opt OverlapOptions) error {
+func lookupAll(ctx context.Context, ix Lookuper, l canon.Level, keys map[string]index.Match, opt Options) error {
 	workers := opt.Workers
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)

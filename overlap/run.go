@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -8,15 +8,14 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 )
 
-// OverlapJob is a whole overlap audit: training corpora to index, test
+// Job is a whole overlap audit: training corpora to index, test
 // splits to check, and how.
-type OverlapJob struct {
+type Job struct {
 	Train  []index.CorpusInput
 	Tests  []Split
 	Levels []canon.Level
@@ -33,7 +32,7 @@ type OverlapJob struct {
 	IndexOpts index.Options
 	Tool      string
 	Progress  index.Progress
-	// Item receives per-item evidence; see OverlapOptions.Item.
+	// Item receives per-item evidence; see Options.Item.
 	Item func(ItemMatch) error
 	// Fingerprints, when set, holds training corpora already digested,
 	// by path, so that a caller that digested its inputs (the audit) does
@@ -70,9 +69,9 @@ type TrainInput struct {
 	Missing bool           `json:"missing,omitempty"`
 }
 
-// OverlapReport is the result of RunOverlap. It holds nothing that depends
+// Report is the result of Run. It holds nothing that depends
 // on the machine or the time, so the same inputs give the same JSON.
-type OverlapReport struct {
+type Report struct {
 	Tool       string       `json:"tool"`
 	Levels     []string     `json:"levels"`
 	Splits     []SplitLevel `json:"splits"`
@@ -80,7 +79,7 @@ type OverlapReport struct {
 	Train      []TrainInput `json:"train_inputs"`
 	TestInputs []SplitInput `json:"test_inputs"`
 	// Near is the near-label overlap of each test split, with
-	// OverlapJob.Near; NearControls that of each control split.
+	// Job.Near; NearControls that of each control split.
 	Near         []NearSplit `json:"near,omitempty"`
 	NearControls []NearSplit `json:"near_controls,omitempty"`
 	// Completeness lists the inputs read only in part (a missing
@@ -91,7 +90,7 @@ type OverlapReport struct {
 
 // TrainShortfalls are the training corpora among the inputs read only
 // in part.
-func (r OverlapReport) TrainShortfalls() []dataset.Shortfall {
+func (r Report) TrainShortfalls() []dataset.Shortfall {
 	var out []dataset.Shortfall
 	for _, sf := range r.Incomplete {
 		if strings.HasPrefix(sf.Input, "train ") {
@@ -102,7 +101,7 @@ func (r OverlapReport) TrainShortfalls() []dataset.Shortfall {
 }
 
 // Failed reports how many test splits could not be read at all.
-func (r OverlapReport) Failed() int {
+func (r Report) Failed() int {
 	n := 0
 	for _, in := range r.TestInputs {
 		if in.Error != "" {
@@ -112,14 +111,14 @@ func (r OverlapReport) Failed() int {
 	return n
 }
 
-// RunOverlap fingerprints the training corpora, reuses their index when it
+// Run fingerprints the training corpora, reuses their index when it
 // is complete and current or builds it otherwise, and checks every split.
-func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
+func Run(ctx context.Context, job Job) (Report, error) {
 	logf := job.Log
 	if logf == nil {
 		logf = func(string, ...any) {}
 	}
-	rep := OverlapReport{Tool: job.Tool}
+	rep := Report{Tool: job.Tool}
 	for _, l := range job.Levels {
 		rep.Levels = append(rep.Levels, l.Name)
 	}
@@ -182,7 +181,7 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 		if err != nil {
 			return rep, err
 		}
-		dir, err := indexDir(job.DB, fps)
+		dir, err := index.Dir(job.DB, fps)
 		if err != nil {
 			return rep, err
 		}
@@ -223,7 +222,7 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 				// checked again.
 				again = func(err error) (Lookuper, error) {
 					db.Close()
-					if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+					if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
 						return nil, err
 					}
 					if db, err = openIndex(ctx, dir, inputs, fps, job, logf); err != nil {
@@ -248,21 +247,21 @@ func RunOverlap(ctx context.Context, job OverlapJob) (OverlapReport, error) {
 		train = append(train, TrainInput{Name: in.Name, Path: in.Source.Path, Missing: true})
 	}
 	rep.Train = train
-	oo := OverlapOptions{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
+	oo := Options{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
 	emitted := false // per-item evidence was given out: a second run would repeat it
 	if item := oo.Item; item != nil {
 		oo.Item = func(m ItemMatch) error { emitted = true; return item(m) }
 	}
-	res, err := Overlap(ctx, ix, job.Tests, oo)
+	res, err := Check(ctx, ix, job.Tests, oo)
 	if errors.Is(err, index.ErrDamaged) && again != nil && !emitted {
 		if ix, err = again(err); err != nil {
 			return rep, err
 		}
-		res, err = Overlap(ctx, ix, job.Tests, oo)
+		res, err = Check(ctx, ix, job.Tests, oo)
 	}
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
 	if err == nil && job.Near > 0 {
-		rep.Near, rep.NearControls, err = nearOverlap(ctx, job, inputs)
+		rep.Near, rep.NearControls, err = findNear(ctx, job, inputs)
 	}
 	for _, t := range rep.Train {
 		if t.Stats != nil {
@@ -297,17 +296,8 @@ func fingerprintInputs(given map[string]index.Fingerprint, inputs []index.Corpus
 	return fps, nil
 }
 
-// indexDir is the index folder for these corpora: db, or when empty the
-// default folder named by their checksums (index.DefaultDir).
-func indexDir(db string, fps []index.NamedFingerprint) (string, error) {
-	if db != "" {
-		return db, nil
-	}
-	return index.DefaultDir(fps)
-}
-
 // indexCovers says whether dir holds a complete index of these inputs.
-func indexCovers(dir string, fps []index.NamedFingerprint, job OverlapJob) bool {
+func indexCovers(dir string, fps []index.NamedFingerprint, job Job) bool {
 	ix, err := index.OpenReadOnly(dir, job.IndexOpts)
 	if err != nil {
 		return false
@@ -316,10 +306,10 @@ func indexCovers(dir string, fps []index.NamedFingerprint, job OverlapJob) bool 
 	return ix.Manifest().Covers(fps, job.Levels, job.IndexOpts.Salt)
 }
 
-// probeTests reads the test splits (keeping their items for Overlap),
+// probeTests reads the test splits (keeping their items for Check),
 // collects their keys at every level, and streams the training corpora
 // past them.
-func probeTests(ctx context.Context, job *OverlapJob, inputs []index.CorpusInput, fps []index.NamedFingerprint) (*index.Probe, error) {
+func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps []index.NamedFingerprint) (*index.Probe, error) {
 	keys := make([][]string, len(job.Levels))
 	for i := range job.Tests {
 		sp := &job.Tests[i]
@@ -329,7 +319,7 @@ func probeTests(ctx context.Context, job *OverlapJob, inputs []index.CorpusInput
 				return nil
 			})
 			if err != nil {
-				continue // Overlap reads it again and reports the error
+				continue // Check reads it again and reports the error
 			}
 			sp.Stats = st
 			if sp.Items == nil {
@@ -351,7 +341,7 @@ func probeTests(ctx context.Context, job *OverlapJob, inputs []index.CorpusInput
 // shared read-only when one already is (its files checked), built (or
 // resumed) otherwise. A damaged index in the default folder is removed
 // and built again, after saying so; one given as job.DB is an error.
-func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job OverlapJob, logf func(string, ...any)) (*index.DB, error) {
+func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job Job, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
 		ix, err := index.OpenReadOnly(dir, job.IndexOpts)
 		if err == nil {
@@ -370,7 +360,7 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 			return nil, err
 		}
 		if errors.Is(err, index.ErrDamaged) {
-			if err := dropDamaged(err, dir, job.DB, logf); err != nil {
+			if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
 				return nil, err
 			}
 		}
@@ -395,23 +385,6 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	}
 	logf("index: %d postings written (%d corpus×level pairs built, %d reused)", br.Postings, len(br.Indexed), len(br.Reused))
 	return ix, nil
-}
-
-// dropDamaged handles a damaged index (err wraps index.ErrDamaged) in
-// dir: one in the default folder (db empty) is removed, after saying so,
-// to be built again; one the user gave (db) is left as it is, and err is
-// returned: its message names the folder and says how to rebuild it.
-func dropDamaged(err error, dir, db string, logf func(string, ...any)) error {
-	if db != "" {
-		return err
-	}
-	reason := err.Error()
-	var de *index.DamagedError
-	if errors.As(err, &de) {
-		reason = de.Reason
-	}
-	logf("index %s is damaged (%s); it is the default index folder: building it again", dir, reason)
-	return index.Remove(dir)
 }
 
 // sameReading refuses an index whose corpora were read in another format

@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -32,7 +32,7 @@ func TestHostileDamagedDefaultIndex(t *testing.T) {
 	var logged []string
 	run := func(db string) (string, error) {
 		logged = nil
-		rep, err := RunOverlap(context.Background(), OverlapJob{
+		rep, err := Run(context.Background(), Job{
 			Train:  []index.CorpusInput{{Name: "a", Source: dataset.Source{Path: train, Format: dataset.Caption}}},
 			Tests:  []Split{{Name: "test", Source: dataset.Source{Path: train, Format: dataset.Caption}}},
 			Levels: levels, MaxRefs: 2, DB: db,

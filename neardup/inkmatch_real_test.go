@@ -1,4 +1,4 @@
-package audit_test
+package neardup_test
 
 import (
 	"context"
@@ -11,12 +11,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // inkSeeds are the seeds of the random rasterizers the matcher is measured
@@ -80,7 +80,7 @@ type inkScore struct {
 // copies: a pair is a copy when it names the item's own bitmap, another
 // file with the same strokes, or a bitmap that is a pixel copy of the
 // item's own.
-func scoreInk(rep audit.NearDupReport, split, ownCorpus string, own map[string]bool, sigs map[string]string, sameBitmap func(c1, id1, c2, id2 string) bool) inkScore {
+func scoreInk(rep neardup.Report, split, ownCorpus string, own map[string]bool, sigs map[string]string, sameBitmap func(c1, id1, c2, id2 string) bool) inkScore {
 	var s inkScore
 	got := map[string]bool{}
 	for _, p := range rep.Pairs {
@@ -163,17 +163,17 @@ func TestHostileInkMatchRealData(t *testing.T) {
 			t.Logf("%s (%s)", r, src.tag)
 		}
 	}
-	job := audit.NearDupJob{MaxDistance: audit.DefaultMaxDistance, DB: filepath.Join(tmp, "db"),
+	job := neardup.Job{MaxDistance: neardup.DefaultMaxDistance, DB: filepath.Join(tmp, "db"),
 		Hash: imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch},
 		Train: []index.ImageCorpusInput{
 			{Name: "c14", Source: dataset.ImageSource{Path: c14}},
 			{Name: "tr", Source: dataset.ImageSource{Path: ctr}},
 		}}
 	for _, s := range sets {
-		job.Tests = append(job.Tests, audit.ImageSplit{Name: s.name, Source: dataset.ImageSource{Path: s.path}})
+		job.Tests = append(job.Tests, neardup.ImageSplit{Name: s.name, Source: dataset.ImageSource{Path: s.path}})
 	}
-	job.Tests = append(job.Tests, audit.ImageSplit{Name: "tr", Source: dataset.ImageSource{Path: ctr}})
-	rep, err := audit.RunNearDup(context.Background(), job)
+	job.Tests = append(job.Tests, neardup.ImageSplit{Name: "tr", Source: dataset.ImageSource{Path: ctr}})
+	rep, err := neardup.Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
-
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
@@ -98,8 +97,8 @@ func TestOverlapCounting(t *testing.T) {
 	path := writeJSON(t, `["x ^ { 2 }", "x ^ { 2 }", "x^{2}", "$y$", "\\alpha b", "z", ""]`)
 	lv, _ := canon.ParseLevels("raw,audit,ws")
 	var items []ItemMatch
-	res, err := Overlap(context.Background(), ix, []Split{{Name: "s", Source: dataset.Source{Path: path}}},
-		OverlapOptions{Levels: lv, MaxRefs: 5, Item: func(m ItemMatch) error { items = append(items, m); return nil }})
+	res, err := Check(context.Background(), ix, []Split{{Name: "s", Source: dataset.Source{Path: path}}},
+		Options{Levels: lv, MaxRefs: 5, Item: func(m ItemMatch) error { items = append(items, m); return nil }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +190,7 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		res, err := Overlap(context.Background(), ix, []Split{{Name: r.test, Source: dataset.Source{Path: label(r.test)}}}, OverlapOptions{Levels: lv})
+		res, err := Check(context.Background(), ix, []Split{{Name: r.test, Source: dataset.Source{Path: label(r.test)}}}, Options{Levels: lv})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +254,7 @@ func TestAuditOnlyOnPredictions(t *testing.T) {
 	if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []index.NamedFingerprint{{Name: "preds", Fingerprint: fp}}, lv, "test", nil); err != nil {
 		t.Fatal(err)
 	}
-	res, err := Overlap(context.Background(), ix, []Split{{Name: "gt", Source: dataset.Source{Path: path}}}, OverlapOptions{Levels: lv})
+	res, err := Check(context.Background(), ix, []Split{{Name: "gt", Source: dataset.Source{Path: path}}}, Options{Levels: lv})
 	if err != nil {
 		t.Fatal(err)
 	}

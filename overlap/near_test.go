@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -38,7 +38,7 @@ func TestOverlapNear(t *testing.T) {
 	control2 := write("control2.json", `["u v w u v w u v w u v w u v w"]`)
 	levels, _ := canon.ParseLevels("ws")
 	var rows []NearItemMatch
-	job := OverlapJob{
+	job := Job{
 		Train:        []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: train}}},
 		Tests:        []Split{{Name: "test", Source: dataset.Source{Path: test}}},
 		NearControls: []Split{{Name: "control", Source: dataset.Source{Path: control}}, {Name: "control", Source: dataset.Source{Path: control2}}},
@@ -48,7 +48,7 @@ func TestOverlapNear(t *testing.T) {
 			return nil
 		},
 	}
-	rep, err := RunOverlap(context.Background(), job)
+	rep, err := Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +102,7 @@ func TestOverlapNear(t *testing.T) {
 	}
 	// Without --near the report has no near section at all.
 	job.Near, job.NearItem = 0, nil
-	rep, err = RunOverlap(context.Background(), job)
+	rep, err = Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +201,7 @@ func TestNearCache(t *testing.T) {
 
 func TestWarnControls(t *testing.T) {
 	var logged []string
-	job := OverlapJob{
+	job := Job{
 		Tests: []Split{{Name: "test", Source: dataset.Source{Path: "d/test.json"}}},
 		NearControls: []Split{
 			{Name: "same-as-test", Source: dataset.Source{Path: "d/./test.json"}},

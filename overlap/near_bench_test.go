@@ -1,4 +1,4 @@
-package audit
+package overlap
 
 import (
 	"context"
@@ -35,12 +35,12 @@ func BenchmarkOverlapNear(b *testing.B) {
 			if err := benchdata.WriteEdited(trainPath, n, train, 31, 32); err != nil {
 				b.Fatal(err)
 			}
-			job := OverlapJob{Tests: []Split{{Name: "test", Source: dataset.Source{Path: testPath}}}, Near: 2, MaxRefs: 10}
+			job := Job{Tests: []Split{{Name: "test", Source: dataset.Source{Path: testPath}}}, Near: 2, MaxRefs: 10}
 			in := []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: trainPath}}}
 			b.ResetTimer()
 			for range b.N {
 				start := time.Now()
-				res, _, err := nearOverlap(context.Background(), job, in)
+				res, _, err := findNear(context.Background(), job, in)
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -1,4 +1,4 @@
-package audit
+package neardup
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
-	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
 // TestNearDupCROHME checks the acceptance figures on the real
@@ -29,7 +28,7 @@ func TestNearDupCROHME(t *testing.T) {
 		t.Skip("real data at full size: not in -short (the race pass)")
 	}
 	dir := shareddata.Path(t, "crohme")
-	job := NearDupJob{
+	job := Job{
 		Train:       []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: filepath.Join(dir, "train")}}},
 		MaxDistance: DefaultMaxDistance,
 		DB:          t.TempDir(),
@@ -39,7 +38,7 @@ func TestNearDupCROHME(t *testing.T) {
 	for _, s := range []string{"2014", "2016", "2019"} {
 		job.Tests = append(job.Tests, ImageSplit{Name: s, Source: dataset.ImageSource{Path: filepath.Join(dir, s)}})
 	}
-	rep, err := RunNearDup(context.Background(), job)
+	rep, err := Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,12 +182,12 @@ func TestNearDupLabels(t *testing.T) {
 	}
 	train := mk("train", []string{"a", "b", "c"}, []string{"x + 1", "y", "z"}, []int{1, 2, 3}, false)
 	test := mk("test", []string{"t1", "t2", "t3"}, []string{"x+1", "w", "q"}, []int{1, 2, -3}, true)
-	job := NearDupJob{
+	job := Job{
 		Train:       []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: train}}},
 		Tests:       []ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}},
 		MaxDistance: DefaultMaxDistance, DB: filepath.Join(dir, "db"),
 	}
-	rep, err := RunNearDup(context.Background(), job)
+	rep, err := Run(context.Background(), job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +244,7 @@ func writeImageFingerprint(t *testing.T, out, name, src string, o fingerprint.Op
 // A fingerprint without labels compares them by digest, so its pairs'
 // label checks name the digests' level and carry no distance: the pairs
 // are compared without their checks (LabelMismatch stays).
-func withoutTrainLabels(ps []NearDupPair) []NearDupPair {
+func withoutTrainLabels(ps []Pair) []Pair {
 	out := withoutChecks(ps)
 	for i := range out {
 		out[i].TrainLabel = ""
@@ -253,8 +252,8 @@ func withoutTrainLabels(ps []NearDupPair) []NearDupPair {
 	return out
 }
 
-func withoutChecks(ps []NearDupPair) []NearDupPair {
-	out := append([]NearDupPair(nil), ps...)
+func withoutChecks(ps []Pair) []Pair {
+	out := append([]Pair(nil), ps...)
 	for i := range out {
 		out[i].LabelCheck = nil
 	}
@@ -270,8 +269,8 @@ func TestNearDupFingerprint(t *testing.T) {
 	train := captionSplit(t, filepath.Join(dir, "train"), []string{"a", "b", "c", "d"}, []string{"x + 1", "y", "z", "x+1"}, []int{1, 2, 3, 1}, false)
 	test := captionSplit(t, filepath.Join(dir, "test"), []string{"t1", "t2", "t3"}, []string{"x+1", "w", "q"}, []int{1, 2, -3}, true)
 	tests := []ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}, {Name: "train", Source: dataset.ImageSource{Path: train}}}
-	run := func(trainPath string, salt string, o imagehash.Options) (NearDupReport, error) {
-		return RunNearDup(context.Background(), NearDupJob{
+	run := func(trainPath string, salt string, o imagehash.Options) (Report, error) {
+		return Run(context.Background(), Job{
 			Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: trainPath}}},
 			Tests: tests, MaxDistance: DefaultMaxDistance, DB: filepath.Join(dir, "db"), Salt: []byte(salt), Hash: o, Evidence: 10,
 		})
@@ -340,8 +339,8 @@ func TestNearDupFingerprintCROHME(t *testing.T) {
 		tests = append(tests, ImageSplit{Name: s, Source: dataset.ImageSource{Path: filepath.Join(dir, s)}})
 	}
 	for _, radius := range []int{10} {
-		run := func(path string) NearDupReport {
-			rep, err := RunNearDup(context.Background(), NearDupJob{Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: path}}},
+		run := func(path string) Report {
+			rep, err := Run(context.Background(), Job{Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: path}}},
 				Tests: tests, MaxDistance: radius, Unverified: true, DB: filepath.Join(tmp, "db")})
 			if err != nil {
 				t.Fatal(err)
@@ -365,42 +364,5 @@ func TestNearDupFingerprintCROHME(t *testing.T) {
 		if radius == 10 && (cross == 0 || mismatch == 0) {
 			t.Errorf("radius 10: %d test×train pairs, %d label mismatches; the check needs some", cross, mismatch)
 		}
-	}
-}
-
-// TestAuditTrainImagesFingerprint: the audit's train_images given as an
-// image fingerprint (with labels) yields the same near-duplicate findings
-// and per-item evidence as the images.
-func TestAuditTrainImagesFingerprint(t *testing.T) {
-	dir := t.TempDir()
-	md, err := synth.GenerateModelDemo(filepath.Join(dir, "data"), 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run := func(name string, edit func(c *Config)) *Findings {
-		c, err := LoadConfig(md.Config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.DB = filepath.Join(dir, "db-"+name)
-		edit(c)
-		f, err := RunAudit(context.Background(), AuditJob{Config: c, Tool: "test"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return f
-	}
-	want := run("images", func(*Config) {})
-	got := run("fingerprint", func(c *Config) {
-		fp := filepath.Join(dir, "train-images.fp.parquet")
-		ti := &c.TrainImages[0]
-		writeImageFingerprint(t, fp, ti.Name, c.Path(ti.Path), fingerprint.Options{WithLabels: true})
-		ti.Path = fp
-	})
-	if len(want.NearDups) == 0 {
-		t.Fatal("the demo plants no near-duplicates")
-	}
-	if !reflect.DeepEqual(got.NearDups, want.NearDups) || !reflect.DeepEqual(got.Items, want.Items) {
-		t.Errorf("near-duplicates from the fingerprint %+v\nfrom the images %+v", got.NearDups, want.NearDups)
 	}
 }

@@ -1,0 +1,21 @@
+// Package neardup finds image near-duplicates: test images that are
+// copies of training images, possibly rescanned, rasterized by another
+// pipeline or with their polarity inverted.
+//
+// Run hashes the training images into an index (reused while the inputs
+// are unchanged) or reads their hashes from an image fingerprint, hashes
+// each test split (package imagehash: normalized ink, a 64-bit pHash, a
+// 256-bit difference hash and a pixel digest), and searches every test
+// hash among the training hashes within Job.MaxDistance by multi-index
+// hashing, with probes for ink cut at an edge. A candidate is reported
+// when the fine hash verifies it as a copy (imagehash.Verify), or with
+// Job.Unverified always. Each pair's labels are compared (package
+// labelcheck), so that a copy carrying another formula (a relabelled copy
+// or a label error) stands out; a fingerprint's labels are compared by
+// their digests.
+//
+// The Report lists the pairs, a Summary per test split and the inputs
+// with their checksums; it holds nothing that depends on the machine or
+// the time. Its Evidence, the first Job.Evidence pairs with both images
+// decoded, is for galleries and reports and is not part of the JSON.
+package neardup
