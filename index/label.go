@@ -48,8 +48,9 @@ type Options struct {
 	// index writes only by stream writes, which bypass memtables, and
 	// every shard a build opens allocates one).
 	MemTableMB int
-	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64,
-	// 32), shared by the posting shards open for lookups.
+	// BlockCacheMB and IndexCacheMB bound Badger's caches (default
+	// defaultBlockCacheMB and defaultIndexCacheMB), shared by the posting
+	// shards open for lookups.
 	BlockCacheMB, IndexCacheMB int
 	// Salt digests every key with a salt: for salted fingerprints (see
 	// package fingerprint), whose digests only match keys digested with
@@ -57,22 +58,37 @@ type Options struct {
 	Salt []byte
 }
 
+// The defaults of Options, and the sizes of Badger's files.
+const (
+	// defaultMemTableMB is the least memtable size that keeps Badger's
+	// default value threshold.
+	defaultMemTableMB   = 8
+	defaultBlockCacheMB = 64
+	defaultIndexCacheMB = 32
+	// minCacheKB is the least share of a cache a database gets: a zero
+	// cache would make Badger keep every table index in memory.
+	minCacheKB = 256
+	// valueLogFileMB is the size of a value log file.
+	valueLogFileMB = 256
+	// baseTableKB is Badger's BaseTableSize (see badger below).
+	baseTableKB = 512
+)
+
 // badger returns the options of one of the index's Badger databases, with
 // a share-th of the caches.
 func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 	mem, block, idx := o.MemTableMB, o.BlockCacheMB, o.IndexCacheMB
 	if mem <= 0 {
-		mem = 8 // the least that keeps Badger's default value threshold
+		mem = defaultMemTableMB
 	}
 	if block <= 0 {
-		block = 64
+		block = defaultBlockCacheMB
 	}
 	if idx <= 0 {
-		idx = 32
+		idx = defaultIndexCacheMB
 	}
-	// Sizes in KiB, so that a share of a small cache is not zero (which
-	// would make Badger keep every table index in memory).
-	blockKB, idxKB := max(block<<10/share, 256), max(idx<<10/share, 256)
+	// Sizes in KiB, so that a share of a small cache is not zero.
+	blockKB, idxKB := max(block<<10/share, minCacheKB), max(idx<<10/share, minCacheKB)
 	return badger.DefaultOptions(dir).
 		WithLogger(nil).
 		WithReadOnly(readOnly).
@@ -83,11 +99,11 @@ func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 		WithNumMemtables(3).
 		WithBlockCacheSize(int64(blockKB) << 10).
 		WithIndexCacheSize(int64(idxKB) << 10).
-		WithValueLogFileSize(256 << 20).
+		WithValueLogFileSize(valueLogFileMB << 20).
 		// Stream writes build tables of BaseTableSize·2^(MaxLevels-2) bytes
 		// in memory, up to 16 at a time: 512 KiB gives 16 MiB tables and
 		// caps that at about 256 MiB whatever the corpus size.
-		WithBaseTableSize(512 << 10).
+		WithBaseTableSize(baseTableKB << 10).
 		// Lookups are prefix scans, which Badger's per-table Bloom
 		// filters never serve (the key filters do that job); without
 		// them the tables' indexes, which opening a database reads
