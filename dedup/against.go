@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // An entry is one against item a release item can match.
@@ -92,7 +93,7 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 			}
 		}
 		if len(kinds) == 0 {
-			return nil, fmt.Errorf("against %s: %s gives neither labels nor (with --images) images to compare with", in.Name, in.Source.Path)
+			return nil, setting.Errorf("against %s: %s gives neither labels nor (with %s) images to compare with", in.Name, in.Source.Path, setting.Images)
 		}
 		sum.Kind = strings.Join(kinds, "+")
 		ag.summaries = append(ag.summaries, sum)

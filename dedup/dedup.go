@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -16,6 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // A Reason says why an item was removed.
@@ -247,16 +247,16 @@ func realPath(p string) string {
 // check validates the job before anything is read.
 func (job *Job) check() error {
 	if len(job.Releases) == 0 {
-		return errors.New("no release to clean (--release)")
+		return setting.Errorf("no release to clean (%s)", setting.Release)
 	}
 	if job.WithinLabels {
 		job.Within = true
 	}
 	if len(job.Against) == 0 && !job.Within {
-		return errors.New("nothing to clean against: give --against, or --within for duplicates inside the release")
+		return setting.Errorf("nothing to clean against: give %s, or %s for duplicates inside the release", setting.Against, setting.Within)
 	}
 	if job.Out == "" {
-		return errors.New("no output folder (--out)")
+		return setting.Errorf("no output folder (%s)", setting.Out)
 	}
 	if len(job.Levels) == 0 {
 		ws, _ := canon.LookupLevel("ws")

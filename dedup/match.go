@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
@@ -539,7 +540,7 @@ func isArchive(p string) bool {
 func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
 	sum.Format = formatImages
 	if !job.Images {
-		return nil, fmt.Errorf("%s holds images and no labels: give --images to compare them", in.Source.Path)
+		return nil, setting.Errorf("%s holds images and no labels: give %s to compare them", in.Source.Path, setting.Images)
 	}
 	if ag.mih == nil && seen == nil {
 		return nil, fmt.Errorf("%s holds images and no labels, and no against input gives images", in.Source.Path)

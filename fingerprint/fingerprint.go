@@ -66,6 +66,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Format is the fingerprint format's version, in the metadata under
@@ -294,7 +295,7 @@ func (m Meta) CheckImages(o imagehash.Options) error {
 	case m.Images.Version != want.Version:
 		return fmt.Errorf("its images were hashed by imagehash version %d, this leakaudit's is version %d (made by %s); make it again with this version", m.Images.Version, want.Version, m.Tool)
 	case *m.Images != want:
-		return fmt.Errorf("its images were hashed with %s, this search uses %s; search with its settings (--hash, --canvas) or make it again", m.Images, want)
+		return setting.Errorf("its images were hashed with %s, this search uses %s; search with its settings (%s, %s) or make it again", m.Images, want, setting.Hash, setting.Canvas)
 	}
 	return nil
 }
@@ -323,7 +324,7 @@ func (m Meta) Check(levels []canon.Level, salt []byte) error {
 	}
 	switch {
 	case m.SaltCheck != "" && len(salt) == 0:
-		return errors.New("it is salted: give the salt it was made with (--salt)")
+		return setting.Errorf("it is salted: give the salt it was made with (%s)", setting.Salt)
 	case m.SaltCheck == "" && len(salt) > 0:
 		return errors.New("it is not salted, but a salt was given")
 	case m.SaltCheck != SaltCheck(salt):

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/internal/setting"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -263,7 +264,7 @@ func (ix *DB) digest(key string) canon.Digest { return canon.DigestOf(key, ix.sa
 func DefaultDir(fps []NamedFingerprint) (string, error) {
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no user cache directory (set --db): %w", err)
+		return "", setting.Errorf("no user cache directory (set %s): %w", setting.DB, err)
 	}
 	h := sha256.New()
 	for _, fp := range fps {
