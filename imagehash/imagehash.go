@@ -1,17 +1,31 @@
-// Package imagehash turns formula images into fingerprints that survive the
-// transformations seen between benchmark releases: inverted polarity (white
-// ink on black, as in the CROHME PNGs, versus black on white), rescaling,
-// padding and margins, stretching, JPEG compression, and the same
-// handwriting rasterized by another pipeline (another pen width, canvas,
-// anti-aliasing or margin).
+// Package imagehash hashes formula images so that copies are found across
+// the transformations seen between benchmark releases: inverted polarity
+// (white ink on black, as in the CROHME PNGs, versus black on white),
+// rescaling, padding and margins, stretching, JPEG compression, and the
+// same handwriting rasterized by another pipeline (another pen width,
+// canvas, anti-aliasing or margin).
 //
 // [Normalize] makes every image dark ink on a light ground, crops it to the
-// ink, fits it to a canvas and redraws its ink with one common pen (see
-// pen.go); [Compute] hashes the result with a perceptual hash from
-// goimagehash (pHash by default) and adds a SHA-256 digest of the cropped
-// pixels, which marks exact copies whatever their polarity or margins. An
-// image match alone cannot tell "the same formula" from "one symbol
-// changed", so callers always read it together with the labels.
+// ink, fits it to a canvas ([Fit], [Canvas]) and redraws its ink with one
+// common pen (see pen.go). [Compute] hashes the result with a perceptual
+// hash from goimagehash ([Kind]: pHash by default), which is what an index
+// searches within a Hamming radius, and adds a 256-bit fine hash of the
+// same canvas and a SHA-256 digest of the cropped pixels, which mark exact
+// copies whatever their polarity or margins. A query also hashes probes
+// ([Options.Probe]): its ink box moved in and out at each side, so that a
+// copy whose ink was cut at an edge is still found.
+//
+// A candidate within the radius is a copy only when [Verify] says so: the
+// same digest, or fine hashes within [VerifyDistance] (stricter for a lone
+// symbol). Even then an image match cannot tell "the same formula" from
+// "one symbol changed", so callers always read it together with the
+// labels.
+//
+// [Scan] and [HashItems] hash a dataset image source, or a batch of its
+// items, on all cores, in source order; an image that cannot be decoded is
+// counted, never fatal. [Version] is bumped whenever normalization or
+// hashing changes, so that stored hashes are never compared with another
+// version's.
 package imagehash
 
 import (
