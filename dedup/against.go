@@ -26,7 +26,7 @@ type againstSet struct {
 	levels []canon.Level
 	keys   []map[canon.Digest][]entry // per level
 	// images: perceptual hashes of non-blank against images.
-	prints []imagehash.Fingerprint
+	prints []imagehash.Hashes
 	owners []entry
 	mih    *index.HammingIndex
 	near   *nearSet
@@ -164,7 +164,7 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 // addImages hashes an image source.
 func (ag *againstSet) addImages(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
 	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits, Field: in.Source.Field}
-	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		if fp.Blank {
 			return nil
 		}

@@ -36,7 +36,7 @@
 // and gets no row; a blank image (no ink) gets a row marked blank with no
 // hashes, as it never matches. The metadata records the hash settings and
 // imagehash.Version, and, per corpus, the SHA-256 of the input it was made
-// from (index.FingerprintFile), so that a test split that is the
+// from (checksum.Of), so that a test split that is the
 // fingerprinted corpus itself is compared with it as with itself.
 //
 // Verification needs no pixels: a pair found in a fingerprint is verified
@@ -119,10 +119,10 @@ type Row struct {
 	ImageHeight *int32 `parquet:"image_height,optional"`
 }
 
-// Image returns the row's image fingerprint, and whether the row has one
-// (a blank image has one, with Blank set and no hashes).
-func (r *Row) Image() (imagehash.Fingerprint, bool) {
-	var fp imagehash.Fingerprint
+// Image returns the row's image hashes, and whether the row has them
+// (a blank image has them, with Blank set and no hash values).
+func (r *Row) Image() (imagehash.Hashes, bool) {
+	var fp imagehash.Hashes
 	if r.ImageWidth != nil && r.ImageHeight != nil {
 		fp.Width, fp.Height = int(*r.ImageWidth), int(*r.ImageHeight)
 	}
@@ -145,7 +145,7 @@ func (r *Row) Image() (imagehash.Fingerprint, bool) {
 	return fp, true
 }
 
-func (r *Row) setImage(fp imagehash.Fingerprint) {
+func (r *Row) setImage(fp imagehash.Hashes) {
 	w, h := int32(fp.Width), int32(fp.Height)
 	r.ImageWidth, r.ImageHeight = &w, &h
 	blank := fp.Blank
@@ -217,7 +217,7 @@ type Meta struct {
 	// Images, for an image fingerprint: the hash settings.
 	Images *ImageSettings
 	// Sources, for an image fingerprint: each corpus's input's SHA-256
-	// (as index.FingerprintFile computes it), when it was known.
+	// (as checksum.Of computes it), when it was known.
 	Sources map[string]string
 }
 

@@ -83,7 +83,7 @@ type Options struct {
 	// Size is the side of the normalized canvas in pixels (default 64, the
 	// size pHash works at).
 	Size int
-	// Probe computes Fingerprint.Probes, for queries.
+	// Probe computes Hashes.Probes, for queries.
 	Probe bool
 }
 
@@ -94,8 +94,9 @@ func (o Options) size() int {
 	return o.Size
 }
 
-// Fingerprint is what is stored for one image.
-type Fingerprint struct {
+// Hashes are the hashes of one image: what is stored for it and compared
+// with another's.
+type Hashes struct {
 	Hash   uint64    // the perceptual hash
 	Fine   [4]uint64 // a 256-bit difference hash of the same canvas, to verify candidates
 	Digest [16]byte  // SHA-256 (first 16 bytes) of the normalized, cropped pixels
@@ -129,8 +130,9 @@ const NumProbes = 8
 // side: ink cut at an edge by up to 3% of its box is found.
 const ProbeShare = 0.03
 
-// Hashes returns the perceptual hash and those of the probes.
-func (fp Fingerprint) Hashes() []uint64 {
+// SearchHashes returns the perceptual hash and those of the probes: the
+// hashes a query searches with.
+func (fp Hashes) SearchHashes() []uint64 {
 	out := []uint64{fp.Hash}
 	if fp.Probes != nil {
 		for _, p := range fp.Probes {
@@ -451,11 +453,11 @@ func spans(n, m int) []span {
 	return out
 }
 
-// Compute normalizes a decoded image and fingerprints it; with o.Probe,
-// it also hashes the probes (Fingerprint.Probes).
-func Compute(img image.Image, o Options) (Fingerprint, error) {
+// Compute normalizes a decoded image and hashes it; with o.Probe,
+// it also hashes the probes (Hashes.Probes).
+func Compute(img image.Image, o Options) (Hashes, error) {
 	g := ToGray(img)
-	fp := Fingerprint{Width: g.W, Height: g.H}
+	fp := Hashes{Width: g.W, Height: g.H}
 	c, t, ok := crop(g)
 	if !ok {
 		fp.Blank = true
@@ -516,11 +518,11 @@ func hashCanvas(hash *uint64, fineHash *[4]uint64, fitted *image.Gray, o Options
 }
 
 // FineDistance is the Hamming distance between two fine hashes (0–256);
-// when either fingerprint has probes, the smallest over its probes and its
+// when either has probes, the smallest over its probes and its
 // own fine hash against the other's.
-func FineDistance(a, b Fingerprint) int {
+func FineDistance(a, b Hashes) int {
 	d := fineBits(a.Fine, b.Fine)
-	for _, x := range [2][2]Fingerprint{{a, b}, {b, a}} {
+	for _, x := range [2][2]Hashes{{a, b}, {b, a}} {
 		if x[0].Probes != nil {
 			for _, p := range x[0].Probes {
 				d = min(d, fineBits(p.Fine, x[1].Fine))
@@ -540,7 +542,7 @@ func fineBits(a, b [4]uint64) int {
 
 // VerifyDistance is the largest fine distance at which a candidate pair is
 // verified as a copy, and VerifyDistanceSymbol the same for a query of one
-// piece of ink (Fingerprint.Parts 1, mostly a lone symbol, which other
+// piece of ink (Hashes.Parts 1, mostly a lone symbol, which other
 // writers draw alike). Measured on CROHME 2014 and train-sample InkML
 // rasterized by eight pipelines (package inkraster) against the CROHME
 // bitmaps, pens normalized and queries probed, at pHash radius 8: these
@@ -555,7 +557,7 @@ const (
 // Verify returns the fine distance of a candidate pair and whether it is a
 // verified copy: the same cropped pixels, or a fine distance within
 // VerifyDistance (VerifyDistanceSymbol when the query is one piece of ink).
-func Verify(query, train Fingerprint) (int, bool) {
+func Verify(query, train Hashes) (int, bool) {
 	d := FineDistance(query, train)
 	limit := VerifyDistance
 	if query.Parts == 1 {
