@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
@@ -56,14 +57,10 @@ const NotScored = "not_scored"
 // maxEvidence is how many image pairs the report shows.
 const maxEvidence = 12
 
-// InputFile is one input with its checksum.
+// InputFile is one input with its checksum and what was read of it.
 type InputFile struct {
-	Role   string `json:"role"`
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
-	Items  int64  `json:"items,omitempty"`
+	checksum.Input
+	Items int64 `json:"items,omitempty"`
 	// Skipped records, by reason.
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// FormatNote says which format was chosen and why, when the input's
@@ -201,14 +198,14 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	}
 	prof, levels := pl.profile, pl.levels
 	f := &Findings{Tool: job.Tool, Config: c}
-	digests := map[string]index.Fingerprint{} // every input is read for its digest once
+	digests := map[string]checksum.File{} // every input is read for its digest once
 	addInput := func(role, name, path string) (*InputFile, error) {
-		fp, err := index.FingerprintFile(path)
+		fp, err := checksum.Of(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", role, name, err)
 		}
 		digests[path] = fp
-		f.Inputs = append(f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: fp.Size, SHA256: fp.SHA256})
+		f.Inputs = append(f.Inputs, InputFile{Input: checksum.Input{Role: role, Name: name, File: fp}})
 		return &f.Inputs[len(f.Inputs)-1], nil
 	}
 	for _, t := range pl.train {
@@ -300,7 +297,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 				tests = append(tests, Split{Name: d.cfg.Name, Source: pl.splits[i].source, Items: items, Stats: d.stats})
 			}
 		}
-		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Fingerprints: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
+		rep, err := RunOverlap(ctx, OverlapJob{Train: pl.train, Checksums: digests, Tests: tests, Levels: levels, DB: c.DB, Tool: job.Tool, MaxRefs: 5, Workers: job.Workers, Log: job.Log,
 			Near: c.Near, NearMin: c.NearMin, Stream: c.DB == "", // as overlap without --db
 			Item: func(m ItemMatch) error {
 				if !m.Found {
