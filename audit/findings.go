@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -58,14 +59,10 @@ const NotScored = "not_scored"
 // maxEvidence is how many image pairs the report shows.
 const maxEvidence = 12
 
-// InputFile is one input with its checksum.
+// InputFile is one input with its checksum and what was read of it.
 type InputFile struct {
-	Role   string `json:"role"`
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
-	Items  int64  `json:"items,omitempty"`
+	checksum.Input
+	Items int64 `json:"items,omitempty"`
 	// Skipped records, by reason.
 	Skipped map[string]int64 `json:"skipped,omitempty"`
 	// FormatNote says which format was chosen and why, when the input's

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
@@ -64,7 +65,7 @@ func Run(ctx context.Context, job Job) (*Findings, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &run{job: job, plan: pl, logf: job.Log, digests: map[string]index.Fingerprint{},
+	r := &run{job: job, plan: pl, logf: job.Log, digests: map[string]checksum.File{},
 		f: &Findings{Tool: job.Tool, Config: &pl.Config}}
 	if r.logf == nil {
 		r.logf = func(string, ...any) {}
@@ -97,7 +98,7 @@ type run struct {
 	plan    *Plan
 	logf    func(format string, args ...any)
 	f       *Findings
-	digests map[string]index.Fingerprint // every input's, by path: each is read for its digest once
+	digests map[string]checksum.File // every input's, by path: each is read for its digest once
 	// corrections are the corrections file's, nil without one.
 	corrections map[itemID]Correction
 }
@@ -133,12 +134,12 @@ type splitData struct {
 
 // addInput digests an input and lists it among the findings' inputs.
 func (r *run) addInput(role, name, path string) (*InputFile, error) {
-	fp, err := index.FingerprintFile(path)
+	fp, err := checksum.Of(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s %s: %w", role, name, err)
 	}
 	r.digests[path] = fp
-	r.f.Inputs = append(r.f.Inputs, InputFile{Role: role, Name: name, Path: path, Size: fp.Size, SHA256: fp.SHA256})
+	r.f.Inputs = append(r.f.Inputs, InputFile{Input: checksum.Input{Role: role, Name: name, File: fp}})
 	return &r.f.Inputs[len(r.f.Inputs)-1], nil
 }
 
@@ -260,7 +261,7 @@ func (r *run) lookUp(ctx context.Context, data []*splitData) (foundLabels, error
 			tests = append(tests, overlap.Split{Name: d.plan.cfg.Name, Source: d.plan.source, Items: items, Stats: d.stats})
 		}
 	}
-	rep, err := overlap.Run(ctx, overlap.Job{Train: r.plan.train, Fingerprints: r.digests, Tests: tests, Levels: r.plan.levels,
+	rep, err := overlap.Run(ctx, overlap.Job{Train: r.plan.train, Checksums: r.digests, Tests: tests, Levels: r.plan.levels,
 		DB: c.DB, Tool: r.job.Tool, MaxRefs: 5, Workers: r.job.Workers, Log: r.job.Log,
 		Near: c.Near, NearMin: c.NearMin, Stream: c.DB == "", // as overlap without --db
 		Item: func(m overlap.ItemMatch) error {

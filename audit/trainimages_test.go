@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
-	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
 )
 
@@ -54,7 +54,7 @@ func TestAuditTrainImagesFingerprint(t *testing.T) {
 // (with its input's SHA-256).
 func writeImageFingerprint(t *testing.T, out, name, src string, o fingerprint.Options) {
 	t.Helper()
-	fp, err := index.FingerprintFile(src)
+	fp, err := checksum.Of(src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/panics"
@@ -101,14 +102,14 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 	prof := cdm.Profiles[c.Profile]
 	lim := dataset.Limits{MaxLabelBytes: c.MaxLabelBytes}
 	out := &Comparison{Tool: job.Tool, Config: c}
-	digests := map[string]index.Fingerprint{}
+	digests := map[string]checksum.File{}
 	addInput := func(role, name, p string) (*audit.InputFile, error) {
-		fp, err := index.FingerprintFile(p)
+		fp, err := checksum.Of(p)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", role, name, err)
 		}
 		digests[p] = fp
-		out.Inputs = append(out.Inputs, audit.InputFile{Role: role, Name: name, Path: p, Size: fp.Size, SHA256: fp.SHA256})
+		out.Inputs = append(out.Inputs, audit.InputFile{Input: checksum.Input{Role: role, Name: name, File: fp}})
 		return &out.Inputs[len(out.Inputs)-1], nil
 	}
 	l1, _ := canon.LookupLevel("audit")
@@ -485,7 +486,7 @@ func resultOf(r cdm.ItemRow) (cdm.Result, bool) {
 
 // lookups fills every model's seen masks and training ids.
 func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Limits, data []*splitData,
-	digests map[string]index.Fingerprint, out *Comparison, addInput func(role, name, p string) (*audit.InputFile, error)) error {
+	digests map[string]checksum.File, out *Comparison, addInput func(role, name, p string) (*audit.InputFile, error)) error {
 	c := job.Config
 	for _, d := range data {
 		d.seen, d.ids = make([][]uint8, len(c.Models)), make([][]string, len(c.Models))
@@ -531,7 +532,7 @@ func lookups(ctx context.Context, job Job, levels []canon.Level, lim dataset.Lim
 	near := fmt.Sprintf("near%d", c.Near)
 	for _, co := range corpora {
 		var mu sync.Mutex
-		rep, err := overlap.Run(ctx, overlap.Job{Train: []index.CorpusInput{co.in}, Fingerprints: digests, Tests: tests, Levels: levels,
+		rep, err := overlap.Run(ctx, overlap.Job{Train: []index.CorpusInput{co.in}, Checksums: digests, Tests: tests, Levels: levels,
 			DB: c.DB, Stream: true, Tool: job.Tool, MaxRefs: 3, Workers: job.Workers, Log: job.Log, Near: c.Near, NearMin: c.NearMin,
 			Item: func(m overlap.ItemMatch) error {
 				if !m.Found {

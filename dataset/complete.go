@@ -3,6 +3,8 @@ package dataset
 import (
 	"fmt"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // A Shortfall is an input that was read only in part: records were
@@ -139,7 +141,7 @@ func (s Stats) NoItems(field string) string {
 		if len(s.FieldsSeen) > 0 {
 			msg += fmt.Sprintf(" and the first record has the fields %s", strings.Join(s.FieldsSeen, ", "))
 		}
-		msg += "; choose one with --field"
+		msg += "; choose one with " + setting.Field.Flag()
 	}
 	if s.FileError != "" {
 		msg += "; then reading stopped: " + s.FileError

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // A Source names an input and how to read it.
@@ -51,7 +53,7 @@ func Scan(src Source, fn func(Item) error) (Stats, error) {
 func scan(src Source, fn func(Item) error, hook *mapHook, spans bool) (Stats, error) {
 	if fi, err := os.Stat(src.Path); err == nil && !fi.IsDir() {
 		if fi.Size() > src.Limits.maxFile() {
-			return Stats{}, fmt.Errorf("%s: %d bytes, more than the %d-byte limit (--max-file-bytes)", src.Path, fi.Size(), src.Limits.maxFile())
+			return Stats{}, setting.Errorf("%s: %d bytes, more than the %d-byte limit (%s)", src.Path, fi.Size(), src.Limits.maxFile(), setting.MaxFileBytes)
 		}
 		if fi.Size() == 0 {
 			format := src.Format
@@ -592,7 +594,7 @@ func scanCSV(r io.Reader, format Format, src Source, e *emitter) error {
 	idName, idCol := pick(src.IDField, defaultIDFields)
 	_, predCol := pick("", defaultPredFields)
 	if labelCol < 0 {
-		return fmt.Errorf("no label column (looked for %q in header %q); choose one with --field", orDefaults(src.Field, defaultLabelFields), header)
+		return setting.Errorf("no label column (looked for %q in header %q); choose one with %s", orDefaults(src.Field, defaultLabelFields), header, setting.Field)
 	}
 	e.stats.Field = labelName
 	if idCol >= 0 {

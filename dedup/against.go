@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // An entry is one against item a release item can match.
@@ -25,7 +26,7 @@ type againstSet struct {
 	levels []canon.Level
 	keys   []map[canon.Digest][]entry // per level
 	// images: perceptual hashes of non-blank against images.
-	prints []imagehash.Fingerprint
+	prints []imagehash.Hashes
 	owners []entry
 	mih    *index.HammingIndex
 	near   *nearSet
@@ -92,7 +93,7 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 			}
 		}
 		if len(kinds) == 0 {
-			return nil, fmt.Errorf("against %s: %s gives neither labels nor (with --images) images to compare with", in.Name, in.Source.Path)
+			return nil, setting.Errorf("against %s: %s gives neither labels nor (with %s) images to compare with", in.Name, in.Source.Path, setting.Images)
 		}
 		sum.Kind = strings.Join(kinds, "+")
 		ag.summaries = append(ag.summaries, sum)
@@ -163,7 +164,7 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 // addImages hashes an image source.
 func (ag *againstSet) addImages(ctx context.Context, ai int32, in Input, job *Job, sum *AgainstSummary) error {
 	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits, Field: in.Source.Field}
-	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, hashOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		if fp.Blank {
 			return nil
 		}

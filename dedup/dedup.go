@@ -2,7 +2,6 @@ package dedup
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -12,10 +11,12 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // A Reason says why an item was removed.
@@ -160,15 +161,6 @@ type AgainstSummary struct {
 	ImageStats *dataset.Stats `json:"image_stats,omitempty"`
 }
 
-// InputFile is an input's content digest.
-type InputFile struct {
-	Role   string `json:"role"` // release or against
-	Name   string `json:"name"`
-	Path   string `json:"path"`
-	Size   int64  `json:"size"`
-	SHA256 string `json:"sha256"`
-}
-
 // Result is what Run did: summary.json.
 type Result struct {
 	Tool        string   `json:"tool"`
@@ -186,7 +178,7 @@ type Result struct {
 	WithinLabels bool             `json:"within_labels,omitempty"`
 	Releases     []ReleaseSummary `json:"releases"`
 	Against      []AgainstSummary `json:"against"`
-	Inputs       []InputFile      `json:"inputs"`
+	Inputs       []checksum.Input `json:"inputs"` // each with the role "release" or "against"
 	dataset.Completeness
 	// Removed lists every removed item in release and input order.
 	Removed []Removed `json:"-"`
@@ -247,16 +239,16 @@ func realPath(p string) string {
 // check validates the job before anything is read.
 func (job *Job) check() error {
 	if len(job.Releases) == 0 {
-		return errors.New("no release to clean (--release)")
+		return setting.Errorf("no release to clean (%s)", setting.Release)
 	}
 	if job.WithinLabels {
 		job.Within = true
 	}
 	if len(job.Against) == 0 && !job.Within {
-		return errors.New("nothing to clean against: give --against, or --within for duplicates inside the release")
+		return setting.Errorf("nothing to clean against: give %s, or %s for duplicates inside the release", setting.Against, setting.Within)
 	}
 	if job.Out == "" {
-		return errors.New("no output folder (--out)")
+		return setting.Errorf("no output folder (%s)", setting.Out)
 	}
 	if len(job.Levels) == 0 {
 		ws, _ := canon.LookupLevel("ws")
@@ -318,11 +310,11 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	digests := map[string]string{} // content digest → against name
 	sizes := map[int64]bool{}      // the against files' sizes
 	for _, in := range job.Against {
-		fp, err := index.FingerprintFile(in.Source.Path)
+		fp, err := checksum.Of(in.Source.Path)
 		if err != nil {
 			return nil, fmt.Errorf("against %s: %w", in.Name, err)
 		}
-		res.Inputs = append(res.Inputs, InputFile{Role: "against", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
+		res.Inputs = append(res.Inputs, checksum.Input{Role: "against", Name: in.Name, File: fp})
 		digests[fp.SHA256] = in.Name
 		sizes[fp.Size] = true
 	}
@@ -330,7 +322,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	// before it is matched, unless it is a file of a size no against
 	// file has: that one's is computed while the releases are matched.
 	relDigest := make([]string, len(job.Releases))
-	relFP := make([]index.Fingerprint, len(job.Releases))
+	relFP := make([]checksum.File, len(job.Releases))
 	relErr := make([]error, len(job.Releases))
 	var sums sync.WaitGroup
 	for i, in := range job.Releases {
@@ -338,11 +330,11 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			sums.Add(1)
 			go func() {
 				defer sums.Done()
-				relFP[i], relErr[i] = index.FingerprintFile(in.Source.Path)
+				relFP[i], relErr[i] = checksum.Of(in.Source.Path)
 			}()
 			continue
 		}
-		relFP[i], relErr[i] = index.FingerprintFile(in.Source.Path)
+		relFP[i], relErr[i] = checksum.Of(in.Source.Path)
 		if relErr[i] != nil {
 			sums.Wait()
 			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
@@ -406,7 +398,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
 		}
 		fp := relFP[i]
-		res.Inputs = append(res.Inputs, InputFile{Role: "release", Name: in.Name, Path: in.Source.Path, Size: fp.Size, SHA256: fp.SHA256})
+		res.Inputs = append(res.Inputs, checksum.Input{Role: "release", Name: in.Name, File: fp})
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
@@ -105,7 +106,7 @@ type withinSet struct {
 
 // keptImage is a kept release item's image, as the within rule compares it.
 type keptImage struct {
-	print imagehash.Fingerprint
+	print imagehash.Hashes
 	name  string // "release:id"
 	label string
 	seq   int64 // in its split
@@ -171,7 +172,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	// as the first copy of a duplicate. Caption folders join images to
 	// records by id, the others by position.
 	var imgRm map[imageKey]*Removed
-	var prints map[imageKey]imagehash.Fingerprint
+	var prints map[imageKey]imagehash.Hashes
 	if (useImages || withinImg) && withImages {
 		imgSrc.Limits = job.ImageLimits
 		var err error
@@ -276,7 +277,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 // kept item's (of this split or an earlier one) goes; a kept item whose
 // label repeats a kept item's is listed as a repeat, and goes only with
 // WithinLabels.
-func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Fingerprint, byID bool, radius int, levels []canon.Level) {
+func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Hashes, byID bool, radius int, levels []canon.Level) {
 	keyOf := func(p pendingItem) imageKey {
 		if byID {
 			return imageKey{id: p.id, byID: true}
@@ -319,7 +320,7 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 			if c := kept[k]; c != nil {
 				consider(c, 0) // another line of the same image
 			}
-			verified := func(o imagehash.Fingerprint) (int, bool) {
+			verified := func(o imagehash.Hashes) (int, bool) {
 				if o.Digest == fp.Digest {
 					return 0, true
 				}
@@ -451,11 +452,11 @@ type imageKey struct {
 // With against, the split's images are compared with the against images;
 // with keep, every image's fingerprint is returned too, for the within
 // rule.
-func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (map[imageKey]*Removed, map[imageKey]imagehash.Fingerprint, error) {
+func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (map[imageKey]*Removed, map[imageKey]imagehash.Hashes, error) {
 	out := map[imageKey]*Removed{}
-	var prints map[imageKey]imagehash.Fingerprint
+	var prints map[imageKey]imagehash.Hashes
 	if keep {
-		prints = map[imageKey]imagehash.Fingerprint{}
+		prints = map[imageKey]imagehash.Hashes{}
 	}
 	keyOf := func(seq int64, id string) imageKey {
 		if byID {
@@ -475,7 +476,7 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		}
 		put(keyOf(k.Seq, k.ID), &Removed{Release: release, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		sum.Images++
 		if keep {
 			if _, dup := prints[keyOf(it.Seq, it.ID)]; !dup {
@@ -539,7 +540,7 @@ func isArchive(p string) bool {
 func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
 	sum.Format = formatImages
 	if !job.Images {
-		return nil, fmt.Errorf("%s holds images and no labels: give --images to compare them", in.Source.Path)
+		return nil, setting.Errorf("%s holds images and no labels: give %s to compare them", in.Source.Path, setting.Images)
 	}
 	if ag.mih == nil && seen == nil {
 		return nil, fmt.Errorf("%s holds images and no labels, and no against input gives images", in.Source.Path)
@@ -555,7 +556,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	src.OnSkip = func(k dataset.Skip) {
 		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
 	}
-	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+	st, _, err := imagehash.Scan(ctx, src, probeOptions, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		sum.Images++
 		if !filepath.IsLocal(filepath.FromSlash(it.Name)) {
 			mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: "entry name leaves the archive's root (" + it.Where + ")"})
@@ -588,10 +589,10 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 
 // imageMatches returns the against images that are verified copies of fp
 // (not from source skip), sorted, and the smallest pHash distance.
-func (ag *againstSet) imageMatches(fp imagehash.Fingerprint, radius int, skip int32) ([]string, int) {
+func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) ([]string, int) {
 	var names []string
 	best := -1
-	ag.mih.SearchAny(fp.Hashes(), radius, func(pos, d int) {
+	ag.mih.SearchAny(fp.SearchHashes(), radius, func(pos, d int) {
 		o := ag.prints[pos]
 		if ag.owners[pos].src == skip {
 			return

@@ -36,7 +36,7 @@
 // and gets no row; a blank image (no ink) gets a row marked blank with no
 // hashes, as it never matches. The metadata records the hash settings and
 // imagehash.Version, and, per corpus, the SHA-256 of the input it was made
-// from (index.FingerprintFile), so that a test split that is the
+// from (checksum.Of), so that a test split that is the
 // fingerprinted corpus itself is compared with it as with itself.
 //
 // Verification needs no pixels: a pair found in a fingerprint is verified
@@ -66,6 +66,7 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Format is the fingerprint format's version, in the metadata under
@@ -118,10 +119,10 @@ type Row struct {
 	ImageHeight *int32 `parquet:"image_height,optional"`
 }
 
-// Image returns the row's image fingerprint, and whether the row has one
-// (a blank image has one, with Blank set and no hashes).
-func (r *Row) Image() (imagehash.Fingerprint, bool) {
-	var fp imagehash.Fingerprint
+// Image returns the row's image hashes, and whether the row has them
+// (a blank image has them, with Blank set and no hash values).
+func (r *Row) Image() (imagehash.Hashes, bool) {
+	var fp imagehash.Hashes
 	if r.ImageWidth != nil && r.ImageHeight != nil {
 		fp.Width, fp.Height = int(*r.ImageWidth), int(*r.ImageHeight)
 	}
@@ -144,7 +145,7 @@ func (r *Row) Image() (imagehash.Fingerprint, bool) {
 	return fp, true
 }
 
-func (r *Row) setImage(fp imagehash.Fingerprint) {
+func (r *Row) setImage(fp imagehash.Hashes) {
 	w, h := int32(fp.Width), int32(fp.Height)
 	r.ImageWidth, r.ImageHeight = &w, &h
 	blank := fp.Blank
@@ -216,7 +217,7 @@ type Meta struct {
 	// Images, for an image fingerprint: the hash settings.
 	Images *ImageSettings
 	// Sources, for an image fingerprint: each corpus's input's SHA-256
-	// (as index.FingerprintFile computes it), when it was known.
+	// (as checksum.Of computes it), when it was known.
 	Sources map[string]string
 }
 
@@ -294,7 +295,7 @@ func (m Meta) CheckImages(o imagehash.Options) error {
 	case m.Images.Version != want.Version:
 		return fmt.Errorf("its images were hashed by imagehash version %d, this leakaudit's is version %d (made by %s); make it again with this version", m.Images.Version, want.Version, m.Tool)
 	case *m.Images != want:
-		return fmt.Errorf("its images were hashed with %s, this search uses %s; search with its settings (--hash, --canvas) or make it again", m.Images, want)
+		return setting.Errorf("its images were hashed with %s, this search uses %s; search with its settings (%s, %s) or make it again", m.Images, want, setting.Hash, setting.Canvas)
 	}
 	return nil
 }
@@ -323,7 +324,7 @@ func (m Meta) Check(levels []canon.Level, salt []byte) error {
 	}
 	switch {
 	case m.SaltCheck != "" && len(salt) == 0:
-		return errors.New("it is salted: give the salt it was made with (--salt)")
+		return setting.Errorf("it is salted: give the salt it was made with (%s)", setting.Salt)
 	case m.SaltCheck == "" && len(salt) > 0:
 		return errors.New("it is not salted, but a salt was given")
 	case m.SaltCheck != SaltCheck(salt):

@@ -218,9 +218,9 @@ func TestImages(t *testing.T) {
 			}
 		}
 	}
-	want := map[string]imagehash.Fingerprint{}
+	want := map[string]imagehash.Hashes{}
 	if _, _, err := imagehash.Scan(context.Background(), dataset.ImageSource{Path: filepath.Join(src, "img")}, Settings(imagehash.Options{}).Options(), 1, nil,
-		func(it dataset.ImageItem, fp imagehash.Fingerprint) error { want[it.ID] = fp; return nil }); err != nil {
+		func(it dataset.ImageItem, fp imagehash.Hashes) error { want[it.ID] = fp; return nil }); err != nil {
 		t.Fatal(err)
 	}
 	n := 0

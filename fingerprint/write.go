@@ -22,7 +22,7 @@ import (
 type Input struct {
 	Name   string
 	Source dataset.Source
-	// SHA256 is the input's digest as index.FingerprintFile computes it;
+	// SHA256 is the input's digest as checksum.Of computes it;
 	// an image fingerprint records it, so that a test split that is this
 	// very input is recognized as the corpus itself. Optional.
 	SHA256 string
@@ -210,7 +210,7 @@ func scanInputs(ctx context.Context, inputs []Input, o Options, res *Result, wri
 		var st dataset.Stats
 		if o.Images {
 			src := dataset.ImageSource{Path: in.Source.Path, Field: in.Source.Field, Limits: o.ImageLimits}
-			st, ir.Images, err = imagehash.Scan(ctx, src, o.Hash, o.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+			st, ir.Images, err = imagehash.Scan(ctx, src, o.Hash, o.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 				r := Row{Corpus: in.Name, ID: it.ID, Seq: it.Seq, Tokens: -1}
 				if it.HasLabel {
 					r.setLabel(it.Label, o)

@@ -1,17 +1,31 @@
-// Package imagehash turns formula images into fingerprints that survive the
-// transformations seen between benchmark releases: inverted polarity (white
-// ink on black, as in the CROHME PNGs, versus black on white), rescaling,
-// padding and margins, stretching, JPEG compression, and the same
-// handwriting rasterized by another pipeline (another pen width, canvas,
-// anti-aliasing or margin).
+// Package imagehash hashes formula images so that copies are found across
+// the transformations seen between benchmark releases: inverted polarity
+// (white ink on black, as in the CROHME PNGs, versus black on white),
+// rescaling, padding and margins, stretching, JPEG compression, and the
+// same handwriting rasterized by another pipeline (another pen width,
+// canvas, anti-aliasing or margin).
 //
 // [Normalize] makes every image dark ink on a light ground, crops it to the
-// ink, fits it to a canvas and redraws its ink with one common pen (see
-// pen.go); [Compute] hashes the result with a perceptual hash from
-// goimagehash (pHash by default) and adds a SHA-256 digest of the cropped
-// pixels, which marks exact copies whatever their polarity or margins. An
-// image match alone cannot tell "the same formula" from "one symbol
-// changed", so callers always read it together with the labels.
+// ink, fits it to a canvas ([Fit], [Canvas]) and redraws its ink with one
+// common pen (see pen.go). [Compute] hashes the result with a perceptual
+// hash from goimagehash ([Kind]: pHash by default), which is what an index
+// searches within a Hamming radius, and adds a 256-bit fine hash of the
+// same canvas and a SHA-256 digest of the cropped pixels, which mark exact
+// copies whatever their polarity or margins. A query also hashes probes
+// ([Options.Probe]): its ink box moved in and out at each side, so that a
+// copy whose ink was cut at an edge is still found.
+//
+// A candidate within the radius is a copy only when [Verify] says so: the
+// same digest, or fine hashes within [VerifyDistance] (stricter for a lone
+// symbol). Even then an image match cannot tell "the same formula" from
+// "one symbol changed", so callers always read it together with the
+// labels.
+//
+// [Scan] and [HashItems] hash a dataset image source, or a batch of its
+// items, on all cores, in source order; an image that cannot be decoded is
+// counted, never fatal. [Version] is bumped whenever normalization or
+// hashing changes, so that stored hashes are never compared with another
+// version's.
 package imagehash
 
 import (
@@ -69,7 +83,7 @@ type Options struct {
 	// Size is the side of the normalized canvas in pixels (default 64, the
 	// size pHash works at).
 	Size int
-	// Probe computes Fingerprint.Probes, for queries.
+	// Probe computes Hashes.Probes, for queries.
 	Probe bool
 }
 
@@ -80,8 +94,9 @@ func (o Options) size() int {
 	return o.Size
 }
 
-// Fingerprint is what is stored for one image.
-type Fingerprint struct {
+// Hashes are the hashes of one image: what is stored for it and compared
+// with another's.
+type Hashes struct {
 	Hash   uint64    // the perceptual hash
 	Fine   [4]uint64 // a 256-bit difference hash of the same canvas, to verify candidates
 	Digest [16]byte  // SHA-256 (first 16 bytes) of the normalized, cropped pixels
@@ -115,8 +130,9 @@ const NumProbes = 8
 // side: ink cut at an edge by up to 3% of its box is found.
 const ProbeShare = 0.03
 
-// Hashes returns the perceptual hash and those of the probes.
-func (fp Fingerprint) Hashes() []uint64 {
+// SearchHashes returns the perceptual hash and those of the probes: the
+// hashes a query searches with.
+func (fp Hashes) SearchHashes() []uint64 {
 	out := []uint64{fp.Hash}
 	if fp.Probes != nil {
 		for _, p := range fp.Probes {
@@ -437,11 +453,11 @@ func spans(n, m int) []span {
 	return out
 }
 
-// Compute normalizes a decoded image and fingerprints it; with o.Probe,
-// it also hashes the probes (Fingerprint.Probes).
-func Compute(img image.Image, o Options) (Fingerprint, error) {
+// Compute normalizes a decoded image and hashes it; with o.Probe,
+// it also hashes the probes (Hashes.Probes).
+func Compute(img image.Image, o Options) (Hashes, error) {
 	g := ToGray(img)
-	fp := Fingerprint{Width: g.W, Height: g.H}
+	fp := Hashes{Width: g.W, Height: g.H}
 	c, t, ok := crop(g)
 	if !ok {
 		fp.Blank = true
@@ -502,11 +518,11 @@ func hashCanvas(hash *uint64, fineHash *[4]uint64, fitted *image.Gray, o Options
 }
 
 // FineDistance is the Hamming distance between two fine hashes (0–256);
-// when either fingerprint has probes, the smallest over its probes and its
+// when either has probes, the smallest over its probes and its
 // own fine hash against the other's.
-func FineDistance(a, b Fingerprint) int {
+func FineDistance(a, b Hashes) int {
 	d := fineBits(a.Fine, b.Fine)
-	for _, x := range [2][2]Fingerprint{{a, b}, {b, a}} {
+	for _, x := range [2][2]Hashes{{a, b}, {b, a}} {
 		if x[0].Probes != nil {
 			for _, p := range x[0].Probes {
 				d = min(d, fineBits(p.Fine, x[1].Fine))
@@ -526,7 +542,7 @@ func fineBits(a, b [4]uint64) int {
 
 // VerifyDistance is the largest fine distance at which a candidate pair is
 // verified as a copy, and VerifyDistanceSymbol the same for a query of one
-// piece of ink (Fingerprint.Parts 1, mostly a lone symbol, which other
+// piece of ink (Hashes.Parts 1, mostly a lone symbol, which other
 // writers draw alike). Measured on CROHME 2014 and train-sample InkML
 // rasterized by eight pipelines (package inkraster) against the CROHME
 // bitmaps, pens normalized and queries probed, at pHash radius 8: these
@@ -541,7 +557,7 @@ const (
 // Verify returns the fine distance of a candidate pair and whether it is a
 // verified copy: the same cropped pixels, or a fine distance within
 // VerifyDistance (VerifyDistanceSymbol when the query is one piece of ink).
-func Verify(query, train Fingerprint) (int, bool) {
+func Verify(query, train Hashes) (int, bool) {
 	d := FineDistance(query, train)
 	limit := VerifyDistance
 	if query.Parts == 1 {

@@ -59,7 +59,7 @@ func scale(g image.Image, sx, sy float64) *image.Gray {
 	return o
 }
 
-func mustCompute(t *testing.T, img image.Image, o Options) Fingerprint {
+func mustCompute(t *testing.T, img image.Image, o Options) Hashes {
 	t.Helper()
 	fp, err := Compute(img, o)
 	if err != nil {

@@ -13,13 +13,13 @@ import (
 // (an index, a fingerprint) are never compared with another's.
 const Version = 4
 
-// HashItems decodes and fingerprints items on all cores, returning results
+// HashItems decodes and hashes items on all cores, returning results
 // in input order; failed[i] holds the reason item i could not be hashed.
-func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o Options, workers int) (prints []Fingerprint, failed []string) {
+func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o Options, workers int) (prints []Hashes, failed []string) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	prints = make([]Fingerprint, len(items))
+	prints = make([]Hashes, len(items))
 	failed = make([]string, len(items))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -46,13 +46,13 @@ func HashItems(items []dataset.ImageItem, lim dataset.ImageLimits, o Options, wo
 	return prints, failed
 }
 
-// Scan reads an image source and fingerprints every image, calling fn in
+// Scan reads an image source and hashes every image, calling fn in
 // source order with batches hashed on all cores; progress, when set, is
 // told how many items each batch held. Images that cannot be decoded are
 // counted in the returned stats with their reason (never fatal) and, like
 // the images the scan skips, passed to src.OnSkip when it is set. The
-// second result is the number of images fingerprinted.
-func Scan(ctx context.Context, src dataset.ImageSource, o Options, workers int, progress func(n int64), fn func(dataset.ImageItem, Fingerprint) error) (dataset.Stats, int64, error) {
+// second result is the number of images hashed.
+func Scan(ctx context.Context, src dataset.ImageSource, o Options, workers int, progress func(n int64), fn func(dataset.ImageItem, Hashes) error) (dataset.Stats, int64, error) {
 	var batch []dataset.ImageItem
 	var hashed int64
 	var undecodable []dataset.Skip

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/synth"
@@ -69,7 +70,7 @@ func benchIndex(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	levels, _ := canon.ParseLevels("audit,ws")
-	fp, err := index.FingerprintFile(corpus)
+	fp, err := checksum.Of(corpus)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -84,7 +85,7 @@ func benchIndex(b *testing.B, n int) {
 	stopSampling := sampleMemory()
 	b.StartTimer()
 	start := time.Now()
-	if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []index.NamedFingerprint{{Name: "train", Fingerprint: fp}}, levels, "bench", nil); err != nil {
+	if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []checksum.Input{{Name: "train", File: fp}}, levels, "bench", nil); err != nil {
 		b.Fatal(err)
 	}
 	build := time.Since(start)

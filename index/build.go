@@ -739,8 +739,16 @@ func streamSorted(ctx context.Context, db *badger.DB, next func() (key, val []by
 // to call.
 type streamBuffers [2]*z.Buffer
 
+// streamBufferBytes is the initial size of a stream buffer, and
+// streamBatchBytes the size at which a filled one is handed to Badger's
+// StreamWriter.
+const (
+	streamBufferBytes = 32 << 20
+	streamBatchBytes  = 16 << 20
+)
+
 func newStreamBuffers() *streamBuffers {
-	return &streamBuffers{z.NewBuffer(32<<20, "leakaudit.index"), z.NewBuffer(32<<20, "leakaudit.index")}
+	return &streamBuffers{z.NewBuffer(streamBufferBytes, "leakaudit.index"), z.NewBuffer(streamBufferBytes, "leakaudit.index")}
 }
 
 func (b *streamBuffers) release() {
@@ -799,7 +807,7 @@ func streamWrite(ctx context.Context, db *badger.DB, bufs *streamBuffers, next f
 		}
 		kv.Key, kv.Value = key, val
 		badger.KVToBuffer(kv, cur)
-		if cur.LenNoPadding() >= 16<<20 {
+		if cur.LenNoPadding() >= streamBatchBytes {
 			if err := ctx.Err(); err != nil {
 				finish()
 				sw.Cancel()

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 
 	"github.com/leakaudit/leakaudit/dataset"
 )
@@ -31,17 +32,17 @@ func init() {
 	os.Exit(0)
 }
 
-func crashInputs(corpus string) ([]CorpusInput, []NamedFingerprint, error) {
+func crashInputs(corpus string) ([]CorpusInput, []checksum.Input, error) {
 	var ins []CorpusInput
-	var fps []NamedFingerprint
+	var fps []checksum.Input
 	for _, name := range []string{"a", "b", "c"} {
 		path := filepath.Join(corpus, name+".txt")
-		fp, err := FingerprintFile(path)
+		fp, err := checksum.Of(path)
 		if err != nil {
 			return nil, nil, err
 		}
 		ins = append(ins, CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}})
-		fps = append(fps, NamedFingerprint{Name: name, Fingerprint: fp})
+		fps = append(fps, checksum.Input{Name: name, File: fp})
 	}
 	return ins, fps, nil
 }

@@ -1,7 +1,13 @@
 // Package index keeps persistent indexes of training corpora in Badger
 // databases, so that a test split can be checked against tens of millions of
 // training labels in well under a second, and so that a corpus is
-// canonicalized once, not at every audit.
+// canonicalized once, not at every audit. Beside the label index ([DB],
+// [DB.Build], [DB.Lookup]) it holds the searches that need no database:
+// a [Probe] streams the training corpora past a test set once and answers
+// the same lookups without keeping an index; [Near] finds labels within K
+// token edits; [HammingIndex] finds image hashes within a Hamming radius,
+// over hashes read from the index's image database ([DB.BuildImages],
+// [DB.Images]) or from an image fingerprint ([LoadImageFingerprint]).
 //
 // # Label index
 //
@@ -131,6 +137,18 @@
 // an older leakaudit excludes it too); a second writer gets [ErrLocked].
 // Readers open the index read-only with a shared lock, so audits can run
 // side by side.
+//
+// # Image hashes
+//
+// [DB.BuildImages] hashes image corpora (package imagehash) into a
+// database of their own, images/ in the index folder, one record per image
+// keyed by corpus and position (images.go has the layout), under the hash
+// settings the manifest records ([ImageSettings]): records made with other
+// settings, or by another imagehash.Version, are never mixed with them.
+// [DB.Images] reads them back in order, and a [HammingIndex] over their
+// perceptual hashes answers radius queries by multi-index hashing: each
+// hash cut into chunks, one table per chunk, a query probing the chunk
+// values near its own (hamming.go), with a linear scan for small sets.
 //
 // # Near labels
 //

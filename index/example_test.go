@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 )
@@ -21,14 +22,14 @@ func ExampleDB_Lookup() {
 
 	ws, _ := canon.LookupLevel("ws")
 	inputs := []index.CorpusInput{{Name: "train", Source: dataset.Source{Path: corpus}}}
-	fp, _ := index.FingerprintFile(corpus)
+	fp, _ := checksum.Of(corpus)
 	db, err := index.Open(filepath.Join(dir, "db"), index.Options{})
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	defer db.Close()
-	if _, err := db.Build(context.Background(), inputs, []index.NamedFingerprint{{Name: "train", Fingerprint: fp}}, []canon.Level{ws}, "example", nil); err != nil {
+	if _, err := db.Build(context.Background(), inputs, []checksum.Input{{Name: "train", File: fp}}, []canon.Level{ws}, "example", nil); err != nil {
 		fmt.Println(err)
 		return
 	}

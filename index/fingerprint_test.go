@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 )
@@ -28,7 +29,7 @@ func TestIndexFromFingerprint(t *testing.T) {
 	a, fa := corpus(t, dir, "a", labels)
 	b, fb := corpus(t, dir, "b", labels[:60])
 	ls := levels(t, "audit,ws")
-	index := func(name string, ins []CorpusInput, fps []NamedFingerprint) *DB {
+	index := func(name string, ins []CorpusInput, fps []checksum.Input) *DB {
 		ix, err := Open(filepath.Join(dir, "ix-"+name), Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -57,8 +58,8 @@ func TestIndexFromFingerprint(t *testing.T) {
 		}
 		return fromPath(t, dir, name, out)
 	}
-	wantA := lookups(index("a", []CorpusInput{a}, []NamedFingerprint{fa}))
-	wantAB := lookups(index("ab", []CorpusInput{a, b}, []NamedFingerprint{fa, fb}))
+	wantA := lookups(index("a", []CorpusInput{a}, []checksum.Input{fa}))
+	wantAB := lookups(index("ab", []CorpusInput{a, b}, []checksum.Input{fa, fb}))
 	for _, tc := range []struct {
 		name  string
 		ins   []CorpusInput
@@ -105,7 +106,7 @@ func TestIndexFromFingerprint(t *testing.T) {
 // fromPath builds an index from the fingerprint at path.
 func fromPath(t *testing.T, dir, name, path string) (*DB, error) {
 	t.Helper()
-	fp, err := FingerprintFile(path)
+	fp, err := checksum.Of(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,6 +115,6 @@ func fromPath(t *testing.T, dir, name, path string) (*DB, error) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { ix.Close() })
-	_, err = ix.Build(t.Context(), []CorpusInput{{Name: name, Source: dataset.Source{Path: path}}}, []NamedFingerprint{{Name: name, Fingerprint: fp}}, levels(t, "audit,ws"), "test", nil)
+	_, err = ix.Build(t.Context(), []CorpusInput{{Name: name, Source: dataset.Source{Path: path}}}, []checksum.Input{{Name: name, File: fp}}, levels(t, "audit,ws"), "test", nil)
 	return ix, err
 }

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // An index folder holds only what an index writes in it: its manifest,
@@ -56,7 +58,7 @@ func CheckFolder(dir string) error {
 		return nil
 	}
 	notIndex := func(what string) error {
-		return fmt.Errorf("%s is %w: it holds %s, which an index does not; nothing in it was changed (give --db an empty or new folder, or an index folder)", dir, ErrNotIndex, what)
+		return setting.Errorf("%s is %w: it holds %s, which an index does not; nothing in it was changed (give %s an empty or new folder, or an index folder)", dir, ErrNotIndex, what, setting.DB)
 	}
 	recognised := false
 	for _, e := range entries {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 )
@@ -195,15 +196,15 @@ func TestHostileIndexCorruption(t *testing.T) {
 		t.Fatal(err)
 	}
 	ls := levels(t, "audit,ws")
-	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, ls)
+	build(t, ix, []CorpusInput{a, b}, []checksum.Input{fa, fb}, ls)
 	folder := imageFolder(t, 20)
-	ifp, err := FingerprintFile(folder)
+	ifp, err := checksum.Of(folder)
 	if err != nil {
 		t.Fatal(err)
 	}
 	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
 	if _, err := ix.BuildImages(context.Background(), []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}},
-		[]NamedFingerprint{{Name: "imgs", Fingerprint: ifp}}, set, "test", 2, nil); err != nil {
+		[]checksum.Input{{Name: "imgs", File: ifp}}, set, "test", 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	ix.Close()
@@ -318,9 +319,9 @@ func TestHostileIndexCorruption(t *testing.T) {
 		var rep BuildReport
 		if filepath.Dir(side) == "images" {
 			rep, err = w.BuildImages(context.Background(), []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}},
-				[]NamedFingerprint{{Name: "imgs", Fingerprint: ifp}}, set, "test", 2, nil)
+				[]checksum.Input{{Name: "imgs", File: ifp}}, set, "test", 2, nil)
 		} else {
-			rep, err = w.Build(context.Background(), []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "audit,ws,raw"), "test", nil)
+			rep, err = w.Build(context.Background(), []CorpusInput{a, b}, []checksum.Input{fa, fb}, levels(t, "audit,ws,raw"), "test", nil)
 		}
 		w.Close()
 		if err != nil || !strings.Contains(rep.Rebuilt, "damaged") || !strings.Contains(rep.Rebuilt, side) {
@@ -355,7 +356,7 @@ func TestHostileCorruptBlocks(t *testing.T) {
 	orig := filepath.Join(dir, "orig")
 	ix, _ := Open(orig, Options{})
 	ls := levels(t, "ws")
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	ix.Close()
 	read := func(work string) (string, error) {
 		r, err := OpenReadOnly(work, Options{})
@@ -474,7 +475,7 @@ func TestHostileNotIndexFolder(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "ws"))
 	ix.Close()
 	write(ixdir, map[string]string{"mine.txt": "keep"})
 	if err := Remove(ixdir); !errors.Is(err, ErrNotIndex) || !strings.Contains(err.Error(), "mine.txt") {

@@ -11,6 +11,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -42,7 +43,7 @@ const ImageVersion = imagehash.Version
 type ImageCorpus struct {
 	ID     uint16        `json:"id"`
 	Name   string        `json:"name"`
-	Input  Fingerprint   `json:"input"`
+	Input  checksum.File `json:"input"`
 	Stats  dataset.Stats `json:"stats"`
 	Hashed int64         `json:"hashed"`
 	Done   bool          `json:"done"`
@@ -61,7 +62,7 @@ type ImageRecord struct {
 	ID       string
 	Label    string
 	HasLabel bool
-	Print    imagehash.Fingerprint
+	Print    imagehash.Hashes
 	// WSKey, read from a fingerprint (LoadImageFingerprint), is the
 	// digest of the label's ws key (canon.DigestOf with the fingerprint's
 	// salt), when HasWSKey: the label itself is not in the file unless
@@ -70,17 +71,17 @@ type ImageRecord struct {
 	HasWSKey bool
 }
 
-// FingerprintImages are the images of an image fingerprint
+// ImageSet is the images of an image fingerprint file
 // (fingerprint.Options.Images), read as training records for a
-// HammingIndex.
-type FingerprintImages struct {
+// HammingIndex (LoadImageFingerprint).
+type ImageSet struct {
 	// Records holds every row with an image, blank ones included (with
 	// Print.Blank set: skip them), in file order. Corpus and ID name the
 	// items as in their corpora.
 	Records []ImageRecord
 	Meta    fingerprint.Meta // hash settings, levels, salt check, sources
 	Stats   dataset.Stats    // the rows read; rows without an image are skipped with a reason
-	Input   Fingerprint      // of the fingerprint file or folder itself
+	Input   checksum.File    // of the fingerprint file or folder itself
 }
 
 // LoadImageFingerprint reads an image fingerprint file, or a folder of its
@@ -91,7 +92,7 @@ type FingerprintImages struct {
 // were hashed with other settings than o or by another imagehash.Version.
 // A label's ws digest is carried as WSKey; compare it with a test label's
 // only after f.Meta.Check at the ws level with the reader's salt.
-func LoadImageFingerprint(path string, o imagehash.Options) (*FingerprintImages, error) {
+func LoadImageFingerprint(path string, o imagehash.Options) (*ImageSet, error) {
 	meta, err := fingerprint.Open(path)
 	if err != nil {
 		return nil, err
@@ -99,8 +100,8 @@ func LoadImageFingerprint(path string, o imagehash.Options) (*FingerprintImages,
 	if err := meta.CheckImages(o); err != nil {
 		return nil, fmt.Errorf("fingerprint %s: %w", path, err)
 	}
-	f := &FingerprintImages{Meta: meta}
-	if f.Input, err = FingerprintFile(path); err != nil {
+	f := &ImageSet{Meta: meta}
+	if f.Input, err = checksum.Of(path); err != nil {
 		return nil, err
 	}
 	var row int64
@@ -141,7 +142,7 @@ func kindByte(k imagehash.Kind) byte {
 	return 1
 }
 
-func encodeImage(it dataset.ImageItem, fp imagehash.Fingerprint) []byte {
+func encodeImage(it dataset.ImageItem, fp imagehash.Hashes) []byte {
 	v := make([]byte, 0, 8+32+16+1+8+len(it.ID)+len(it.Label)+4)
 	v = binary.BigEndian.AppendUint64(v, fp.Hash)
 	for _, f := range fp.Fine {
@@ -194,7 +195,7 @@ func decodeImage(v []byte, r *ImageRecord) error {
 
 // BuildImages makes the database hold exactly these image corpora hashed
 // with these settings, resuming an interrupted build.
-func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []NamedFingerprint, set ImageSettings, tool string, workers int, prog Progress) (BuildReport, error) {
+func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums []checksum.Input, set ImageSettings, tool string, workers int, prog Progress) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")
@@ -231,7 +232,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 	}
 	same := ix.m.ImageHash != nil && *ix.m.ImageHash == set && len(ix.m.ImageCorpora) == len(inputs)
 	for i := 0; same && i < len(inputs); i++ {
-		same = ix.m.ImageCorpora[i].Name == fps[i].Name && ix.m.ImageCorpora[i].Input.SHA256 == fps[i].SHA256
+		same = ix.m.ImageCorpora[i].Name == sums[i].Name && ix.m.ImageCorpora[i].Input.SHA256 == sums[i].SHA256
 	}
 	if !same {
 		if len(ix.m.ImageCorpora) > 0 {
@@ -252,7 +253,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		}
 		ix.m.ImageCorpora = nil
 		for i, in := range inputs {
-			ix.m.ImageCorpora = append(ix.m.ImageCorpora, ImageCorpus{ID: uint16(i), Name: in.Name, Input: fps[i].Fingerprint})
+			ix.m.ImageCorpora = append(ix.m.ImageCorpora, ImageCorpus{ID: uint16(i), Name: in.Name, Input: sums[i].File})
 		}
 		s := set
 		ix.m.ImageHash = &s
@@ -290,7 +291,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 		if prog != nil {
 			add = prog.Add
 		}
-		st, n, err := imagehash.Scan(ctx, in.Source, o, workers, add, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		st, n, err := imagehash.Scan(ctx, in.Source, o, workers, add, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 			key := []byte{'h', kindByte(set.Kind), 0, 0, 0, 0, 0, 0}
 			binary.BigEndian.PutUint16(key[2:], c.ID)
 			binary.BigEndian.PutUint32(key[4:], uint32(it.Seq))
@@ -331,13 +332,13 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, fps []
 
 // CoversImages reports whether the manifest holds exactly these image
 // corpora, complete, with these settings.
-func (m Manifest) CoversImages(fps []NamedFingerprint, set ImageSettings) bool {
+func (m Manifest) CoversImages(sums []checksum.Input, set ImageSettings) bool {
 	set.Version = ImageVersion
-	if !m.ImageComplete || m.ImageHash == nil || *m.ImageHash != set || len(m.ImageCorpora) != len(fps) {
+	if !m.ImageComplete || m.ImageHash == nil || *m.ImageHash != set || len(m.ImageCorpora) != len(sums) {
 		return false
 	}
-	for i, fp := range fps {
-		if c := m.ImageCorpora[i]; c.Name != fp.Name || c.Input.SHA256 != fp.SHA256 || !c.Done {
+	for i, s := range sums {
+		if c := m.ImageCorpora[i]; c.Name != s.Name || c.Input.SHA256 != s.SHA256 || !c.Done {
 			return false
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -37,12 +38,12 @@ func imageFolder(t *testing.T, n int) string {
 
 func TestImageIndexRoundTrip(t *testing.T) {
 	folder := imageFolder(t, 5)
-	fp, err := FingerprintFile(folder)
+	fp, err := checksum.Of(folder)
 	if err != nil {
 		t.Fatal(err)
 	}
 	in := []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}}
-	fps := []NamedFingerprint{{Name: "imgs", Fingerprint: fp}}
+	fps := []checksum.Input{{Name: "imgs", File: fp}}
 	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
 	dir := filepath.Join(t.TempDir(), "db")
 	db, err := Open(dir, Options{})
@@ -96,19 +97,19 @@ func TestLabelsAndImagesShareADB(t *testing.T) {
 	dir := t.TempDir()
 	a, fa := corpus(t, dir, "a", []string{"x", "y"})
 	folder := imageFolder(t, 3)
-	ffp, _ := FingerprintFile(folder)
+	ffp, _ := checksum.Of(folder)
 	imgs := []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}}
-	ifps := []NamedFingerprint{{Name: "imgs", Fingerprint: ffp}}
+	ifps := []checksum.Input{{Name: "imgs", File: ffp}}
 	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
 	dbdir := filepath.Join(dir, "db")
 	db, _ := Open(dbdir, Options{})
-	build(t, db, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	build(t, db, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "audit"))
 	if _, err := db.BuildImages(context.Background(), imgs, ifps, set, "test", 1, nil); err != nil {
 		t.Fatal(err)
 	}
 	// A different label corpus rebuilds the postings only.
 	b, fb := corpus(t, dir, "b", []string{"z"})
-	build(t, db, []CorpusInput{b}, []NamedFingerprint{fb}, levels(t, "audit"))
+	build(t, db, []CorpusInput{b}, []checksum.Input{fb}, levels(t, "audit"))
 	db.Close()
 	db, err := OpenReadOnly(dbdir, Options{})
 	if err != nil {
@@ -144,14 +145,14 @@ func TestLoadImageFingerprint(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fp, _ := FingerprintFile(folder)
+	fp, _ := checksum.Of(folder)
 	db, err := Open(filepath.Join(dir, "db"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
 	if _, err := db.BuildImages(context.Background(), []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}},
-		[]NamedFingerprint{{Name: "imgs", Fingerprint: fp}}, ImageSettings{Kind: o.Kind, Canvas: o.Canvas}, "test", 2, nil); err != nil {
+		[]checksum.Input{{Name: "imgs", File: fp}}, ImageSettings{Kind: o.Kind, Canvas: o.Canvas}, "test", 2, nil); err != nil {
 		t.Fatal(err)
 	}
 	var want []ImageRecord

@@ -142,8 +142,8 @@ func BenchmarkInkIndex(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			ix.SearchAny(fp.Hashes(), 8, func(pos, d int) {
-				if _, ok := imagehash.Verify(fp, imagehash.Fingerprint{Fine: fines[pos]}); !ok {
+			ix.SearchAny(fp.SearchHashes(), 8, func(pos, d int) {
+				if _, ok := imagehash.Verify(fp, imagehash.Hashes{Fine: fines[pos]}); !ok {
 					return
 				}
 				if pos == i {

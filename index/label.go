@@ -13,9 +13,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"time"
 
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/internal/setting"
 
 	"github.com/leakaudit/leakaudit/canon"
 
@@ -48,8 +49,9 @@ type Options struct {
 	// index writes only by stream writes, which bypass memtables, and
 	// every shard a build opens allocates one).
 	MemTableMB int
-	// BlockCacheMB and IndexCacheMB bound Badger's caches (default 64,
-	// 32), shared by the posting shards open for lookups.
+	// BlockCacheMB and IndexCacheMB bound Badger's caches (default
+	// defaultBlockCacheMB and defaultIndexCacheMB), shared by the posting
+	// shards open for lookups.
 	BlockCacheMB, IndexCacheMB int
 	// Salt digests every key with a salt: for salted fingerprints (see
 	// package fingerprint), whose digests only match keys digested with
@@ -57,22 +59,37 @@ type Options struct {
 	Salt []byte
 }
 
+// The defaults of Options, and the sizes of Badger's files.
+const (
+	// defaultMemTableMB is the least memtable size that keeps Badger's
+	// default value threshold.
+	defaultMemTableMB   = 8
+	defaultBlockCacheMB = 64
+	defaultIndexCacheMB = 32
+	// minCacheKB is the least share of a cache a database gets: a zero
+	// cache would make Badger keep every table index in memory.
+	minCacheKB = 256
+	// valueLogFileMB is the size of a value log file.
+	valueLogFileMB = 256
+	// baseTableKB is Badger's BaseTableSize (see badger below).
+	baseTableKB = 512
+)
+
 // badger returns the options of one of the index's Badger databases, with
 // a share-th of the caches.
 func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 	mem, block, idx := o.MemTableMB, o.BlockCacheMB, o.IndexCacheMB
 	if mem <= 0 {
-		mem = 8 // the least that keeps Badger's default value threshold
+		mem = defaultMemTableMB
 	}
 	if block <= 0 {
-		block = 64
+		block = defaultBlockCacheMB
 	}
 	if idx <= 0 {
-		idx = 32
+		idx = defaultIndexCacheMB
 	}
-	// Sizes in KiB, so that a share of a small cache is not zero (which
-	// would make Badger keep every table index in memory).
-	blockKB, idxKB := max(block<<10/share, 256), max(idx<<10/share, 256)
+	// Sizes in KiB, so that a share of a small cache is not zero.
+	blockKB, idxKB := max(block<<10/share, minCacheKB), max(idx<<10/share, minCacheKB)
 	return badger.DefaultOptions(dir).
 		WithLogger(nil).
 		WithReadOnly(readOnly).
@@ -83,11 +100,11 @@ func (o Options) badger(dir string, readOnly bool, share int) badger.Options {
 		WithNumMemtables(3).
 		WithBlockCacheSize(int64(blockKB) << 10).
 		WithIndexCacheSize(int64(idxKB) << 10).
-		WithValueLogFileSize(256 << 20).
+		WithValueLogFileSize(valueLogFileMB << 20).
 		// Stream writes build tables of BaseTableSize·2^(MaxLevels-2) bytes
 		// in memory, up to 16 at a time: 512 KiB gives 16 MiB tables and
 		// caps that at about 256 MiB whatever the corpus size.
-		WithBaseTableSize(512 << 10).
+		WithBaseTableSize(baseTableKB << 10).
 		// Lookups are prefix scans, which Badger's per-table Bloom
 		// filters never serve (the key filters do that job); without
 		// them the tables' indexes, which opening a database reads
@@ -105,19 +122,11 @@ type CorpusInput struct {
 	Source dataset.Source
 }
 
-// Fingerprint identifies the bytes of an input.
-type Fingerprint struct {
-	Path    string    `json:"path"` // as given by the user
-	Size    int64     `json:"size"`
-	ModTime time.Time `json:"-"`
-	SHA256  string    `json:"sha256"`
-}
-
 // Corpus is the manifest's record of one indexed corpus.
 type Corpus struct {
 	ID     uint16        `json:"id"`
 	Name   string        `json:"name"`
-	Input  Fingerprint   `json:"input"`
+	Input  checksum.File `json:"input"`
 	Stats  dataset.Stats `json:"stats"`
 	Levels []string      `json:"levels_done"`
 	// Items, for a corpus indexed from a fingerprint of one corpus, names
@@ -184,13 +193,13 @@ func (m Manifest) corpus(id uint16) (Corpus, bool) {
 // Covers reports whether the manifest is complete for exactly these corpora
 // (by name and checksum) at these levels (by rule version), digested with
 // this salt (nil for none).
-func (m Manifest) Covers(fps []NamedFingerprint, levels []canon.Level, salt []byte) bool {
-	if !m.Complete || !m.current() || len(m.Corpora) != len(fps) || m.SaltCheck != fingerprint.SaltCheck(salt) {
+func (m Manifest) Covers(sums []checksum.Input, levels []canon.Level, salt []byte) bool {
+	if !m.Complete || !m.current() || len(m.Corpora) != len(sums) || m.SaltCheck != fingerprint.SaltCheck(salt) {
 		return false
 	}
-	for i, fp := range fps {
+	for i, s := range sums {
 		c := m.Corpora[i]
-		if c.Name != fp.Name || c.Input.SHA256 != fp.SHA256 {
+		if c.Name != s.Name || c.Input.SHA256 != s.SHA256 {
 			return false
 		}
 		for _, l := range levels {
@@ -217,12 +226,6 @@ func (m Manifest) levelVersion(name string) int {
 	return -1
 }
 
-// NamedFingerprint is a corpus name with the fingerprint of its input.
-type NamedFingerprint struct {
-	Name string
-	Fingerprint
-}
-
 // DB is an open index: label postings (blocks, prefix 'p', sharded over numShards
 // Badger databases) and image hashes (prefix 'h', in a database of their
 // own) of training corpora, with their manifest. Lookups may run
@@ -244,14 +247,14 @@ func (ix *DB) digest(key string) canon.Digest { return canon.DigestOf(key, ix.sa
 // DefaultDir returns the default index folder for a set of corpora: a
 // folder under the user cache directory named by a digest of the corpus
 // names and checksums, so that the same training set reuses its index.
-func DefaultDir(fps []NamedFingerprint) (string, error) {
+func DefaultDir(sums []checksum.Input) (string, error) {
 	base, err := os.UserCacheDir()
 	if err != nil {
-		return "", fmt.Errorf("no user cache directory (set --db): %w", err)
+		return "", setting.Errorf("no user cache directory (set %s): %w", setting.DB, err)
 	}
 	h := sha256.New()
-	for _, fp := range fps {
-		fmt.Fprintf(h, "%s\x00%s\n", fp.Name, fp.SHA256)
+	for _, s := range sums {
+		fmt.Fprintf(h, "%s\x00%s\n", s.Name, s.SHA256)
 	}
 	return filepath.Join(base, "leakaudit", "index", hex.EncodeToString(h.Sum(nil))[:16]), nil
 }
@@ -431,43 +434,6 @@ func (ix *DB) saveManifest() error {
 	return nil
 }
 
-// FingerprintFile computes the fingerprint of a file or folder. For a folder
-// the digest covers the sorted relative paths and contents of its regular
-// files.
-func FingerprintFile(path string) (Fingerprint, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return Fingerprint{}, err
-	}
-	fp := Fingerprint{Path: path, ModTime: fi.ModTime().UTC()}
-	if !fi.IsDir() {
-		fp.Size = fi.Size()
-		sum, err := hashFile(path)
-		fp.SHA256 = sum
-		return fp, err
-	}
-	h := sha256.New()
-	err = filepath.WalkDir(path, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return err
-		}
-		rel, _ := filepath.Rel(path, p)
-		sum, err := hashFile(p)
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		fp.Size += info.Size()
-		fmt.Fprintf(h, "%s\x00%s\n", filepath.ToSlash(rel), sum)
-		return nil
-	})
-	fp.SHA256 = hex.EncodeToString(h.Sum(nil))
-	return fp, err
-}
-
 // postingPrefixLen is the length of a run key's shard, level and digest
 // (build.go), which all the postings of one key share.
 const postingPrefixLen = 1 + 1 + 16
@@ -510,8 +476,8 @@ type Progress interface {
 
 // Build makes the index hold exactly the given corpora at the given levels,
 // resuming an interrupted build and reusing whatever is already done.
-// fps must be the fingerprints of inputs, in the same order.
-func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, levels []canon.Level, tool string, prog Progress) (BuildReport, error) {
+// sums must be the checksums of inputs, in the same order.
+func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, levels []canon.Level, tool string, prog Progress) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")
@@ -530,7 +496,7 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	same := ix.m.current() && len(ix.m.Corpora) == len(inputs)
 	for i := 0; same && i < len(inputs); i++ {
 		c := ix.m.Corpora[i]
-		same = c.Name == fps[i].Name && c.Input.SHA256 == fps[i].SHA256
+		same = c.Name == sums[i].Name && c.Input.SHA256 == sums[i].SHA256
 	}
 	saltCheck := fingerprint.SaltCheck(ix.salt)
 	same = same && ix.m.SaltCheck == saltCheck
@@ -577,12 +543,12 @@ func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, fps []NamedFinger
 	ix.m.SaltCheck = saltCheck
 	if same {
 		for i := range inputs {
-			ix.m.Corpora[i].Input = fps[i].Fingerprint // the path may have moved
+			ix.m.Corpora[i].Input = sums[i].File // the path may have moved
 		}
 	} else {
 		ix.m.Corpora = nil
 		for i, in := range inputs {
-			ix.m.Corpora = append(ix.m.Corpora, Corpus{ID: uint16(i), Name: in.Name, Input: fps[i].Fingerprint})
+			ix.m.Corpora = append(ix.m.Corpora, Corpus{ID: uint16(i), Name: in.Name, Input: sums[i].File})
 		}
 	}
 	// Levels whose rules changed are dropped for every corpus.

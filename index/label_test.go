@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 
 	"github.com/leakaudit/leakaudit/dataset"
 
@@ -28,7 +29,7 @@ func levels(t testing.TB, names string) []canon.Level {
 }
 
 // corpus writes a caption-style corpus and returns its input and fingerprint.
-func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, NamedFingerprint) {
+func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, checksum.Input) {
 	t.Helper()
 	path := filepath.Join(dir, name+".txt")
 	var b strings.Builder
@@ -38,14 +39,14 @@ func corpus(t testing.TB, dir, name string, lines []string) (CorpusInput, NamedF
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fp, err := FingerprintFile(path)
+	fp, err := checksum.Of(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}}, NamedFingerprint{Name: name, Fingerprint: fp}
+	return CorpusInput{Name: name, Source: dataset.Source{Path: path, Format: dataset.Caption}}, checksum.Input{Name: name, File: fp}
 }
 
-func build(t testing.TB, ix *DB, ins []CorpusInput, fps []NamedFingerprint, ls []canon.Level) BuildReport {
+func build(t testing.TB, ix *DB, ins []CorpusInput, fps []checksum.Input, ls []canon.Level) BuildReport {
 	t.Helper()
 	rep, err := ix.Build(context.Background(), ins, fps, ls, "test", nil)
 	if err != nil {
@@ -74,7 +75,7 @@ func TestBuildAndLookup(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	rep := build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "raw,audit,ws"))
+	rep := build(t, ix, []CorpusInput{a, b}, []checksum.Input{fa, fb}, levels(t, "raw,audit,ws"))
 	if rep.Postings != 18 || len(rep.Indexed) != 6 {
 		t.Errorf("build wrote %d postings, %d pairs", rep.Postings, len(rep.Indexed))
 	}
@@ -128,7 +129,7 @@ func TestReadersShare(t *testing.T) {
 	a, fa := corpus(t, dir, "a", []string{"x"})
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "audit"))
 	ix.Close()
 	r1, err := OpenReadOnly(ixdir, Options{})
 	if err != nil {
@@ -170,7 +171,7 @@ func TestInterruptedBuildResumes(t *testing.T) {
 	}
 	a, fa := corpus(t, dir, "a", lines)
 	b, fb := corpus(t, dir, "b", []string{"y", "x _ { 3 }"})
-	ins, fps := []CorpusInput{b, a}, []NamedFingerprint{fb, fa}
+	ins, fps := []CorpusInput{b, a}, []checksum.Input{fb, fa}
 	ls := levels(t, "audit,ws")
 	ixdir := filepath.Join(dir, "ix")
 
@@ -210,12 +211,12 @@ func TestChangedInputRebuilds(t *testing.T) {
 	ix, _ := Open(ixdir, Options{})
 	defer ix.Close()
 	ls := levels(t, "audit")
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	a2, fa2 := corpus(t, dir, "a", []string{"y"})
-	if ix.Manifest().Covers([]NamedFingerprint{fa2}, ls, nil) {
+	if ix.Manifest().Covers([]checksum.Input{fa2}, ls, nil) {
 		t.Fatal("manifest covers a changed input")
 	}
-	rep := build(t, ix, []CorpusInput{a2}, []NamedFingerprint{fa2}, ls)
+	rep := build(t, ix, []CorpusInput{a2}, []checksum.Input{fa2}, ls)
 	if rep.Rebuilt == "" {
 		t.Error("changed input did not rebuild")
 	}
@@ -223,7 +224,7 @@ func TestChangedInputRebuilds(t *testing.T) {
 		t.Error("rebuilt index still holds the old corpus")
 	}
 	// Adding a level keeps what is done.
-	rep = build(t, ix, []CorpusInput{a2}, []NamedFingerprint{fa2}, levels(t, "audit,ws"))
+	rep = build(t, ix, []CorpusInput{a2}, []checksum.Input{fa2}, levels(t, "audit,ws"))
 	if len(rep.Reused) != 1 || len(rep.Indexed) != 1 {
 		t.Errorf("adding a level: %+v", rep)
 	}
@@ -235,13 +236,13 @@ func TestLevelVersionChangeDropsLevel(t *testing.T) {
 	ix, _ := Open(filepath.Join(dir, "ix"), Options{})
 	defer ix.Close()
 	ls := levels(t, "audit,ws")
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	changed := append([]canon.Level(nil), ls...)
 	changed[1].Version++
-	if ix.Manifest().Covers([]NamedFingerprint{fa}, changed, nil) {
+	if ix.Manifest().Covers([]checksum.Input{fa}, changed, nil) {
 		t.Fatal("manifest covers a level whose rules changed")
 	}
-	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, changed)
+	rep := build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, changed)
 	if !strings.Contains(rep.Rebuilt, "ws") || len(rep.Indexed) != 1 || len(rep.Reused) != 1 {
 		t.Errorf("after a rule change: %+v", rep)
 	}
@@ -256,7 +257,7 @@ func TestReingestCountsOnce(t *testing.T) {
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
 	ls := levels(t, "audit")
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	// Forget that the corpus was done, as a crash before saveManifest would.
 	ix.m.Corpora[0].Levels = nil
 	ix.m.Complete = false
@@ -266,7 +267,7 @@ func TestReingestCountsOnce(t *testing.T) {
 	ix.Close()
 	ix, _ = Open(ixdir, Options{})
 	defer ix.Close()
-	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	rep := build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	if len(rep.Indexed) != 1 {
 		t.Fatalf("corpus not re-ingested: %+v", rep)
 	}
@@ -288,7 +289,7 @@ func TestManyRuns(t *testing.T) {
 	a, fa := corpus(t, dir, "a", lines)
 	ix, _ := Open(filepath.Join(dir, "ix"), Options{})
 	defer ix.Close()
-	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "raw,audit,ws"))
+	rep := build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "raw,audit,ws"))
 	if rep.Postings != 1800000 {
 		t.Errorf("%d postings", rep.Postings)
 	}
@@ -328,7 +329,7 @@ func TestOldLayoutRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := Manifest{Format: 1, Tool: "old", Levels: []LevelInfo{{Name: "audit", ID: uint8(ls[0].ID), Version: ls[0].Version}},
-		Corpora: []Corpus{{Name: "a", Input: fa.Fingerprint, Levels: []string{"audit"}}}, Complete: true}
+		Corpora: []Corpus{{Name: "a", Input: fa.File, Levels: []string{"audit"}}}, Complete: true}
 	data, _ := json.Marshal(m)
 	if err := os.WriteFile(filepath.Join(ixdir, manifestFile), data, 0o644); err != nil {
 		t.Fatal(err)
@@ -342,13 +343,13 @@ func TestOldLayoutRebuilt(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	if ix.Manifest().Covers([]NamedFingerprint{fa}, ls, nil) {
+	if ix.Manifest().Covers([]checksum.Input{fa}, ls, nil) {
 		t.Error("a format-1 manifest covers its inputs")
 	}
 	if _, err := ix.Lookup(ls[0], key, 1); !errors.Is(err, ErrOldFormat) {
 		t.Errorf("lookup in a format-1 index: %v, want ErrOldFormat", err)
 	}
-	rep := build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	rep := build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	if rep.Rebuilt != "the index had another layout" || len(rep.Indexed) != 1 {
 		t.Errorf("build over a format-1 index: %+v", rep)
 	}
@@ -377,7 +378,7 @@ func TestShards(t *testing.T) {
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
 	ls := levels(t, "audit,ws")
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, ls)
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, ls)
 	ix.Close()
 	var total int
 	for s := range numShards {
@@ -475,7 +476,7 @@ func TestBuildLeftoversRemoved(t *testing.T) {
 	os.WriteFile(filepath.Join(ixdir, "build-123", "run-00000"), []byte("junk"), 0o644)
 	ix, _ := Open(ixdir, Options{})
 	defer ix.Close()
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "audit"))
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "audit"))
 	if _, err := os.Stat(filepath.Join(ixdir, "build-123")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("leftover runs: %v", err)
 	}
@@ -494,7 +495,7 @@ func TestKeyFilters(t *testing.T) {
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
 	ls := levels(t, "audit,ws")
-	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, ls)
+	build(t, ix, []CorpusInput{a, b}, []checksum.Input{fa, fb}, ls)
 	ix.Close()
 
 	snapshot := func() string {
@@ -616,7 +617,7 @@ func testCountRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ix.Close()
-	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "raw"))
+	build(t, ix, []CorpusInput{a, b}, []checksum.Input{fa, fb}, levels(t, "raw"))
 	l, _ := canon.LookupLevel("raw")
 	for _, n := range names {
 		var all []string // every posting, in corpus then input order
@@ -651,7 +652,7 @@ func TestCorruptFilter(t *testing.T) {
 	a, fa := corpus(t, dir, "a", []string{"x", "y", "z"})
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "ws"))
 	ix.Close()
 	paths, _ := filepath.Glob(filepath.Join(ixdir, "shard-*", "filter-*"))
 	for i, damage := range []func(string) error{
@@ -685,7 +686,7 @@ func TestEmptyLogs(t *testing.T) {
 	a, fa := corpus(t, dir, "a", []string{"x", "y"})
 	ixdir := filepath.Join(dir, "ix")
 	ix, _ := Open(ixdir, Options{})
-	build(t, ix, []CorpusInput{a}, []NamedFingerprint{fa}, levels(t, "ws"))
+	build(t, ix, []CorpusInput{a}, []checksum.Input{fa}, levels(t, "ws"))
 	for s := range numShards {
 		for _, name := range []string{"00099.mem", "000099.vlog"} {
 			if err := os.WriteFile(filepath.Join(shardDir(ixdir, s), name), nil, 0o644); err != nil {
@@ -699,7 +700,7 @@ func TestEmptyLogs(t *testing.T) {
 	}
 	closeShard(db)
 	b, fb := corpus(t, dir, "b", []string{"z"})
-	build(t, ix, []CorpusInput{a, b}, []NamedFingerprint{fa, fb}, levels(t, "ws"))
+	build(t, ix, []CorpusInput{a, b}, []checksum.Input{fa, fb}, levels(t, "ws"))
 	if m := lookup(t, ix, "ws", "z"); m.Count != 1 {
 		t.Errorf("z: count %d after the rebuild", m.Count)
 	}

@@ -164,8 +164,12 @@ func prefixHashes(s []uint32) []uint64 {
 	return h
 }
 
+// powers holds hashBase^i for the first powersCached i; pow multiplies
+// on beyond.
+const powersCached = 4096
+
 var powers = func() []uint64 {
-	p := make([]uint64, 4096)
+	p := make([]uint64, powersCached)
 	p[0] = 1
 	for i := 1; i < len(p); i++ {
 		p[i] = p[i-1] * hashBase
@@ -216,6 +220,15 @@ type nearSlot struct {
 	off, n uint32
 }
 
+// The sizes of a nearTable: its slots (a power of two, at least twice the
+// distinct segment keys) and its filter bits (a power of two, at least
+// nearFilterBitsPerKey a key).
+const (
+	minNearSlots         = 64
+	minNearFilterBits    = 1 << 12
+	nearFilterBitsPerKey = 16
+)
+
 // freeze builds the table from the collected segments.
 func (x *Near) freeze() {
 	segs := slices.Clone(x.segs)
@@ -235,14 +248,14 @@ func (x *Near) freeze() {
 			keys++
 		}
 	}
-	size := 64
+	size := minNearSlots
 	for size < 2*keys {
 		size *= 2
 	}
 	t.slots = make([]nearSlot, size)
 	t.mask = uint64(size - 1)
-	nbits := 1 << 12
-	for nbits < 16*keys {
+	nbits := minNearFilterBits
+	for nbits < nearFilterBitsPerKey*keys {
 		nbits *= 2
 	}
 	t.bits = make([]uint64, nbits/64)

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 )
@@ -85,9 +86,9 @@ func (p *Probe) add(m *Match, ref TrainRef) {
 
 // Read streams the corpora, in order, past the wanted keys. A fingerprint
 // is accepted as a corpus, under the same rules as Build.
-func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, fps []NamedFingerprint, workers int, prog Progress) error {
+func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, workers int, prog Progress) error {
 	for i, in := range inputs {
-		c := Corpus{Name: in.Name, Input: fps[i].Fingerprint}
+		c := Corpus{Name: in.Name, Input: sums[i].File}
 		if prog != nil {
 			prog.Start("reading "+in.Name, -1)
 		}

@@ -1,14 +1,18 @@
 package index
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/leakaudit/leakaudit/checksum"
+)
 
 // Dir is the index folder of a run: db when the user named one, else the
 // default folder of these corpora (DefaultDir).
-func Dir(db string, fps []NamedFingerprint) (string, error) {
+func Dir(db string, sums []checksum.Input) (string, error) {
 	if db != "" {
 		return db, nil
 	}
-	return DefaultDir(fps)
+	return DefaultDir(sums)
 }
 
 // DropDamaged handles a damaged index (err wraps ErrDamaged) in dir, where

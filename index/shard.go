@@ -13,6 +13,7 @@ import (
 	"github.com/dgraph-io/badger/v4"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // On-disk layout (FormatVersion 4):
@@ -76,7 +77,7 @@ func lockDir(dir string, readOnly bool) (*os.File, error) {
 	if err := syscall.Flock(int(f.Fd()), how); err != nil {
 		f.Close()
 		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another --db)", dir, ErrLocked)
+			return nil, setting.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another %s)", dir, ErrLocked, setting.DB)
 		}
 		return nil, fmt.Errorf("lock index %s: %w", dir, err)
 	}
@@ -97,7 +98,7 @@ func (ix *DB) openBadger(dir string, readOnly bool, share int) (*badger.DB, erro
 			return nil, err
 		}
 		if errors.Is(err, syscall.EWOULDBLOCK) || strings.Contains(err.Error(), "Cannot acquire directory lock") {
-			return nil, fmt.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another --db)", dir, ErrLocked)
+			return nil, setting.Errorf("%s: %w (another process is building or reading it; wait for it to finish or use another %s)", dir, ErrLocked, setting.DB)
 		}
 		return nil, fmt.Errorf("open index database %s: %w", dir, err)
 	}

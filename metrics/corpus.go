@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/internal/setting"
 
 	"github.com/leakaudit/leakaudit/metrics/imege"
 	"github.com/leakaudit/leakaudit/metrics/texbleu"
@@ -213,7 +214,7 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			v.Value = EDAccIm2markup(gts, p)
 		case name == "texbleu":
 			if opt.TeXBLEUEmbeddings == "" {
-				return nil, fmt.Errorf("texbleu needs GPT-2 small's token embeddings, which leakaudit does not ship: give --texbleu-embeddings FILE (wte as .npy, or a safetensors file with wte.weight)")
+				return nil, setting.Errorf("texbleu needs GPT-2 small's token embeddings, which leakaudit does not ship: give %s FILE (wte as .npy, or a safetensors file with wte.weight)", setting.TeXBLEUEmbeddings)
 			}
 			emb, err := texbleu.LoadEmbeddings(opt.TeXBLEUEmbeddings)
 			if err != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
 
@@ -95,7 +96,7 @@ func RunScore(ctx context.Context, job ScoreJob) (*ScoreResult, error) {
 		res.Read = st
 		res.Check("predictions", job.Input.Path, st)
 		if err := CheckPredictions(st.Items, int64(res.MissingPredictions)); err != nil {
-			return nil, fmt.Errorf("%s: %w; for a file of predictions alone, give the ground truths with --gt", job.Input.Path, err)
+			return nil, setting.Errorf("%s: %w; for a file of predictions alone, give the ground truths with %s", job.Input.Path, err, setting.GT)
 		}
 	} else {
 		res.GT = job.GT.Path

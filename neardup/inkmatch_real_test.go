@@ -187,14 +187,14 @@ func TestHostileInkMatchRealData(t *testing.T) {
 			bitmaps[corpus][strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))] = true
 		}
 	}
-	prints := map[string]imagehash.Fingerprint{}
-	print := func(corpus, id string) imagehash.Fingerprint {
+	prints := map[string]imagehash.Hashes{}
+	print := func(corpus, id string) imagehash.Hashes {
 		key := corpus + ":" + id
 		if fp, ok := prints[key]; ok {
 			return fp
 		}
 		dir := map[string]string{"c14": c14, "tr": ctr}[corpus]
-		var fp imagehash.Fingerprint
+		var fp imagehash.Hashes
 		if b, err := os.ReadFile(filepath.Join(dir, "img", id+".png")); err == nil {
 			it := dataset.ImageItem{ID: id, Data: b}
 			if img, err := it.Decode(dataset.ImageLimits{}); err == nil {

@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -163,19 +164,19 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	// fingerprints. sources names the corpora a test split may be (by its
 	// input's SHA-256), to compare it with itself.
 	var imgTrain []index.ImageCorpusInput
-	var fps []index.NamedFingerprint
+	var fps []checksum.Input
 	var fpTrain []index.ImageCorpusInput
 	for _, in := range job.Train {
 		if fingerprint.Is(in.Source.Path) {
 			fpTrain = append(fpTrain, in)
 			continue
 		}
-		fp, err := index.FingerprintFile(in.Source.Path)
+		fp, err := checksum.Of(in.Source.Path)
 		if err != nil {
 			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
 		}
 		imgTrain = append(imgTrain, in)
-		fps = append(fps, index.NamedFingerprint{Name: in.Name, Fingerprint: fp})
+		fps = append(fps, checksum.Input{Name: in.Name, File: fp})
 	}
 	if len(job.Train) == 0 {
 		return rep, errors.New("no training images to check against")
@@ -270,7 +271,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	ev := evidencePicker{max: job.Evidence}
 	for _, sp := range job.Tests {
 		sum := Summary{TestSplit: sp.Name}
-		tfp, err := index.FingerprintFile(sp.Source.Path)
+		tfp, err := checksum.Of(sp.Source.Path)
 		if err != nil {
 			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
 		}
@@ -284,7 +285,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		}
 		query := job.Hash
 		query.Probe = !job.NoProbes
-		st, _, err := imagehash.Scan(ctx, sp.Source, query, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		st, _, err := imagehash.Scan(ctx, sp.Source, query, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 			sum.Items++
 			if fp.Blank {
 				sum.Blank++
@@ -298,7 +299,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 				testDigest = fpLevel.Digest(it.Label, job.Salt)
 				testWS = canon.DigestOf(canon.WSKey(it.Label), job.Salt)
 			}
-			mih.SearchAny(fp.Hashes(), job.MaxDistance, func(pos, d int) {
+			mih.SearchAny(fp.SearchHashes(), job.MaxDistance, func(pos, d int) {
 				r := train[pos]
 				if self[r.Corpus] && r.Seq == it.Seq {
 					return // the image itself
@@ -477,7 +478,7 @@ func (e *evidencePicker) images(train []index.ImageCorpusInput, tests []ImageSpl
 	return out, nil
 }
 
-func openImageIndex(ctx context.Context, dir string, job Job, fps []index.NamedFingerprint, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
+func openImageIndex(ctx context.Context, dir string, job Job, fps []checksum.Input, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
 		db, err := index.OpenReadOnly(dir, job.IndexOpts)
 		if err == nil {

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -91,7 +92,7 @@ func TestInkFindsItsScan(t *testing.T) {
 	}
 	load := func(p string) []rec {
 		var out []rec
-		st, _, err := imagehash.Scan(context.Background(), dataset.ImageSource{Path: p}, o, 0, nil, func(it dataset.ImageItem, fp imagehash.Fingerprint) error {
+		st, _, err := imagehash.Scan(context.Background(), dataset.ImageSource{Path: p}, o, 0, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 			out = append(out, rec{it.ID, fp.Hash})
 			return nil
 		})
@@ -226,7 +227,7 @@ func captionSplit(t *testing.T, p string, ids, labels []string, pats []int, inv 
 // (with its input's SHA-256).
 func writeImageFingerprint(t *testing.T, out, name, src string, o fingerprint.Options) {
 	t.Helper()
-	fp, err := index.FingerprintFile(src)
+	fp, err := checksum.Of(src)
 	if err != nil {
 		t.Fatal(err)
 	}

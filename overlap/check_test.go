@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
@@ -176,7 +177,7 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 		ix := indexes[r.train]
 		if ix == nil {
 			path := label(r.train)
-			fp, err := index.FingerprintFile(path)
+			fp, err := checksum.Of(path)
 			if err != nil {
 				t.Skipf("%s: %v", path, err)
 			}
@@ -186,7 +187,7 @@ func TestWithinBenchmarkOverlap(t *testing.T) {
 			}
 			indexes[r.train] = ix
 			in := index.CorpusInput{Name: r.train, Source: dataset.Source{Path: path}}
-			if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []index.NamedFingerprint{{Name: r.train, Fingerprint: fp}}, lv, "test", nil); err != nil {
+			if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []checksum.Input{{Name: r.train, File: fp}}, lv, "test", nil); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -244,14 +245,14 @@ func TestAuditOnlyOnPredictions(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(preds, []byte(b.String()), 0o644)
-	fp, _ := index.FingerprintFile(preds)
+	fp, _ := checksum.Of(preds)
 	ix, err := index.Open(filepath.Join(t.TempDir(), "ix"), index.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ix.Close()
 	in := index.CorpusInput{Name: "preds", Source: dataset.Source{Path: preds}}
-	if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []index.NamedFingerprint{{Name: "preds", Fingerprint: fp}}, lv, "test", nil); err != nil {
+	if _, err := ix.Build(context.Background(), []index.CorpusInput{in}, []checksum.Input{{Name: "preds", File: fp}}, lv, "test", nil); err != nil {
 		t.Fatal(err)
 	}
 	res, err := Check(context.Background(), ix, []Split{{Name: "gt", Source: dataset.Source{Path: path}}}, Options{Levels: lv})

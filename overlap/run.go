@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
@@ -34,10 +35,10 @@ type Job struct {
 	Progress  index.Progress
 	// Item receives per-item evidence; see Options.Item.
 	Item func(ItemMatch) error
-	// Fingerprints, when set, holds training corpora already digested,
-	// by path, so that a caller that digested its inputs (the audit) does
-	// not read them twice.
-	Fingerprints map[string]index.Fingerprint
+	// Checksums, when set, holds the checksums of training corpora
+	// already read, by path, so that a caller that checksummed its inputs
+	// (the audit) does not read them twice.
+	Checksums map[string]checksum.File
 	// Log receives human notes about index reuse and building; may be nil.
 	Log func(format string, args ...any)
 	// Stream reads the training corpora once past the test keys, without
@@ -155,16 +156,16 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		// checksums meanwhile, for the report.
 		logf(streaming)
 		type checksums struct {
-			fps []index.NamedFingerprint
+			fps []checksum.Input
 			err error
 		}
 		sums := make(chan checksums, 1)
-		given := job.Fingerprints
+		given := job.Checksums
 		go func() {
-			fps, err := fingerprintInputs(given, inputs)
+			fps, err := checksumInputs(given, inputs)
 			sums <- checksums{fps, err}
 		}()
-		probe, err := probeTests(ctx, &job, inputs, make([]index.NamedFingerprint, len(inputs)))
+		probe, err := probeTests(ctx, &job, inputs, make([]checksum.Input, len(inputs)))
 		cs := <-sums
 		if err != nil {
 			return rep, err
@@ -173,11 +174,11 @@ func Run(ctx context.Context, job Job) (Report, error) {
 			return rep, cs.err
 		}
 		for i := range probe.Corpora {
-			probe.Corpora[i].Input = cs.fps[i].Fingerprint
+			probe.Corpora[i].Input = cs.fps[i].File
 		}
 		ix, corpora = probe, probe.Corpora
 	} else {
-		fps, err := fingerprintInputs(job.Fingerprints, inputs)
+		fps, err := checksumInputs(job.Checksums, inputs)
 		if err != nil {
 			return rep, err
 		}
@@ -279,25 +280,25 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	return rep, err
 }
 
-// fingerprintInputs returns the training inputs' checksums (given's,
+// checksumInputs returns the training inputs' checksums (given's,
 // by path, where present).
-func fingerprintInputs(given map[string]index.Fingerprint, inputs []index.CorpusInput) ([]index.NamedFingerprint, error) {
-	fps := make([]index.NamedFingerprint, len(inputs))
+func checksumInputs(given map[string]checksum.File, inputs []index.CorpusInput) ([]checksum.Input, error) {
+	fps := make([]checksum.Input, len(inputs))
 	for i, in := range inputs {
 		fp, ok := given[in.Source.Path]
 		if !ok {
 			var err error
-			if fp, err = index.FingerprintFile(in.Source.Path); err != nil {
+			if fp, err = checksum.Of(in.Source.Path); err != nil {
 				return nil, fmt.Errorf("training corpus %s: %w", in.Name, err)
 			}
 		}
-		fps[i] = index.NamedFingerprint{Name: in.Name, Fingerprint: fp}
+		fps[i] = checksum.Input{Name: in.Name, File: fp}
 	}
 	return fps, nil
 }
 
 // indexCovers says whether dir holds a complete index of these inputs.
-func indexCovers(dir string, fps []index.NamedFingerprint, job Job) bool {
+func indexCovers(dir string, fps []checksum.Input, job Job) bool {
 	ix, err := index.OpenReadOnly(dir, job.IndexOpts)
 	if err != nil {
 		return false
@@ -309,7 +310,7 @@ func indexCovers(dir string, fps []index.NamedFingerprint, job Job) bool {
 // probeTests reads the test splits (keeping their items for Check),
 // collects their keys at every level, and streams the training corpora
 // past them.
-func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps []index.NamedFingerprint) (*index.Probe, error) {
+func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps []checksum.Input) (*index.Probe, error) {
 	keys := make([][]string, len(job.Levels))
 	for i := range job.Tests {
 		sp := &job.Tests[i]
@@ -341,7 +342,7 @@ func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps [
 // shared read-only when one already is (its files checked), built (or
 // resumed) otherwise. A damaged index in the default folder is removed
 // and built again, after saying so; one given as job.DB is an error.
-func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []index.NamedFingerprint, job Job, logf func(string, ...any)) (*index.DB, error) {
+func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []checksum.Input, job Job, logf func(string, ...any)) (*index.DB, error) {
 	if !job.Rebuild {
 		ix, err := index.OpenReadOnly(dir, job.IndexOpts)
 		if err == nil {

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -72,11 +73,11 @@ profile is an error naming its line, and paths are relative to the file.
 				Log: stderrLog(cmd), Progress: bar.Progress})
 			bar.Done()
 			if err != nil {
-				return err
+				return setting.ForConfig(err) // settings named as the configuration names them
 			}
-			return finishReport(cmd, out, f, f.Completeness, asJSON,
+			return setting.ForConfig(finishReport(cmd, out, f, f.Completeness, asJSON,
 				func(dir string) error { return report.WriteAudit(dir, f) },
-				func(w io.Writer, dir string) error { return report.AuditText(w, f, dir) })
+				func(w io.Writer, dir string) error { return report.AuditText(w, f, dir) }))
 		},
 	}
 	cmd.AddCommand(initCmd("leakaudit audit init > audit.yaml", audit.ExampleConfig))

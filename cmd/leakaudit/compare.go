@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/compare"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -73,11 +74,11 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 				Log: stderrLog(cmd), Progress: bar.Progress})
 			bar.Done()
 			if err != nil {
-				return err
+				return setting.ForConfig(err) // settings named as the configuration names them
 			}
-			return finishReport(cmd, out, res, res.Completeness, asJSON,
+			return setting.ForConfig(finishReport(cmd, out, res, res.Completeness, asJSON,
 				func(dir string) error { return report.WriteCompare(dir, res) },
-				func(w io.Writer, dir string) error { return report.CompareText(w, res, dir) })
+				func(w io.Writer, dir string) error { return report.CompareText(w, res, dir) }))
 		},
 	}
 	cmd.AddCommand(initCmd("leakaudit compare init > compare.yaml", compare.ExampleConfig))

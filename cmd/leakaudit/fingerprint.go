@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
-	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/report"
 )
 
@@ -97,7 +97,7 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 			}
 			for i := range fin {
 				if images { // lets neardup know a test split that is this input
-					fp, err := index.FingerprintFile(fin[i].Source.Path)
+					fp, err := checksum.Of(fin[i].Source.Path)
 					if err != nil {
 						return err
 					}

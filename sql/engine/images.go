@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
@@ -41,7 +42,7 @@ func checkImages(db *sql.DB, dir string) {
 		log.Fatal(err)
 	}
 	in := func(name string) fingerprint.Input {
-		fp, err := index.FingerprintFile(imageDir(name))
+		fp, err := checksum.Of(imageDir(name))
 		if err != nil {
 			log.Fatal(err)
 		}

@@ -1,4 +1,4 @@
-package index
+package checksum
 
 import (
 	"crypto/sha256"
@@ -12,12 +12,10 @@ import (
 	"syscall"
 )
 
-// The checksum cache: hashing a multi-gigabyte training corpus takes
-// longer than looking a test set up in its index, so the SHA-256 of a large
-// file is remembered by its path, size, modification time and inode, as
-// build tools remember what they compiled. A file rewritten in place gets a
-// new modification time and is hashed again. LEAKAUDIT_NO_HASH_CACHE=1
-// turns the cache off.
+// The checksum cache: the SHA-256 of a large file is remembered by its
+// path, size, modification time and inode, as build tools remember what
+// they compiled. A file rewritten in place gets a new modification time and
+// is hashed again. LEAKAUDIT_NO_HASH_CACHE=1 turns the cache off.
 const (
 	hashCacheMinSize = 16 << 20 // smaller files are hashed every time
 	hashCacheMax     = 4096     // entries kept; the cache starts over beyond
@@ -51,9 +49,9 @@ func statEntry(fi os.FileInfo) hashEntry {
 	return e
 }
 
-// hashFile returns the hex SHA-256 of a file, from the checksum cache when
+// fileSHA256 returns the hex SHA-256 of a file, from the checksum cache when
 // the file is large and unchanged since it was hashed.
-func hashFile(path string) (string, error) {
+func fileSHA256(path string) (string, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return "", err

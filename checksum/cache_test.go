@@ -1,4 +1,4 @@
-package index
+package checksum
 
 import (
 	"bytes"
@@ -17,7 +17,7 @@ func TestHashCache(t *testing.T) {
 	os.WriteFile(p, data, 0o644)
 	sum := func(b []byte) string { s := sha256.Sum256(b); return hex.EncodeToString(s[:]) }
 	for i := 0; i < 2; i++ { // a miss, then a hit
-		got, err := hashFile(p)
+		got, err := fileSHA256(p)
 		if err != nil || got != sum(data) {
 			t.Fatalf("round %d: %s %v", i, got, err)
 		}
@@ -30,7 +30,7 @@ func TestHashCache(t *testing.T) {
 	data[0] = 'y'
 	os.WriteFile(p, data, 0o644)
 	os.Chtimes(p, time.Now().Add(time.Hour), time.Now().Add(time.Hour))
-	if got, _ := hashFile(p); got != sum(data) {
+	if got, _ := fileSHA256(p); got != sum(data) {
 		t.Errorf("a changed file kept its old checksum")
 	}
 	t.Setenv("LEAKAUDIT_NO_HASH_CACHE", "1")
