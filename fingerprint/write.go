@@ -133,8 +133,10 @@ func WriteContext(ctx context.Context, out string, inputs []Input, o Options) (*
 		return nil, err
 	}
 	if o.Images {
-		if c := o.Hash.Canvas; c != "" && c != imagehash.Stretch && c != imagehash.Aspect {
-			return nil, fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
+		if c := o.Hash.Canvas; c != "" { // "": the default, Stretch
+			if _, err := imagehash.ParseCanvas(string(c)); err != nil {
+				return nil, err
+			}
 		}
 		set := Settings(o.Hash)
 		res.ImageHash = set.String()
