@@ -16,6 +16,7 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // A Reason says why an item was removed.
@@ -89,7 +90,7 @@ type Job struct {
 	// what they matched, with their labels and images (0: none).
 	Evidence int
 	Tool     string
-	Progress index.Progress
+	Progress progress.Reporter
 	Log      func(format string, args ...any)
 }
 
