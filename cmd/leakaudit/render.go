@@ -10,6 +10,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/report"
 	"github.com/leakaudit/leakaudit/tex"
 )
@@ -73,7 +74,7 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 						continue
 					}
 					c := color.RGBA{uint8(60 + 97*i%196), uint8(200 - 53*i%150), uint8(40 + 71*i%200), 255}
-					outline(rgba, b.X1, b.Y1, b.X2, b.Y2, c)
+					cdm.Outline(rgba, b.X1, b.Y1, b.X2, b.Y2, c)
 				}
 			}
 			if err := report.WritePNG(out, rgba); err != nil {
@@ -89,15 +90,4 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 	addForce(cmd, &force)
 	cmd.Flags().BoolVar(&raw, "raw", false, "lay out the LaTeX as given, without the CDM tokenizer")
 	return cmd
-}
-
-func outline(img *image.RGBA, x0, y0, x1, y1 int, c color.Color) {
-	for x := x0; x <= x1; x++ {
-		img.Set(x, y0, c)
-		img.Set(x, y1, c)
-	}
-	for y := y0; y <= y1; y++ {
-		img.Set(x0, y, c)
-		img.Set(x1, y, c)
-	}
 }

@@ -159,8 +159,8 @@ func Render(formula string, prof Profile) Side {
 		s.Failure = FailNoBoxes
 		return s
 	}
-	page := tex.PageFor(len(res.Tokens))
-	l, err := tex.TypesetOn(res.Rendered(), page)
+	t, err := layTokens(res)
+	l := t.Layout
 	switch {
 	case errors.Is(err, tex.ErrUnsupported):
 		s.Failure, s.Unsupported = FailEngine+": "+strings.TrimPrefix(err.Error(), tex.ErrUnsupported.Error()+": "), true
@@ -180,7 +180,7 @@ func Render(formula string, prof Profile) Side {
 		return s
 	}
 	s.Approximate = l.Approximate
-	s.Boxes, s.W, s.H = l.PixelBoxes(len(res.Tokens), page, tex.ReferenceRaster)
+	s.Boxes, s.W, s.H = t.Boxes(0)
 	if prof.Strict {
 		s.Fonts = make([]string, len(res.Tokens))
 		for _, g := range l.Glyphs {
