@@ -15,6 +15,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/stats"
@@ -450,7 +451,7 @@ func RunAudit(ctx context.Context, job AuditJob) (*Findings, error) {
 	return f, nil
 }
 
-func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
+func pct(x float64) float64 { return rounding.PercentHalfAway(x) }
 
 func readCorrections(path string) (map[string]Correction, error) {
 	fh, err := os.Open(path)
@@ -599,7 +600,7 @@ func (f *Findings) inversions() {
 	}
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+func round3(x float64) float64 { return rounding.HalfAway(x, 3) }
 
 // reversals flags a reported text ExpRate above the measured
 // ExpRate@CDM's upper bound (split level), and items that are

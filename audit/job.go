@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // OverlapJob is a whole overlap audit: training corpora to index, test
@@ -32,7 +33,7 @@ type OverlapJob struct {
 	Workers   int
 	IndexOpts index.Options
 	Tool      string
-	Progress  index.Progress
+	Progress  progress.Reporter
 	// Item receives per-item evidence; see OverlapOptions.Item.
 	Item func(ItemMatch) error
 	// Fingerprints, when set, holds training corpora already digested,

@@ -502,12 +502,6 @@ type BuildReport struct {
 	Postings int64    // postings written by this build
 }
 
-// Progress receives build progress; it may be nil.
-//
-// Deprecated: use progress.Reporter, the one progress interface; this
-// alias stays only until its last users move.
-type Progress = progress.Reporter
-
 // Build makes the index hold exactly the given corpora at the given levels,
 // resuming an interrupted build and reusing whatever is already done.
 // fps must be the fingerprints of inputs, in the same order.
