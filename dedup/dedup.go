@@ -14,8 +14,8 @@ import (
 	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
-	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
@@ -90,7 +90,7 @@ type Job struct {
 	// what they matched, with their labels and images (0: none).
 	Evidence int
 	Tool     string
-	Progress index.Progress
+	Progress progress.Reporter
 	Log      func(format string, args ...any)
 }
 

@@ -164,8 +164,10 @@ func writeFile(out string, inputs []Input, o Options, res *Result, interrupted f
 		return err
 	}
 	if o.Images {
-		if c := o.Hash.Canvas; c != "" && c != imagehash.Stretch && c != imagehash.Aspect {
-			return fmt.Errorf("unknown canvas %q (stretch or aspect)", c)
+		if c := o.Hash.Canvas; c != "" { // "": the default, Stretch
+			if _, err := imagehash.ParseCanvas(string(c)); err != nil {
+				return err
+			}
 		}
 		set := Settings(o.Hash)
 		res.ImageHash = set.String()

@@ -76,6 +76,14 @@ const (
 	Stretch Canvas = "stretch"
 )
 
+// ParseCanvas validates a canvas name: stretch or aspect.
+func ParseCanvas(s string) (Canvas, error) {
+	if c := Canvas(s); c == Stretch || c == Aspect {
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown canvas %q (stretch or aspect)", s)
+}
+
 // Options configure normalization.
 type Options struct {
 	Kind   Kind

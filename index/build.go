@@ -24,6 +24,7 @@ import (
 	"github.com/dgraph-io/ristretto/v2/z"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // A build turns a corpus into postings in three bounded-memory steps: the
@@ -302,7 +303,7 @@ func (h runHeap) init() {
 // them into the database with an incremental stream write.
 // items is the corpus the postings' items belong to when it is not the
 // input's (Corpus.Items).
-func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []canon.Level, prog Progress) (st dataset.Stats, n int64, items string, err error) {
+func (ix *DB) ingest(ctx context.Context, cid uint16, in CorpusInput, levels []canon.Level, prog progress.Reporter) (st dataset.Stats, n int64, items string, err error) {
 	tmp, err := os.MkdirTemp(ix.dir, "build-")
 	if err != nil {
 		return dataset.Stats{}, 0, "", err

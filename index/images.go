@@ -15,6 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // Image hashes live in the index folder beside the label postings, in a
@@ -195,7 +196,7 @@ func decodeImage(v []byte, r *ImageRecord) error {
 
 // BuildImages makes the database hold exactly these image corpora hashed
 // with these settings, resuming an interrupted build.
-func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums []checksum.Input, set ImageSettings, tool string, workers int, prog Progress) (BuildReport, error) {
+func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums []checksum.Input, set ImageSettings, tool string, workers int, prog progress.Reporter) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")

@@ -24,6 +24,7 @@ import (
 	"github.com/dgraph-io/badger/v4/options"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // ErrLocked is returned when another process has the index open for writing.
@@ -467,17 +468,10 @@ type BuildReport struct {
 	Postings int64    // postings written by this build
 }
 
-// Progress receives build progress; it may be nil.
-type Progress interface {
-	Start(label string, total int64)
-	Add(n int64)
-	Done()
-}
-
 // Build makes the index hold exactly the given corpora at the given levels,
 // resuming an interrupted build and reusing whatever is already done.
 // sums must be the checksums of inputs, in the same order.
-func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, levels []canon.Level, tool string, prog Progress) (BuildReport, error) {
+func (ix *DB) Build(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, levels []canon.Level, tool string, prog progress.Reporter) (BuildReport, error) {
 	var rep BuildReport
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")

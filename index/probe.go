@@ -10,6 +10,7 @@ import (
 	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // A Probe answers the lookups of a fixed set of keys (a test set's) by
@@ -86,7 +87,7 @@ func (p *Probe) add(m *Match, ref TrainRef) {
 
 // Read streams the corpora, in order, past the wanted keys. A fingerprint
 // is accepted as a corpus, under the same rules as Build.
-func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, workers int, prog Progress) error {
+func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.Input, workers int, prog progress.Reporter) error {
 	for i, in := range inputs {
 		c := Corpus{Name: in.Name, Input: sums[i].File}
 		if prog != nil {

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
@@ -29,11 +30,7 @@ type ScoreJob struct {
 	Profile cdm.Profile
 	Workers int // CDM goroutines; 0 means one per CPU
 	// Progress, if not nil, follows the CDM pairs.
-	Progress interface {
-		Start(label string, total int64)
-		Add(n int64)
-		Done()
-	}
+	Progress progress.Reporter
 }
 
 // ScoreResult is what a ScoreJob measured.

@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
@@ -45,7 +46,7 @@ type Job struct {
 	Workers     int
 	IndexOpts   index.Options
 	Tool        string
-	Progress    index.Progress
+	Progress    progress.Reporter
 	Log         func(format string, args ...any)
 	// Evidence is how many pairs the report keeps with both images
 	// decoded (Report.Evidence), for a gallery or a report: copies

@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 )
 
 // A Split is a named test split to check.
@@ -35,9 +36,7 @@ func NewPercent(num, den int64) Percent {
 	if den == 0 {
 		return 0
 	}
-	v := float64(100*num) / float64(den)
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 2, 64), 64)
-	return Percent(r)
+	return Percent(rounding.Python(float64(100*num)/float64(den), 2))
 }
 
 // String formats p with two decimals.

@@ -6,7 +6,6 @@ import (
 	"hash/maphash"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 )
 
 // Near-label overlap (overlap --near K).
@@ -400,8 +400,7 @@ func standardize(name string, split, control []nearBandCount) NearControl {
 
 // percentOf is 100·f rounded to two decimals as NewPercent rounds.
 func percentOf(f float64) Percent {
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(100*f, 'f', 2, 64), 64)
-	return Percent(r)
+	return Percent(rounding.Python(100*f, 2))
 }
 
 // writeNearRows writes one near row per considered test item (controls

@@ -12,6 +12,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/progress"
 )
 
 // Job is a whole overlap audit: training corpora to index, test
@@ -32,7 +33,7 @@ type Job struct {
 	Workers   int
 	IndexOpts index.Options
 	Tool      string
-	Progress  index.Progress
+	Progress  progress.Reporter
 	// Item receives per-item evidence; see Options.Item.
 	Item func(ItemMatch) error
 	// Checksums, when set, holds the checksums of training corpora

@@ -82,7 +82,8 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--hash: %w", err)}
 			}
-			if canvas != string(imagehash.Stretch) && canvas != string(imagehash.Aspect) {
+			canv, err := imagehash.ParseCanvas(canvas)
+			if err != nil {
 				return usagef("--canvas must be stretch or aspect")
 			}
 			var fin []fingerprint.Input
@@ -91,7 +92,7 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 			}
 			opts := fingerprint.Options{Levels: lv, Salt: []byte(salt),
 				WithLabels: withLabels, Partitions: partitions, Tool: toolName(), Force: force,
-				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)}}
+				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: canv}}
 			if err := fingerprint.CheckOut(out, fin, opts); err != nil {
 				return err
 			}

@@ -49,7 +49,7 @@ program's to the printed digit.`,
 					}
 					return json.Number(s)
 				}
-				return json.NewEncoder(w).Encode(map[string]any{"precision": num(r.Precision, pr), "recall": num(r.Recall, rc), "imege": json.Number(e)})
+				return writeJSONLine(w, map[string]any{"precision": num(r.Precision, pr), "recall": num(r.Recall, rc), "imege": json.Number(e)})
 			}
 			_, err = fmt.Fprintf(w, "precision %s\nrecall    %s\nIMEGE     %s\n", pr, rc, e)
 			return err

@@ -91,11 +91,12 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 			if err != nil {
 				return usageError{fmt.Errorf("--hash: %w", err)}
 			}
-			if canvas != string(imagehash.Stretch) && canvas != string(imagehash.Aspect) {
+			canv, err := imagehash.ParseCanvas(canvas)
+			if err != nil {
 				return usagef("--canvas must be stretch or aspect")
 			}
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
-			job := neardup.Job{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: imagehash.Canvas(canvas)},
+			job := neardup.Job{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: canv},
 				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt), Unverified: unverified,
 				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
 			for _, t := range train {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 	"os"
@@ -175,15 +174,12 @@ considered item a row at level nearK.`,
 			failed := failedSplits(rep)
 			out := cmd.OutOrStdout()
 			if asJSON {
-				enc := json.NewEncoder(out)
-				enc.SetIndent("", "  ")
-				enc.SetEscapeHTML(false)
 				// A failed split's document is the error object too.
 				var doc any = rep
 				if failed != nil {
 					doc = overlapFailure{rep, failed.Error(), exitCode(failed), errorKind(exitCode(failed))}
 				}
-				if err := enc.Encode(doc); err != nil {
+				if err := writeJSON(out, doc); err != nil {
 					return err
 				}
 			} else if err := report.OverlapText(out, rep); err != nil {

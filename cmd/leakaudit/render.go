@@ -9,7 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/internal/outpath"
-	"github.com/leakaudit/leakaudit/latex"
+	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/report"
 	"github.com/leakaudit/leakaudit/tex"
 )
@@ -43,20 +43,21 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 			if err := checkOutputs(outpath.Output{Flag: "--out", Path: out, Force: force, What: "a PNG image", Previous: isPNG}); err != nil {
 				return err
 			}
-			src, ntok := args[0], 0
-			if !raw {
-				res, err := latex.TokenizeCDM(args[0])
-				if err != nil {
-					return fmt.Errorf("tokenizer: %w", err)
-				}
-				src, ntok = res.Rendered(), len(res.Tokens)
+			var t cdm.Typeset
+			var err error
+			if raw {
+				// the LaTeX as given, on the page of a one-token formula
+				t.Page = tex.PageFor(1)
+				t.Layout, err = tex.Typeset(args[0])
+			} else {
+				// as CDM renders it: tokenized, coloured, on its page
+				t, err = cdm.Lay(args[0])
 			}
-			l, err := tex.Typeset(src)
 			if err != nil {
 				return err
 			}
-			pg := tex.PageFor(max(ntok, 1))
-			img, err := l.Render(tex.RenderOptions{DPI: dpi, Page: pg, Pad: 8})
+			ntok := len(t.Tokens)
+			img, err := t.Picture(dpi)
 			if err != nil {
 				return err
 			}
@@ -65,21 +66,19 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 			if boxes && ntok > 0 {
 				// The boxes are the reference's (ink extent ±1 px in its
 				// crop), so they may stand a pixel off this render's crop.
-				rs := tex.ReferenceRaster
-				rs.DPI = dpi
-				pb, _, _ := l.PixelBoxes(ntok, pg, rs)
+				pb, _, _ := t.Boxes(dpi)
 				for i, b := range pb {
 					if b.Empty {
 						continue
 					}
 					c := color.RGBA{uint8(60 + 97*i%196), uint8(200 - 53*i%150), uint8(40 + 71*i%200), 255}
-					outline(rgba, b.X1, b.Y1, b.X2, b.Y2, c)
+					cdm.Outline(rgba, b.X1, b.Y1, b.X2, b.Y2, c)
 				}
 			}
 			if err := report.WritePNG(out, rgba); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d×%d px, %d glyphs, %d rules, %d tokens\n", out, img.Bounds().Dx(), img.Bounds().Dy(), len(l.Glyphs), len(l.Rules), ntok)
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d×%d px, %d glyphs, %d rules, %d tokens\n", out, img.Bounds().Dx(), img.Bounds().Dy(), len(t.Layout.Glyphs), len(t.Layout.Rules), ntok)
 			return nil
 		},
 	}
@@ -89,15 +88,4 @@ first (what CDM renders); --raw lays out the LaTeX as given.`,
 	addForce(cmd, &force)
 	cmd.Flags().BoolVar(&raw, "raw", false, "lay out the LaTeX as given, without the CDM tokenizer")
 	return cmd
-}
-
-func outline(img *image.RGBA, x0, y0, x1, y1 int, c color.Color) {
-	for x := x0; x <= x1; x++ {
-		img.Set(x, y0, c)
-		img.Set(x, y1, c)
-	}
-	for y := y0; y <= y1; y++ {
-		img.Set(x0, y, c)
-		img.Set(x1, y, c)
-	}
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -57,12 +56,10 @@ so you can see why two labels match or not.`,
 				}
 			}
 			out := cmd.OutOrStdout()
-			enc := json.NewEncoder(out)
-			enc.SetEscapeHTML(false)
 			for _, f := range formulas {
 				rec := tokenize(f)
 				if asJSON {
-					if err := enc.Encode(rec); err != nil {
+					if err := writeJSONLine(out, rec); err != nil {
 						return err
 					}
 					continue

@@ -1,6 +1,8 @@
-// Package progress draws a one-line progress counter on stderr when stderr
-// is a terminal, and stays silent otherwise (pipes, CI, --json runs read
-// by machines).
+// Package progress is how long tasks report their progress: the Reporter
+// interface every job that reports progress takes (index builds, CDM
+// scoring, dedup), and Line, the Reporter the commands use, which draws a
+// one-line progress counter on stderr when stderr is a terminal, and stays
+// silent otherwise (pipes, CI, --json runs read by machines).
 package progress
 
 import (
@@ -12,6 +14,18 @@ import (
 
 	"golang.org/x/term"
 )
+
+// Reporter follows a long task: Start begins a task of total units
+// (total < 0: unknown), Add records n more units done, Done ends the
+// task. Jobs take a Reporter that may be nil, meaning no report; a
+// Reporter may be called from several goroutines at once.
+type Reporter interface {
+	Start(label string, total int64)
+	Add(n int64)
+	Done()
+}
+
+var _ Reporter = (*Line)(nil)
 
 // Line is a throttled progress line. The zero value is silent; use New.
 type Line struct {

@@ -24,9 +24,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/internal/rounding"
 	"github.com/leakaudit/leakaudit/latex"
 	"github.com/leakaudit/leakaudit/tex"
 )
@@ -159,8 +159,8 @@ func Render(formula string, prof Profile) Side {
 		s.Failure = FailNoBoxes
 		return s
 	}
-	page := tex.PageFor(len(res.Tokens))
-	l, err := tex.TypesetOn(res.Rendered(), page)
+	t, err := layTokens(res)
+	l := t.Layout
 	switch {
 	case errors.Is(err, tex.ErrUnsupported):
 		s.Failure, s.Unsupported = FailEngine+": "+strings.TrimPrefix(err.Error(), tex.ErrUnsupported.Error()+": "), true
@@ -180,7 +180,7 @@ func Render(formula string, prof Profile) Side {
 		return s
 	}
 	s.Approximate = l.Approximate
-	s.Boxes, s.W, s.H = l.PixelBoxes(len(res.Tokens), page, tex.ReferenceRaster)
+	s.Boxes, s.W, s.H = t.Boxes(0)
 	if prof.Strict {
 		s.Fonts = make([]string, len(res.Tokens))
 		for _, g := range l.Glyphs {
@@ -371,7 +371,7 @@ func Score(gt, pred Side, prof Profile) Result {
 	r.Precision = float64(r.TP) / float64(m)
 	r.F1 = 2 * float64(r.TP) / float64(n+m)
 	if !prof.Unrounded {
-		r.Recall, r.Precision, r.F1 = round3(r.Recall), round3(r.Precision), round3(r.F1)
+		r.Recall, r.Precision, r.F1 = rounding.Python(r.Recall, 3), rounding.Python(r.Precision, 3), rounding.Python(r.F1, 3)
 	}
 	if prof.Strict {
 		r.Exact = r.TP == n && r.TP == m
@@ -379,13 +379,6 @@ func Score(gt, pred Side, prof Profile) Result {
 		r.Exact = r.F1 == 1
 	}
 	return r
-}
-
-// round3 is Python's round(x, 3): to the nearest multiple of 0.001 by the
-// exact binary value, ties to even.
-func round3(x float64) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 3, 64), 64)
-	return v
 }
 
 // Pair is one (ground truth, prediction) item to score.

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/internal/rounding"
 )
 
 // Evaluate scores pairs on workers goroutines (0: one per CPU) and
@@ -110,7 +111,7 @@ func Summarize(results []Result, prof Profile) Summary {
 		s.MeanScore = sum / float64(s.Counted)
 		s.ExpRate = float64(s.Exact) / float64(s.Counted)
 		if !prof.Unrounded {
-			s.MeanScore, s.ExpRate = round3(s.MeanScore), round3(s.ExpRate)
+			s.MeanScore, s.ExpRate = rounding.Python(s.MeanScore, 3), rounding.Python(s.ExpRate, 3)
 		}
 	}
 	return s

@@ -4,25 +4,17 @@ import (
 	"image"
 	"image/color"
 	"image/draw"
-
-	"github.com/leakaudit/leakaudit/latex"
-	"github.com/leakaudit/leakaudit/tex"
 )
 
 // Picture draws a formula as Render sets it: rasterized on the
 // reference's page and cropped 8 px around its ink, as the reference's
 // renders are. Nil when the formula cannot be drawn.
 func Picture(formula string) *image.Gray {
-	res, err := latex.TokenizeCDM(formula)
-	if err != nil || len(res.Tokens) == 0 {
+	t, err := Lay(formula)
+	if err != nil || len(t.Tokens) == 0 {
 		return nil
 	}
-	page := tex.PageFor(len(res.Tokens))
-	l, err := tex.TypesetOn(res.Rendered(), page)
-	if err != nil {
-		return nil
-	}
-	img, err := l.Render(tex.RenderOptions{Page: page, Pad: 8})
+	img, err := t.Picture(0)
 	if err != nil {
 		return nil
 	}
@@ -68,15 +60,7 @@ func DrawMatch(r Result, gt, pred *image.Gray) *image.RGBA {
 	}
 	green, red := color.RGBA{0, 160, 0, 255}, color.RGBA{220, 0, 0, 255}
 	rect := func(b [4]float64, dy int, c color.Color) {
-		x0, y0, x1, y1 := int(b[0]), int(b[1])+dy, int(b[2]), int(b[3])+dy
-		for x := x0; x <= x1; x++ {
-			img.Set(x, y0, c)
-			img.Set(x, y1, c)
-		}
-		for y := y0; y <= y1; y++ {
-			img.Set(x0, y, c)
-			img.Set(x1, y, c)
-		}
+		Outline(img, int(b[0]), int(b[1])+dy, int(b[2]), int(b[3])+dy, c)
 	}
 	for i, b := range r.GTBoxes {
 		c := color.Color(red)

@@ -53,6 +53,8 @@ import (
 	"math"
 	"runtime"
 	"strconv"
+
+	"github.com/leakaudit/leakaudit/internal/rounding"
 )
 
 // Result is one IMEGE comparison.
@@ -96,7 +98,10 @@ func Compare(rec, ref *Image, p Params, l Limits) (Result, error) {
 		pr = bidm(rec, recF, refF, p)
 		rc = bidm(ref, refF, recF, p)
 	}
-	r := Result{Precision: Round6(pr), Recall: Round6(rc)}
+	// BIDM values as the original prints them (%8.6f: C's printf rounds
+	// the exact binary value half to even, as Python's round does; NaN
+	// stays NaN)
+	r := Result{Precision: rounding.Python(pr, 6), Recall: rounding.Python(rc, 6)}
 	r.IMEGE = Score(r.Precision, r.Recall)
 	return r, nil
 }
@@ -105,16 +110,6 @@ func Compare(rec, ref *Image, p Params, l Limits) (Result, error) {
 // Compare runs at the same time, each direction's tables then being held
 // at once.
 const concurrentPixels = 1 << 20
-
-// Round6 rounds a BIDM value as the original prints it (%8.6f); NaN stays
-// NaN.
-func Round6(v float64) float64 {
-	if math.IsNaN(v) {
-		return v
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'f', 6, 64), 64)
-	return r
-}
 
 // Score is IMEGE from precision and recall, as the released script
 // combines them: 100·(1 − 2PR/(P+R)), and 100 when both are 0. A NaN

@@ -32,8 +32,9 @@ package texbleu
 import (
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
+
+	"github.com/leakaudit/leakaudit/internal/rounding"
 )
 
 // MaxTokens is the tokenizer's truncation length.
@@ -140,12 +141,5 @@ func ScoreIDs(e *Embeddings, ref, pred []int) float64 {
 		}
 		logSum += 0.5 * math.Log(math.Max(sim, 1e-10))
 	}
-	return round4(math.Exp(logSum))
-}
-
-// round4 is Python's round(x, 4): to the nearest multiple of 0.0001 by
-// the exact binary value, ties to even.
-func round4(x float64) float64 {
-	v, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'f', 4, 64), 64)
-	return v
+	return rounding.Python(math.Exp(logSum), 4)
 }
