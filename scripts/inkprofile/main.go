@@ -11,8 +11,9 @@
 // also searched against itself and its verified pairs that are not pixel
 // copies are listed.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list]
 //
+// -list only lists the sets with their rasterizers' parameters.
 // Hashing cost is reported as CPU time of the process (getrusage), per
 // training image and per query (a query hashes nine canvases: its own and
 // eight probes), so that a shared machine does not inflate it.
@@ -54,6 +55,7 @@ type bitmap struct {
 // testSet is one set of test images, each named by its InkML file's stem.
 type testSet struct {
 	name, own string // own: the corpus holding each item's bitmap
+	desc      string // the rasterizer's parameters
 	files     []string
 	render    func(strokes []dataset.Stroke) (image.Image, error)
 }
@@ -74,14 +76,22 @@ func main() {
 	radius := flag.Int("radius", audit.DefaultMaxDistance, "pHash search radius")
 	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
+	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
 	flag.Parse()
-	if err := run(*data, *seeds, *only, *control, *radius, *misses, *workers); err != nil {
+	if err := run(*data, *seeds, *only, *control, *list, *radius, *misses, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "inkprofile:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, seeds, only string, control bool, radius int, missFile string, workers int) error {
+func run(data, seeds, only string, control, list bool, radius int, missFile string, workers int) error {
+	if list {
+		sets, _, err := testSets(data, seeds)
+		for _, s := range sets {
+			fmt.Printf("%-28s %s\n", s.name, s.desc)
+		}
+		return err
+	}
 	opts := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
 	query := opts
 	query.Probe = true
@@ -296,11 +306,11 @@ func testSets(data, seeds string) ([]testSet, map[string]string, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		sets = append(sets, testSet{"read-" + src.tag, src.own, files, func(st []dataset.Stroke) (image.Image, error) {
+		sets = append(sets, testSet{"read-" + src.tag, src.own, "as leakaudit reads InkML", files, func(st []dataset.Stroke) (image.Image, error) {
 			return dataset.RasterizeInk(st, dataset.InkOptions{})
 		}})
 		for _, r := range rs {
-			sets = append(sets, testSet{r.Name + "-" + src.tag, src.own, files, func(st []dataset.Stroke) (image.Image, error) {
+			sets = append(sets, testSet{r.Name + "-" + src.tag, src.own, r.String(), files, func(st []dataset.Stroke) (image.Image, error) {
 				b, _, err := r.Encode(st)
 				if err != nil {
 					return nil, err
