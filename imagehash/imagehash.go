@@ -119,10 +119,16 @@ type Hashes struct {
 	Probes *[NumProbes]Probe
 	// Parts is the number of connected pieces of ink Compute found, with
 	// Options.Probe (not stored: 0 for a training image). An
-	// image of one or two pieces, a lone symbol, is verified more
-	// strictly: other writers' symbols differ little.
+	// image of one piece, a lone symbol, is verified more strictly: other
+	// writers' symbols differ little. One piece at least wideOnePiece
+	// times as wide as it is high counts as two: a formula whose symbols
+	// a thick pen joined on a small canvas.
 	Parts int
 }
+
+// wideOnePiece is the width-to-height ratio from which one piece of ink is
+// taken for a joined formula rather than a lone symbol.
+const wideOnePiece = 3
 
 // Probe is one probe's hashes.
 type Probe struct {
@@ -484,6 +490,9 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	}
 	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas, parts), o); err != nil {
 		return fp, err
+	}
+	if fp.Parts == 1 && c.W >= wideOnePiece*c.H {
+		fp.Parts = 2 // a formula a thick pen joined, not a lone symbol
 	}
 	if o.Probe {
 		fp.Probes = new([NumProbes]Probe)

@@ -1,0 +1,423 @@
+// Command inkprofile profiles the image matcher's misses on the same
+// handwriting rasterized by other pipelines: for each test set (CROHME
+// 2014 and train-sample InkML as leakaudit reads it, and rasterized by the
+// five corner rasterizers of package internal/inkraster and random ones
+// from seeds) it counts the items whose own CROHME bitmap is found at the
+// default settings, and splits the misses into retrieval misses (the
+// bitmap's pHash is beyond the radius from the query and all its probes)
+// and verification misses (within the radius, but the fine hashes do not
+// verify the pair), with the distances of each. Wrong pairs are counted as
+// in audit's TestHostileInkMatchRealData. With -control, CROHME train is
+// also searched against itself and its verified pairs that are not pixel
+// copies are listed.
+//
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list]
+//
+// -list only lists the sets with their rasterizers' parameters.
+// Hashing cost is reported as CPU time of the process (getrusage), per
+// training image and per query (a query hashes nine canvases: its own and
+// eight probes), so that a shared machine does not inflate it.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"flag"
+	"fmt"
+	"image"
+	_ "image/jpeg"
+	_ "image/png"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"regexp"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/leakaudit/leakaudit/audit"
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/inkraster"
+)
+
+// bitmap is one training bitmap and its fingerprint.
+type bitmap struct {
+	corpus, id string
+	fp         imagehash.Fingerprint
+}
+
+// testSet is one set of test images, each named by its InkML file's stem.
+type testSet struct {
+	name, own string // own: the corpus holding each item's bitmap
+	desc      string // the rasterizer's parameters
+	files     []string
+	render    func(strokes []dataset.Stroke) (image.Image, error)
+}
+
+// tally is one set's outcome.
+type tally struct {
+	items, found, retrieval, verification, wrong int
+	retrievalD                                   map[int]int // own pHash distance of retrieval misses
+	verificationFine                             []int       // own fine distance of verification misses
+	missed                                       []string
+}
+
+func main() {
+	data := flag.String("data", "../shared/data", "the shared data folder")
+	seeds := flag.String("seeds", "", "comma-separated seeds of random rasterizers")
+	only := flag.String("sets", "", "comma-separated set names to run (default: all)")
+	control := flag.Bool("control", false, "also search CROHME train against itself")
+	radius := flag.Int("radius", audit.DefaultMaxDistance, "pHash search radius")
+	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
+	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
+	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
+	flag.Parse()
+	if err := run(*data, *seeds, *only, *control, *list, *radius, *misses, *workers); err != nil {
+		fmt.Fprintln(os.Stderr, "inkprofile:", err)
+		os.Exit(1)
+	}
+}
+
+func run(data, seeds, only string, control, list bool, radius int, missFile string, workers int) error {
+	if list {
+		sets, _, err := testSets(data, seeds)
+		for _, s := range sets {
+			fmt.Printf("%-28s %s\n", s.name, s.desc)
+		}
+		return err
+	}
+	opts := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+	query := opts
+	query.Probe = true
+	corpora := map[string]string{"c14": filepath.Join(data, "crohme", "2014"), "tr": filepath.Join(data, "crohme", "train")}
+	var train []bitmap
+	for _, c := range []string{"c14", "tr"} {
+		ents, err := os.ReadDir(filepath.Join(corpora[c], "img"))
+		if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			train = append(train, bitmap{corpus: c, id: stem(e.Name())})
+		}
+	}
+	cpu0, t0 := cpuTime(), time.Now()
+	var mu sync.Mutex
+	var firstErr error
+	parallel(len(train), workers, func(i int) {
+		img, err := decodeFile(filepath.Join(corpora[train[i].corpus], "img", train[i].id+".png"))
+		if err == nil {
+			train[i].fp, err = imagehash.Compute(img, opts)
+		}
+		if err != nil {
+			mu.Lock()
+			firstErr = fmt.Errorf("%s %s: %w", train[i].corpus, train[i].id, err)
+			mu.Unlock()
+		}
+	})
+	if firstErr != nil {
+		return firstErr
+	}
+	fmt.Printf("training bitmaps: %d, %.0f CPU-µs per image (decoding included), %v wall\n",
+		len(train), 1e6*(cpuTime()-cpu0).Seconds()/float64(len(train)), time.Since(t0).Round(time.Millisecond))
+	hashes := make([]uint64, len(train))
+	pos := map[string]int{}
+	for i, b := range train {
+		hashes[i] = b.fp.Hash
+		pos[b.corpus+":"+b.id] = i
+	}
+	mih := index.NewHammingIndex(hashes)
+	// Two bitmaps are one sample when their pixels are identical or all
+	// but (as in TestHostileInkMatchRealData).
+	sameBitmap := func(i, j int) bool {
+		a, b := train[i].fp, train[j].fp
+		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
+	}
+	sets, sigs, err := testSets(data, seeds)
+	if err != nil {
+		return err
+	}
+	var missOut *bufio.Writer
+	if missFile != "" {
+		f, err := os.Create(missFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		missOut = bufio.NewWriter(f)
+		defer missOut.Flush()
+	}
+	want := map[string]bool{}
+	for _, s := range strings.Split(only, ",") {
+		if s = strings.TrimSpace(s); s != "" {
+			want[s] = true
+		}
+	}
+	fmt.Printf("%-28s %5s %14s %9s %12s %5s %12s\n", "set", "items", "found", "retrieval", "verification", "wrong", "CPU-µs/query")
+	for _, s := range sets {
+		if len(want) > 0 && !want[s.name] {
+			continue
+		}
+		t := tally{retrievalD: map[int]int{}}
+		cpu0 := cpuTime()
+		parallel(len(s.files), workers, func(i int) {
+			id := stem(s.files[i])
+			img, err := renderFile(s.files[i], s.render)
+			ownPos, hasOwn := pos[s.own+":"+id]
+			if err != nil || !hasOwn {
+				return // no image, or no bitmap of its own (not a query for recall)
+			}
+			fp, err := imagehash.Compute(img, query)
+			if err != nil {
+				return
+			}
+			own := train[ownPos].fp
+			ownD := 64
+			for _, h := range fp.Hashes() {
+				ownD = min(ownD, bits.OnesCount64(h^own.Hash))
+			}
+			ownFine, ownOK := imagehash.Verify(fp, own)
+			wrong := 0
+			mih.SearchAny(fp.Hashes(), radius, func(p, d int) {
+				if p == ownPos {
+					return
+				}
+				if _, ok := imagehash.Verify(fp, train[p].fp); !ok {
+					return
+				}
+				if train[p].corpus == s.own && sigs[id] != "" && sigs[id] == sigs[train[p].id] || sameBitmap(p, ownPos) {
+					return // the same strokes, or a pixel copy of its own bitmap
+				}
+				wrong++
+			})
+			mu.Lock()
+			defer mu.Unlock()
+			t.items++
+			t.wrong += wrong
+			switch {
+			case ownD <= radius && ownOK:
+				t.found++
+				return
+			case ownD > radius:
+				t.retrieval++
+				t.retrievalD[ownD]++
+			default:
+				t.verification++
+				t.verificationFine = append(t.verificationFine, ownFine)
+			}
+			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[ownD > radius], ownD, ownFine, fp.Parts))
+		})
+		cpu := cpuTime() - cpu0
+		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
+			t.retrieval, t.verification, t.wrong, 1e6*cpu.Seconds()/float64(max(t.items, 1)))
+		if t.retrieval+t.verification > 0 {
+			sort.Ints(t.verificationFine)
+			fmt.Printf("    retrieval misses by own pHash distance %v; verification misses' fine distances %v\n", sortedCounts(t.retrievalD), t.verificationFine)
+		}
+		if missOut != nil {
+			sort.Strings(t.missed)
+			for _, m := range t.missed {
+				fmt.Fprintln(missOut, m)
+			}
+		}
+	}
+	if control {
+		return runControl(train, mih, corpora["tr"], query, radius, workers)
+	}
+	return nil
+}
+
+// runControl searches CROHME train against itself and lists its verified
+// pairs that are not pixel copies: other writers' samples of a formula,
+// or copies with their points moved.
+func runControl(train []bitmap, mih *index.HammingIndex, dir string, query imagehash.Options, radius, workers int) error {
+	var mu sync.Mutex
+	identical := 0
+	var others []string
+	seen := map[[2]int]bool{}
+	first := 0
+	for first < len(train) && train[first].corpus != "tr" {
+		first++
+	}
+	parallel(len(train)-first, workers, func(k int) {
+		i := first + k
+		img, err := decodeFile(filepath.Join(dir, "img", train[i].id+".png"))
+		if err != nil {
+			return
+		}
+		fp, err := imagehash.Compute(img, query)
+		if err != nil {
+			return
+		}
+		mih.SearchAny(fp.Hashes(), radius, func(p, d int) {
+			if p == i || train[p].corpus != "tr" {
+				return
+			}
+			fine, ok := imagehash.Verify(fp, train[p].fp)
+			if !ok {
+				return
+			}
+			key := [2]int{min(i, p), max(i, p)}
+			mu.Lock()
+			defer mu.Unlock()
+			if seen[key] {
+				return
+			}
+			seen[key] = true
+			if fp.Digest == train[p].fp.Digest {
+				identical++
+				return
+			}
+			others = append(others, fmt.Sprintf("%s~%s (phash %d, fine %d, parts %d)", train[i].id, train[p].id, d, fine, fp.Parts))
+		})
+	})
+	sort.Strings(others)
+	fmt.Printf("control, CROHME train against itself: %d pixel-identical pairs, %d other verified pairs\n", identical, len(others))
+	for _, o := range others {
+		fmt.Println("    " + o)
+	}
+	return nil
+}
+
+// testSets returns the sets to measure, and the stroke signature of each
+// InkML file (the number of points of each trace: two files with the same
+// signature hold the same strokes).
+func testSets(data, seeds string) ([]testSet, map[string]string, error) {
+	rs := inkraster.Corners()
+	for _, s := range strings.Split(seeds, ",") {
+		if s = strings.TrimSpace(s); s == "" {
+			continue
+		}
+		n, err := strconv.ParseUint(s, 10, 64)
+		if err != nil {
+			return nil, nil, fmt.Errorf("-seeds: %w", err)
+		}
+		rs = append(rs, inkraster.Random(n))
+	}
+	sigs := map[string]string{}
+	var sets []testSet
+	for _, src := range []struct{ tag, dir, own string }{{"2014", "2014", "c14"}, {"train-sample", "train-sample", "tr"}} {
+		files, err := inkFiles(filepath.Join(data, "crohme-inkml", src.dir), sigs)
+		if err != nil {
+			return nil, nil, err
+		}
+		sets = append(sets, testSet{"read-" + src.tag, src.own, "as leakaudit reads InkML", files, func(st []dataset.Stroke) (image.Image, error) {
+			return dataset.RasterizeInk(st, dataset.InkOptions{})
+		}})
+		for _, r := range rs {
+			sets = append(sets, testSet{r.Name + "-" + src.tag, src.own, r.String(), files, func(st []dataset.Stroke) (image.Image, error) {
+				b, _, err := r.Encode(st)
+				if err != nil {
+					return nil, err
+				}
+				img, _, err := image.Decode(bytes.NewReader(b))
+				return img, err
+			}})
+		}
+	}
+	return sets, sigs, nil
+}
+
+var traceRE = regexp.MustCompile(`(?s)<trace(?:\s[^>]*)?>(.*?)</trace>`)
+
+// inkFiles lists the InkML files under dir in lexical order, recording
+// each one's stroke signature in sigs.
+func inkFiles(dir string, sigs map[string]string) ([]string, error) {
+	var out []string
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".inkml") {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var sig []string
+		for _, m := range traceRE.FindAllSubmatch(b, -1) {
+			sig = append(sig, fmt.Sprint(strings.Count(string(m[1]), ",")))
+		}
+		sigs[stem(p)] = strings.Join(sig, ".")
+		out = append(out, p)
+		return nil
+	})
+	sort.Strings(out)
+	return out, err
+}
+
+// renderFile reads an InkML file and draws its strokes with render.
+func renderFile(p string, render func([]dataset.Stroke) (image.Image, error)) (image.Image, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	st, err := dataset.ParseInkTraces(b)
+	if err != nil {
+		return nil, err
+	}
+	if len(st) == 0 {
+		return nil, fmt.Errorf("%s: no strokes", p)
+	}
+	return render(st)
+}
+
+func decodeFile(p string) (image.Image, error) {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return nil, err
+	}
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	return img, nil
+}
+
+func stem(p string) string { return strings.TrimSuffix(filepath.Base(p), filepath.Ext(p)) }
+
+// parallel calls f(0…n-1) on workers goroutines.
+func parallel(n, workers int, f func(i int)) {
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < max(1, workers); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				f(i)
+			}
+		}()
+	}
+	for i := 0; i < n; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// cpuTime is the CPU time (user and system) the process has used.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// sortedCounts formats a distance histogram in distance order.
+func sortedCounts(m map[int]int) string {
+	var ks []int
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	var parts []string
+	for _, k := range ks {
+		parts = append(parts, fmt.Sprintf("%d:%d", k, m[k]))
+	}
+	return "{" + strings.Join(parts, " ") + "}"
+}
