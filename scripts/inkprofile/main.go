@@ -39,17 +39,17 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // bitmap is one training bitmap and its fingerprint.
 type bitmap struct {
 	corpus, id string
-	fp         imagehash.Fingerprint
+	fp         imagehash.Hashes
 }
 
 // testSet is one set of test images, each named by its InkML file's stem.
@@ -73,7 +73,7 @@ func main() {
 	seeds := flag.String("seeds", "", "comma-separated seeds of random rasterizers")
 	only := flag.String("sets", "", "comma-separated set names to run (default: all)")
 	control := flag.Bool("control", false, "also search CROHME train against itself")
-	radius := flag.Int("radius", audit.DefaultMaxDistance, "pHash search radius")
+	radius := flag.Int("radius", neardup.DefaultMaxDistance, "pHash search radius")
 	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
 	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
@@ -178,12 +178,12 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			}
 			own := train[ownPos].fp
 			ownD := 64
-			for _, h := range fp.Hashes() {
+			for _, h := range fp.SearchHashes() {
 				ownD = min(ownD, bits.OnesCount64(h^own.Hash))
 			}
 			ownFine, ownOK := imagehash.Verify(fp, own)
 			wrong := 0
-			mih.SearchAny(fp.Hashes(), radius, func(p, d int) {
+			mih.SearchAny(fp.SearchHashes(), radius, func(p, d int) {
 				if p == ownPos {
 					return
 				}
@@ -254,7 +254,7 @@ func runControl(train []bitmap, mih *index.HammingIndex, dir string, query image
 		if err != nil {
 			return
 		}
-		mih.SearchAny(fp.Hashes(), radius, func(p, d int) {
+		mih.SearchAny(fp.SearchHashes(), radius, func(p, d int) {
 			if p == i || train[p].corpus != "tr" {
 				return
 			}

@@ -1,4 +1,4 @@
-package audit_test
+package neardup_test
 
 import (
 	"strings"
