@@ -305,13 +305,18 @@ func Score(gt, pred Side, prof Profile) Result {
 	tokCost := make([]float64, n*m)
 	cost := make([]float64, n*m)
 	maxLen := float64(max(n, m))
+	// Each token's identity and class as small numbers, and each box
+	// relative to its crop, computed once per token rather than once per
+	// (GT, pred) pair: the same comparisons and the same divisions.
+	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm)
+	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
 	for i := range n {
 		for j := range m {
 			tc := 1.0
 			switch {
-			case g.tok[i] == p.tok[j]:
+			case gID[i] == pID[j]:
 				tc = 0
-			case prof.norm(g.tok[i]) == prof.norm(p.tok[j]):
+			case gClass[i] == pClass[j]:
 				tc = prof.VariantCost
 			}
 			if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
@@ -320,11 +325,7 @@ func Score(gt, pred Side, prof Profile) Result {
 			tokCost[i*m+j] = tc
 			var pos float64
 			for k := range 4 {
-				sg, sp := g.w, p.w
-				if k%2 == 1 {
-					sg, sp = g.h, p.h
-				}
-				pos += math.Abs(g.box[i][k]/sg - p.box[j][k]/sp)
+				pos += math.Abs(gRel[i][k] - pRel[j][k])
 			}
 			pos /= 4
 			var ord float64
@@ -379,6 +380,47 @@ func Score(gt, pred Side, prof Profile) Result {
 		r.Exact = r.F1 == 1
 	}
 	return r
+}
+
+// tokenClasses numbers the tokens of both sides (equal strings, equal
+// numbers) and their classes under norm (tokens norm maps to the same
+// string, equal numbers).
+func tokenClasses(gt, pred []string, norm func(string) string) (gID, pID, gClass, pClass []int32) {
+	ids := make(map[string]int32, len(gt)+len(pred))
+	classes := make(map[string]int32, len(gt)+len(pred))
+	var classOf []int32 // the class of each id
+	number := func(toks []string) (id, class []int32) {
+		id, class = make([]int32, len(toks)), make([]int32, len(toks))
+		for i, t := range toks {
+			k, ok := ids[t]
+			if !ok {
+				k = int32(len(ids))
+				ids[t] = k
+				c := norm(t)
+				cl, ok := classes[c]
+				if !ok {
+					cl = int32(len(classes))
+					classes[c] = cl
+				}
+				classOf = append(classOf, cl)
+			}
+			id[i], class[i] = k, classOf[k]
+		}
+		return id, class
+	}
+	gID, gClass = number(gt)
+	pID, pClass = number(pred)
+	return gID, pID, gClass, pClass
+}
+
+// relativeBoxes divides each box's x coordinates by the crop's width and
+// its y coordinates by the crop's height.
+func relativeBoxes(b boxed) [][4]float64 {
+	rel := make([][4]float64, len(b.box))
+	for i, bx := range b.box {
+		rel[i] = [4]float64{bx[0] / b.w, bx[1] / b.h, bx[2] / b.w, bx[3] / b.h}
+	}
+	return rel
 }
 
 // Pair is one (ground truth, prediction) item to score.
