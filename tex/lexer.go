@@ -43,7 +43,7 @@ func lex(s string) []token {
 // each token: the byte offset in s (after the blanks a control word
 // skips), for \verb, which reads the rest of the line itself (verb.go).
 func lexEnds(s string, ends bool) ([]token, []int32) {
-	toks := make([]token, 0, len(s)/2)
+	toks := make([]token, 0, len(s)) // every token takes a byte at least
 	var end []int32
 	for i := 0; i < len(s); {
 		if ends {
