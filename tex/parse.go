@@ -999,7 +999,7 @@ func (p *parser) loneCfrac(l *list, tok int32) error {
 	if err != nil {
 		return err
 	}
-	fr := &noad{kind: fractionNoad, num: num, den: d, thickness: defaultCode, tok: outer}
+	fr := &noad{kind: fractionNoad, tok: outer, noadParts: &noadParts{num: num, den: d, thickness: defaultCode}}
 	inner := &noad{kind: ordNoad, nucleus: field{kind: subMlist, list: []*noad{fr}}}
 	p.addGroup(l, []*noad{{kind: styleNoad, style: styleD}, inner})
 	l.add(&noad{kind: kernItem, glue: newKern(-p.e.nullDelim)})
