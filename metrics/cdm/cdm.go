@@ -257,6 +257,18 @@ type boxed struct {
 
 func boxesOf(s Side) boxed {
 	b := boxed{w: float64(s.W), h: float64(s.H)}
+	n := 0
+	for _, bx := range s.Boxes {
+		if !bx.Empty {
+			n++
+		}
+	}
+	if n > 0 { // (no boxes: nil slices, as ever)
+		b.tok, b.box, b.index = make([]string, 0, n), make([][4]float64, 0, n), make([]int, 0, n)
+		if s.Fonts != nil {
+			b.font = make([]string, 0, n)
+		}
+	}
 	for i, bx := range s.Boxes {
 		if bx.Empty {
 			continue
@@ -302,7 +314,6 @@ func Score(gt, pred Side, prof Profile) Result {
 		GTSize: [2]int{gt.W, gt.H}, PredSize: [2]int{pred.W, pred.H},
 		Approximate: len(gt.Approximate)+len(pred.Approximate) > 0}
 	n, m := len(g.tok), len(p.tok)
-	tokCost := make([]float64, n*m)
 	cost := make([]float64, n*m)
 	maxLen := float64(max(n, m))
 	// Each token's identity and class as small numbers, and each box
@@ -310,30 +321,41 @@ func Score(gt, pred Side, prof Profile) Result {
 	// (GT, pred) pair: the same comparisons and the same divisions.
 	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm)
 	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
+	// each token's place, divided by the longer side's length (or by its
+	// own side's under OrderPerSide)
+	gDiv, pDiv := maxLen, maxLen
+	if prof.OrderPerSide {
+		gDiv, pDiv = float64(n), float64(m)
+	}
+	gOrd, pOrd := make([]float64, n), make([]float64, m)
+	for i := range gOrd {
+		gOrd[i] = float64(i) / gDiv
+	}
+	for j := range pOrd {
+		pOrd[j] = float64(j) / pDiv
+	}
+	tokCost := func(i, j int) float64 {
+		tc := 1.0
+		switch {
+		case gID[i] == pID[j]:
+			tc = 0
+		case gClass[i] == pClass[j]:
+			tc = prof.VariantCost
+		}
+		if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
+			tc = 1
+		}
+		return tc
+	}
 	for i := range n {
 		for j := range m {
-			tc := 1.0
-			switch {
-			case gID[i] == pID[j]:
-				tc = 0
-			case gClass[i] == pClass[j]:
-				tc = prof.VariantCost
-			}
-			if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
-				tc = 1
-			}
-			tokCost[i*m+j] = tc
+			tc := tokCost(i, j)
 			var pos float64
 			for k := range 4 {
 				pos += math.Abs(gRel[i][k] - pRel[j][k])
 			}
 			pos /= 4
-			var ord float64
-			if prof.OrderPerSide {
-				ord = math.Abs(float64(i)/float64(n) - float64(j)/float64(m))
-			} else {
-				ord = math.Abs(float64(i)/maxLen - float64(j)/maxLen)
-			}
+			ord := math.Abs(gOrd[i] - pOrd[j])
 			c := tc + 0.05*pos + 0.15*ord
 			if math.IsNaN(c) || math.IsInf(c, 0) {
 				c = 100
@@ -355,7 +377,7 @@ func Score(gt, pred Side, prof Profile) Result {
 		mt := Match{G: pr[0], P: pr[1], Accepted: inl[k]}
 		if !inl[k] {
 			mt.Reason = "position"
-		} else if tokCost[pr[0]*m+pr[1]] == 1 {
+		} else if tokCost(pr[0], pr[1]) == 1 {
 			mt.Accepted, mt.Reason = false, "token"
 		}
 		r.Matches[k] = mt
