@@ -476,7 +476,7 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 	for idx := 0; idx < len(c.l); {
 		idx = c.step(idx, false)
 	}
-	var out []string
+	out := make([]string, 0, len(c.l))
 	for _, it := range c.l {
 		out = append(out, it.s)
 	}
@@ -749,22 +749,55 @@ func ColorToken(r, g, b uint8) int {
 	return i - 1
 }
 
-var reColorPlaceholder = regexp.MustCompile(`<color_(\d+)>`)
-
-// Rendered is Colored with every palette placeholder replaced by its
-// "r,g,b" colour: the LaTeX the reference hands to pdflatex.
+// Rendered is Colored with every palette placeholder <color_k> (the
+// regular expression <color_(\d+)>) replaced by its "r,g,b" colour: the
+// LaTeX the reference hands to pdflatex.
 func (t CDMTokens) Rendered() string {
-	return reColorPlaceholder.ReplaceAllStringFunc(t.Colored, func(m string) string {
-		k, err := strconv.Atoi(m[len("<color_") : len(m)-1])
-		if err != nil {
-			return m
+	// a scan for the placeholders, leftmost first, as a regexp's
+	// ReplaceAllStringFunc finds them
+	const open = "<color_"
+	s := t.Colored
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/4)
+	done := 0 // s[:done] is written
+	for at := 0; ; {
+		i := strings.Index(s[at:], open)
+		if i < 0 {
+			break
 		}
-		r, g, b, ok := TokenColor(k)
-		if !ok {
-			return m
+		start := at + i
+		end := start + len(open)
+		for end < len(s) && s[end] >= '0' && s[end] <= '9' {
+			end++
 		}
-		return fmt.Sprintf("%d,%d,%d", r, g, b)
-	})
+		if end == start+len(open) || end == len(s) || s[end] != '>' {
+			at = start + 1 // no match here
+			continue
+		}
+		b.WriteString(s[done:start])
+		writeColor(&b, s[start:end+1])
+		done, at = end+1, end+1
+	}
+	b.WriteString(s[done:])
+	return b.String()
+}
+
+// writeColor writes the "r,g,b" colour of a <color_k> placeholder m to
+// b, or m itself when k is not a palette token.
+func writeColor(b *strings.Builder, m string) {
+	k, err := strconv.Atoi(m[len("<color_") : len(m)-1])
+	r, g, bl, ok := TokenColor(k)
+	if err != nil || !ok {
+		b.WriteString(m)
+		return
+	}
+	var buf [len("255,255,255")]byte
+	out := strconv.AppendUint(buf[:0], uint64(r), 10)
+	out = append(out, ',')
+	out = strconv.AppendUint(out, uint64(g), 10)
+	out = append(out, ',')
+	out = strconv.AppendUint(out, uint64(bl), 10)
+	b.Write(out)
 }
 
 // OneArgumentCommands lists the commands the reference's colouring pass

@@ -13,7 +13,7 @@ func (p *parser) accent(l *list, fam, c int) error {
 	if t, ok := p.peek(); ok && t.kind == tkColorEnd {
 		// alone in a \mathcolor body, \mathaccentV takes the colour's end
 		// as its argument: the accent over an empty group
-		l.add(&noad{kind: accentNoad, nucleus: field{kind: subMlist}, accFam: fam, accC: c, tok: tok})
+		l.add(&noad{kind: accentNoad, nucleus: field{kind: subMlist}, tok: tok, noadParts: &noadParts{accFam: fam, accC: c}})
 		return nil
 	}
 	f, err := p.scanMath()
@@ -26,7 +26,7 @@ func (p *parser) accent(l *list, fam, c int) error {
 		// skew of the innermost character); not modelled.
 		return p.e.unsupported("nested accents on a character")
 	}
-	l.add(&noad{kind: accentNoad, nucleus: f, accFam: fam, accC: c, tok: tok})
+	l.add(&noad{kind: accentNoad, nucleus: f, tok: tok, noadParts: &noadParts{accFam: fam, accC: c}})
 	return nil
 }
 
@@ -104,7 +104,7 @@ func (p *parser) overArrow(l *list, name string) error {
 		v := vpack([]*node{hpack(row1, w, true), hpack(row2, w, true)})
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
 	}
-	l.add(&noad{kind: choiceNoad, choice: choice})
+	l.add(&noad{kind: choiceNoad, noadParts: &noadParts{choice: choice}})
 	return nil
 }
 

@@ -231,7 +231,7 @@ func (p *parser) command(l *list, name string) error {
 				return err
 			}
 		}
-		l.add(&noad{kind: choiceNoad, choice: choice})
+		l.add(&noad{kind: choiceNoad, noadParts: &noadParts{choice: choice}})
 		return nil
 	case "notin":
 		return p.notin(l)
@@ -327,7 +327,7 @@ func (p *parser) command(l *list, name string) error {
 			b := hpack([]*node{newKern(scaleDecimal(em, "0.06")), bar}, 0, false)
 			choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
 		}
-		p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+		p.addGroup(l, []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}})
 		return nil
 	case "boldmath", "unboldmath":
 		// \@nomath: a warning, and the math version changes only for

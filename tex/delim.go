@@ -44,8 +44,8 @@ func (p *parser) scanDelimiter() (delimiter, error) {
 
 // leftRightNoad is \left<ld> items \right<rd>: an Inner noad.
 func leftRightNoad(ld delimiter, items []*noad, rd delimiter) *noad {
-	list := append([]*noad{{kind: leftNoad, delim: ld}}, items...)
-	list = append(list, &noad{kind: rightNoad, delim: rd})
+	list := append([]*noad{{kind: leftNoad, noadParts: &noadParts{delim: ld}}}, items...)
+	list = append(list, &noad{kind: rightNoad, noadParts: &noadParts{delim: rd}})
 	return &noad{kind: innerNoad, nucleus: field{kind: subMlist, list: list}}
 }
 
@@ -89,9 +89,9 @@ func (p *parser) big(l *list, factor string, class noadKind, bare bool) error {
 	saved := p.e.nullDelim
 	p.e.nullDelim = 0
 	inner := []*noad{
-		{kind: leftNoad, delim: d},
+		{kind: leftNoad, noadParts: &noadParts{delim: d}},
 		{kind: vcenterNoad, nucleus: field{kind: subBox, box: vc}},
-		{kind: rightNoad},
+		{kind: rightNoad, noadParts: &noadParts{}},
 	}
 	box := hpack(p.e.mlistToHlist([]*noad{{kind: innerNoad, nucleus: field{kind: subMlist, list: inner}}}, styleT, false), 0, false)
 	p.e.nullDelim = saved

@@ -12,7 +12,7 @@ func (p *parser) radical(l *list, d delimiter) error {
 		return err
 	}
 	d.tok = tok
-	l.add(&noad{kind: radicalNoad, nucleus: f, delim: d, tok: tok})
+	l.add(&noad{kind: radicalNoad, nucleus: f, tok: tok, noadParts: &noadParts{delim: d}})
 	return nil
 }
 
@@ -107,7 +107,7 @@ func (p *parser) fraction(l *list, thickness Scaled, left, right delimiter, st *
 		return err
 	}
 	left.tok, right.tok = tok, tok
-	fr := &noad{kind: fractionNoad, num: n, den: d, thickness: thickness, left: left, right: right, tok: ruleTok}
+	fr := &noad{kind: fractionNoad, tok: ruleTok, noadParts: &noadParts{num: n, den: d, thickness: thickness, left: left, right: right}}
 	if argEnd >= 0 {
 		// a \right in the denominator: off_save inserts the } that
 		// completes the fraction, \right is read again outside it, and
@@ -224,7 +224,7 @@ func (p *parser) sqrt(l *list) error {
 			return err
 		}
 		d.tok = tok
-		rad := &noad{kind: radicalNoad, nucleus: groupField(items), delim: d, tok: tok}
+		rad := &noad{kind: radicalNoad, nucleus: groupField(items), tok: tok, noadParts: &noadParts{delim: d}}
 		box0 := hpack(p.e.mlistToHlist([]*noad{{kind: styleNoad, style: st}, rad}, styleT, false), 0, false)
 		dim := box0.height - box0.depth
 		raised := &node{kind: hlistNode, width: rootBox.width, height: rootBox.height, depth: rootBox.depth, list: rootBox.list,
@@ -239,7 +239,7 @@ func (p *parser) sqrt(l *list) error {
 			{kind: ordNoad, nucleus: field{kind: subBox, box: box0}},
 		}
 	}
-	p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+	p.addGroup(l, []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}})
 	return nil
 }
 
@@ -274,7 +274,7 @@ func (p *parser) primFrac(l *list, name string) error {
 		p.e.recover("ambiguous; you need another { and }")
 		return nil
 	}
-	n := &noad{kind: fractionNoad, num: l.items, thickness: defaultCode, tok: p.tok()}
+	n := &noad{kind: fractionNoad, tok: p.tok(), noadParts: &noadParts{num: l.items, thickness: defaultCode}}
 	if strings.HasSuffix(name, "withdelims") {
 		var err error
 		if n.left, err = p.scanDelimiter(); err != nil {

@@ -43,7 +43,7 @@ func lex(s string) []token {
 // each token: the byte offset in s (after the blanks a control word
 // skips), for \verb, which reads the rest of the line itself (verb.go).
 func lexEnds(s string, ends bool) ([]token, []int32) {
-	toks := make([]token, 0, len(s)/2)
+	toks := make([]token, 0, countTokens(s))
 	var end []int32
 	for i := 0; i < len(s); {
 		if ends {
@@ -122,6 +122,41 @@ func lexEnds(s string, ends bool) ([]token, []int32) {
 		end = append(end, int32(len(s)))
 	}
 	return toks, end
+}
+
+// countTokens is about the number of tokens lexEnds makes of s (at most
+// len(s)), to size its slice once: it follows the same rules for control
+// words, blanks and comments, and counts one token for every other
+// character.
+func countTokens(s string) int {
+	n := 0
+	for i := 0; i < len(s); {
+		switch c := s[i]; {
+		case c == '\\':
+			j := i + 1
+			for j < len(s) && isLetter(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				j++ // a control symbol (its rune's other bytes count as characters: an overestimate)
+			}
+			i = j
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+				i++
+			}
+		case c == '%':
+			for i < len(s) && s[i] != '\n' {
+				i++
+			}
+			continue
+		default:
+			_, size := utf8.DecodeRuneInString(s[i:])
+			i += size
+		}
+		n++
+	}
+	return n
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

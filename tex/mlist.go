@@ -68,24 +68,35 @@ const (
 
 // noad is one item of a math list.
 type noad struct {
-	kind         noadKind
-	nucleus      field
-	sup, sub     field
-	tok          int32 // token of the construct (fraction bar, radical, accent…)
-	limits       uint8
+	kind    noadKind
+	nucleus field
+	sub     field
+	sup     field
+	tok     int32 // token of the construct (fraction bar, radical, accent…)
+	limits  uint8
+	style   style
+	glue    *node // glue, kern (width/stretch/shrink), math units when mu
+	mu      bool
+	// nonscript marks \nonscript glue
+	nonscript bool
+	box       *node
+	newList   []*node
+	// *noadParts holds what only fractions, radicals, accents, \left,
+	// \right and \mathchoice have: it is set on those noads (and nil on
+	// the others, characters and colour marks, which stay half the size).
+	*noadParts
+	// accents: the extensible variant flag not needed; underline/overline use nucleus.
+}
+
+// noadParts are the fields of the noads that need more than a nucleus
+// and scripts.
+type noadParts struct {
 	num, den     []*noad
 	thickness    Scaled // fractions; defaultCode for the default
 	left, right  delimiter
 	delim        delimiter // radical, left/right
 	accFam, accC int
-	style        style
 	choice       [4][]*noad
-	glue         *node // glue, kern (width/stretch/shrink), math units when mu
-	mu           bool
-	nonscript    bool
-	box          *node
-	newList      []*node
-	// accents: the extensible variant flag not needed; underline/overline use nucleus.
 }
 
 // defaultCode marks a fraction thickness equal to the font's rule

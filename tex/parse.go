@@ -1,9 +1,11 @@
 package tex
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/leakaudit/leakaudit/latex"
 )
@@ -68,6 +70,8 @@ type parser struct {
 	// the input stack (verb.go)
 	src     string
 	srcToks []token
+	// textBuf is tokText's scratch buffer
+	textBuf []byte
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -168,6 +172,9 @@ func (p *parser) insert(ts ...token) {
 // group without its braces.
 func (p *parser) readArg() ([]token, error) {
 	p.skipSpaces()
+	if arg, ok := p.argInTop(); ok {
+		return arg, nil
+	}
 	t, ok := p.next()
 	if !ok {
 		return nil, p.e.fatal("runaway argument: end of formula")
@@ -201,10 +208,84 @@ func (p *parser) readArg() ([]token, error) {
 	}
 }
 
+// argInTop is readArg's common case without copying: an argument that
+// lies wholly in the top input slice (a single token, or a balanced group
+// without a macro argument's end in it) is returned as a part of that
+// slice (capacity capped, so that appending to it copies), and the input
+// is left as readArg leaves it. The parser never writes into an input
+// slice's tokens. ok is false, and nothing is read, in every other case.
+func (p *parser) argInTop() (arg []token, ok bool) {
+	if len(p.in) == 0 {
+		return nil, false
+	}
+	top := p.in[len(p.in)-1]
+	if len(top) == 0 {
+		return nil, false
+	}
+	switch top[0].kind {
+	case tkEnd, tkArgEnd:
+		return nil, false
+	case tkBegin:
+	default:
+		p.in[len(p.in)-1] = top[1:]
+		return top[:1:1], true
+	}
+	for level, j := 1, 1; j < len(top); j++ {
+		switch top[j].kind {
+		case tkBegin:
+			level++
+		case tkEnd:
+			if level--; level == 0 {
+				p.in[len(p.in)-1] = top[j+1:]
+				if j == 1 {
+					return nil, true // {}: readArg's nil
+				}
+				return top[1:j:j], true
+			}
+		case tkArgEnd:
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// optArgInTop is readOptArg's common case without copying, as argInTop
+// is readArg's: the top input slice starts with [ and holds its ].
+func (p *parser) optArgInTop() (arg []token, ok bool) {
+	if len(p.in) == 0 {
+		return nil, false
+	}
+	top := p.in[len(p.in)-1]
+	if len(top) == 0 || top[0].kind != tkChar || top[0].c != '[' {
+		return nil, false
+	}
+	for level, j := 0, 1; j < len(top); j++ {
+		t := top[j]
+		switch {
+		case t.kind == tkArgEnd:
+			return nil, false
+		case t.kind == tkBegin:
+			level++
+		case t.kind == tkEnd:
+			level--
+		case t.kind == tkChar && t.c == ']' && level == 0:
+			p.in[len(p.in)-1] = top[j+1:]
+			if j == 1 {
+				return nil, true // []: readOptArg's nil
+			}
+			return top[1:j:j], true
+		}
+	}
+	return nil, false
+}
+
 // readOptArg reads a [...] optional argument if one follows: up to the
 // first ] outside braces, as LaTeX's delimited argument does.
 func (p *parser) readOptArg() ([]token, bool, error) {
 	p.skipSpaces()
+	if arg, ok := p.optArgInTop(); ok {
+		return arg, true, nil
+	}
 	t, ok := p.peek()
 	if !ok || t.kind != tkChar || t.c != '[' {
 		return nil, false, nil
@@ -770,8 +851,8 @@ func (p *parser) readMathColor() (tok int32, body []token, err error) {
 		return 0, nil, err
 	}
 	tok = -1
-	if tokString(model) == "RGB" {
-		if r, g, b, ok := parseRGB(tokString(spec)); ok {
+	if string(p.tokText(model)) == "RGB" {
+		if r, g, b, ok := parseRGB(string(p.tokText(spec))); ok {
 			tok = int32(latex.ColorToken(r, g, b))
 		}
 	}
@@ -816,7 +897,7 @@ func (p *parser) mathColor(l *list) error {
 	l.add(&noad{kind: whatsitItem, tok: tok})
 	// \operatorname* alone in a colour body takes the body's end as its
 	// argument (the reference's quirk, docs/cdm.md §4): an empty operator.
-	if s := strings.TrimSpace(tokString(body)); s == `\operatorname*` || s == `\operatorname` {
+	if s := string(p.tokText(body)); s == `\operatorname*` || s == `\operatorname` {
 		op := &noad{kind: opNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: kernItem, glue: newKern(0)}, {kind: whatsitItem, tok: -2}}}, tok: tok}
 		if s == `\operatorname` {
 			op.limits = limitsOff
@@ -832,18 +913,20 @@ func (p *parser) mathColor(l *list) error {
 	return nil
 }
 
+// parseRGB reads an RGB colour spec "r,g,b": three comma-separated
+// integers 0…255, blanks around each allowed.
 func parseRGB(s string) (r, g, b uint8, ok bool) {
-	f := strings.Split(s, ",")
-	if len(f) != 3 {
-		return 0, 0, 0, false
-	}
 	var v [3]uint8
-	for i, x := range f {
+	for i := range v {
+		x, rest, found := strings.Cut(s, ",")
+		if found != (i < 2) {
+			return 0, 0, 0, false // not three fields
+		}
 		n, err := strconv.Atoi(strings.TrimSpace(x))
 		if err != nil || n < 0 || n > 255 {
 			return 0, 0, 0, false
 		}
-		v[i] = uint8(n)
+		v[i], s = uint8(n), rest
 	}
 	return v[0], v[1], v[2], true
 }
@@ -851,25 +934,41 @@ func parseRGB(s string) (r, g, b uint8, ok bool) {
 // tokString renders tokens back to text (for arguments such as colour
 // specs and dimensions).
 func tokString(ts []token) string {
-	var b strings.Builder
+	return string(appendTokText(nil, ts))
+}
+
+// tokText is tokString in the parser's scratch buffer, for a comparison
+// or a parse that does not keep the text: the bytes are valid until the
+// next call.
+func (p *parser) tokText(ts []token) []byte {
+	p.textBuf = appendTokText(p.textBuf[:0], ts)
+	return p.textBuf
+}
+
+// appendTokText appends the text of tokens to b and returns it without
+// its leading and trailing blanks (strings.TrimSpace's).
+func appendTokText(b []byte, ts []token) []byte {
+	start := len(b)
 	for _, t := range ts {
 		switch t.kind {
 		case tkCS:
-			b.WriteString(`\` + t.s)
+			b = append(b, '\\')
+			b = append(b, t.s...)
 			if len(t.s) > 0 && isLetter(t.s[0]) {
-				b.WriteByte(' ')
+				b = append(b, ' ')
 			}
 		case tkBegin:
-			b.WriteByte('{')
+			b = append(b, '{')
 		case tkEnd:
-			b.WriteByte('}')
+			b = append(b, '}')
 		case tkSpace:
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		default:
-			b.WriteRune(t.c)
+			b = utf8.AppendRune(b, t.c)
 		}
 	}
-	return strings.TrimSpace(b.String())
+	trimmed := bytes.TrimSpace(b[start:])
+	return append(b[:start], trimmed...)
 }
 
 // spaceGlue is a control space: the interword glue of the current text
@@ -900,7 +999,7 @@ func (p *parser) loneCfrac(l *list, tok int32) error {
 	if err != nil {
 		return err
 	}
-	fr := &noad{kind: fractionNoad, num: num, den: d, thickness: defaultCode, tok: outer}
+	fr := &noad{kind: fractionNoad, tok: outer, noadParts: &noadParts{num: num, den: d, thickness: defaultCode}}
 	inner := &noad{kind: ordNoad, nucleus: field{kind: subMlist, list: []*noad{fr}}}
 	p.addGroup(l, []*noad{{kind: styleNoad, style: styleD}, inner})
 	l.add(&noad{kind: kernItem, glue: newKern(-p.e.nullDelim)})

@@ -24,7 +24,7 @@ func (p *parser) smash(l *list, arg []token) error {
 		b.height, b.depth = 0, 0
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
 	}
-	l.add(&noad{kind: choiceNoad, choice: choice})
+	l.add(&noad{kind: choiceNoad, noadParts: &noadParts{choice: choice}})
 	return nil
 }
 
@@ -252,6 +252,6 @@ func (p *parser) phantom(l *list, arg []token, v, h bool) error {
 		}
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: e}}}
 	}
-	l.add(&noad{kind: choiceNoad, choice: choice})
+	l.add(&noad{kind: choiceNoad, noadParts: &noadParts{choice: choice}})
 	return nil
 }

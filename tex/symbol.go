@@ -51,7 +51,7 @@ func (p *parser) boldsymbol(l *list, arg []token) error {
 		b := hpack(p.e.mlistToHlist(append([]*noad{{kind: styleNoad, style: st}}, items...), styleT, false), 0, false)
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
 	}
-	n := &noad{kind: class, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}}
+	n := &noad{kind: class, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}}}}
 	l.add(n)
 	return nil
 }
@@ -80,7 +80,7 @@ func (p *parser) notin(l *list) error {
 		v.depth = total - v.height
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
 	}
-	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}}}})
 	return nil
 }
 
@@ -121,7 +121,7 @@ func (p *parser) cong(l *list) error {
 		v.shift = Unity / 2 // \lower.5\p@
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: v}}}
 	}
-	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, choice: choice}}}})
+	l.add(&noad{kind: relNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}}}})
 	return nil
 }
 

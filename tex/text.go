@@ -36,7 +36,7 @@ func (p *parser) text(l *list, name string) error {
 		}
 		choice[i] = []*noad{{kind: ordNoad, nucleus: field{kind: subBox, box: b}}}
 	}
-	p.addGroup(l, []*noad{{kind: choiceNoad, choice: choice}})
+	p.addGroup(l, []*noad{{kind: choiceNoad, noadParts: &noadParts{choice: choice}}})
 	return nil
 }
 

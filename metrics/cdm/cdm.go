@@ -257,6 +257,18 @@ type boxed struct {
 
 func boxesOf(s Side) boxed {
 	b := boxed{w: float64(s.W), h: float64(s.H)}
+	n := 0
+	for _, bx := range s.Boxes {
+		if !bx.Empty {
+			n++
+		}
+	}
+	if n > 0 { // (no boxes: nil slices, as ever)
+		b.tok, b.box, b.index = make([]string, 0, n), make([][4]float64, 0, n), make([]int, 0, n)
+		if s.Fonts != nil {
+			b.font = make([]string, 0, n)
+		}
+	}
 	for i, bx := range s.Boxes {
 		if bx.Empty {
 			continue
@@ -302,37 +314,48 @@ func Score(gt, pred Side, prof Profile) Result {
 		GTSize: [2]int{gt.W, gt.H}, PredSize: [2]int{pred.W, pred.H},
 		Approximate: len(gt.Approximate)+len(pred.Approximate) > 0}
 	n, m := len(g.tok), len(p.tok)
-	tokCost := make([]float64, n*m)
 	cost := make([]float64, n*m)
 	maxLen := float64(max(n, m))
+	// Each token's identity and class as small numbers, and each box
+	// relative to its crop, computed once per token rather than once per
+	// (GT, pred) pair: the same comparisons and the same divisions.
+	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm)
+	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
+	// each token's place, divided by the longer side's length (or by its
+	// own side's under OrderPerSide)
+	gDiv, pDiv := maxLen, maxLen
+	if prof.OrderPerSide {
+		gDiv, pDiv = float64(n), float64(m)
+	}
+	gOrd, pOrd := make([]float64, n), make([]float64, m)
+	for i := range gOrd {
+		gOrd[i] = float64(i) / gDiv
+	}
+	for j := range pOrd {
+		pOrd[j] = float64(j) / pDiv
+	}
+	tokCost := func(i, j int) float64 {
+		tc := 1.0
+		switch {
+		case gID[i] == pID[j]:
+			tc = 0
+		case gClass[i] == pClass[j]:
+			tc = prof.VariantCost
+		}
+		if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
+			tc = 1
+		}
+		return tc
+	}
 	for i := range n {
 		for j := range m {
-			tc := 1.0
-			switch {
-			case g.tok[i] == p.tok[j]:
-				tc = 0
-			case prof.norm(g.tok[i]) == prof.norm(p.tok[j]):
-				tc = prof.VariantCost
-			}
-			if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
-				tc = 1
-			}
-			tokCost[i*m+j] = tc
+			tc := tokCost(i, j)
 			var pos float64
 			for k := range 4 {
-				sg, sp := g.w, p.w
-				if k%2 == 1 {
-					sg, sp = g.h, p.h
-				}
-				pos += math.Abs(g.box[i][k]/sg - p.box[j][k]/sp)
+				pos += math.Abs(gRel[i][k] - pRel[j][k])
 			}
 			pos /= 4
-			var ord float64
-			if prof.OrderPerSide {
-				ord = math.Abs(float64(i)/float64(n) - float64(j)/float64(m))
-			} else {
-				ord = math.Abs(float64(i)/maxLen - float64(j)/maxLen)
-			}
+			ord := math.Abs(gOrd[i] - pOrd[j])
 			c := tc + 0.05*pos + 0.15*ord
 			if math.IsNaN(c) || math.IsInf(c, 0) {
 				c = 100
@@ -354,7 +377,7 @@ func Score(gt, pred Side, prof Profile) Result {
 		mt := Match{G: pr[0], P: pr[1], Accepted: inl[k]}
 		if !inl[k] {
 			mt.Reason = "position"
-		} else if tokCost[pr[0]*m+pr[1]] == 1 {
+		} else if tokCost(pr[0], pr[1]) == 1 {
 			mt.Accepted, mt.Reason = false, "token"
 		}
 		r.Matches[k] = mt
@@ -379,6 +402,47 @@ func Score(gt, pred Side, prof Profile) Result {
 		r.Exact = r.F1 == 1
 	}
 	return r
+}
+
+// tokenClasses numbers the tokens of both sides (equal strings, equal
+// numbers) and their classes under norm (tokens norm maps to the same
+// string, equal numbers).
+func tokenClasses(gt, pred []string, norm func(string) string) (gID, pID, gClass, pClass []int32) {
+	ids := make(map[string]int32, len(gt)+len(pred))
+	classes := make(map[string]int32, len(gt)+len(pred))
+	var classOf []int32 // the class of each id
+	number := func(toks []string) (id, class []int32) {
+		id, class = make([]int32, len(toks)), make([]int32, len(toks))
+		for i, t := range toks {
+			k, ok := ids[t]
+			if !ok {
+				k = int32(len(ids))
+				ids[t] = k
+				c := norm(t)
+				cl, ok := classes[c]
+				if !ok {
+					cl = int32(len(classes))
+					classes[c] = cl
+				}
+				classOf = append(classOf, cl)
+			}
+			id[i], class[i] = k, classOf[k]
+		}
+		return id, class
+	}
+	gID, gClass = number(gt)
+	pID, pClass = number(pred)
+	return gID, pID, gClass, pClass
+}
+
+// relativeBoxes divides each box's x coordinates by the crop's width and
+// its y coordinates by the crop's height.
+func relativeBoxes(b boxed) [][4]float64 {
+	rel := make([][4]float64, len(b.box))
+	for i, bx := range b.box {
+		rel[i] = [4]float64{bx[0] / b.w, bx[1] / b.h, bx[2] / b.w, bx[3] / b.h}
+	}
+	return rel
 }
 
 // Pair is one (ground truth, prediction) item to score.

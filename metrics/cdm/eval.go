@@ -22,6 +22,7 @@ func Evaluate(ctx context.Context, pairs []Pair, prof Profile, workers int, done
 		workers = runtime.NumCPU()
 	}
 	results := make([]Result, len(pairs))
+	sides := newSideCache(pairs, prof)
 	next := make(chan int, 256)
 	var wg sync.WaitGroup
 	var once sync.Once
@@ -31,7 +32,7 @@ func Evaluate(ctx context.Context, pairs []Pair, prof Profile, workers int, done
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				if err := panics.Catch(func() { results[i] = ScorePair(pairs[i], prof) }); err != nil {
+				if err := panics.Catch(func() { results[i] = sides.score(pairs[i]) }); err != nil {
 					once.Do(func() { internal = fmt.Errorf("CDM of item %s: %w", pairs[i].ID, err) })
 				}
 				if done != nil {
@@ -56,6 +57,83 @@ feed:
 		return results, internal
 	}
 	return results, err
+}
+
+// sideCache renders each formula that occurs more than once among a
+// run's pairs (a ground truth shared by several items, a prediction equal
+// to its ground truth) once, and hands the same Side to every pair that
+// has it: Render depends on nothing but the formula and the profile, and
+// Score does not change the sides it is given, so every result is what
+// ScorePair gives. A formula's Side is dropped when its last pair has
+// taken it, so the cache holds only the repeated formulas still to be
+// scored.
+type sideCache struct {
+	prof    Profile
+	mu      sync.Mutex
+	entries map[string]*cachedSide
+}
+
+// cachedSide is one repeated formula: its Side once rendered, and the
+// renders of it still to be served.
+type cachedSide struct {
+	once sync.Once
+	side Side
+	ok   bool // side was rendered (false if Render panicked)
+	left int
+}
+
+// newSideCache counts the formulas pairs render (ScorePair's: every
+// ground truth, every prediction that is given) and keeps an entry for
+// each one rendered more than once.
+func newSideCache(pairs []Pair, prof Profile) *sideCache {
+	uses := make(map[string]int, len(pairs))
+	for _, p := range pairs {
+		uses[p.GT]++
+		if !p.NoPred {
+			uses[p.Pred]++
+		}
+	}
+	c := &sideCache{prof: prof, entries: map[string]*cachedSide{}}
+	for f, n := range uses {
+		if n > 1 {
+			c.entries[f] = &cachedSide{left: n}
+		}
+	}
+	return c
+}
+
+// render is Render(formula, c.prof), rendered once for a repeated formula.
+func (c *sideCache) render(formula string) Side {
+	c.mu.Lock()
+	e := c.entries[formula]
+	c.mu.Unlock()
+	if e == nil {
+		return Render(formula, c.prof)
+	}
+	e.once.Do(func() {
+		e.side = Render(formula, c.prof)
+		e.ok = true
+	})
+	if !e.ok {
+		// the first render panicked: render again, so that this pair
+		// fails as it would alone
+		return Render(formula, c.prof)
+	}
+	c.mu.Lock()
+	if e.left--; e.left == 0 {
+		delete(c.entries, formula)
+	}
+	c.mu.Unlock()
+	return e.side
+}
+
+// score is ScorePair(p, c.prof) with the cache's sides.
+func (c *sideCache) score(p Pair) Result {
+	gt := c.render(p.GT)
+	if p.NoPred {
+		return Score(gt, Side{Failure: FailMissing}, c.prof)
+	}
+	return Score(gt, c.render(p.Pred), c.prof)
 }
 
 // Summary is a split's CDM outcome.
