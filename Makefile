@@ -88,6 +88,7 @@ bench:
 	$(GO) test -run '^$$' -bench 'BenchmarkTypeset|BenchmarkRender' -benchmem -cpu 1 ./tex/
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMMathWritingValid' -benchtime 3x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkCDMIm2latexTest' -benchtime 3x ./metrics/cdm/
+	$(GO) test -run '^$$' -bench 'BenchmarkCDMSharedPredictions' -benchtime 1x ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkScorePair' -benchmem -cpu 1 ./metrics/cdm/
 	$(GO) test -run '^$$' -bench 'BenchmarkAllTextMetrics' -benchtime 3x ./metrics/
 	$(GO) test -run '^$$' -bench 'BenchmarkTeXBLEU' -cpu 1 ./metrics/texbleu/
