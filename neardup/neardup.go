@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
@@ -158,6 +159,8 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	}
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
+	} else if _, err := imagehash.ParseCanvas(string(job.Hash.Canvas)); err != nil {
+		return Report{Tool: job.Tool}, setting.Errorf("%s: %w", setting.Canvas, err)
 	}
 	rep := Report{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []Pair{},
 		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
@@ -500,7 +503,7 @@ func openImageIndex(ctx context.Context, dir string, job Job, fps []checksum.Inp
 	}
 	if job.Rebuild {
 		if err := index.Remove(dir); err != nil {
-			return nil, fmt.Errorf("--rebuild: %w", err)
+			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
 		}
 	}
 	db, err := index.Open(dir, job.IndexOpts)

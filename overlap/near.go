@@ -15,6 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/rounding"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Near-label overlap (overlap --near K).
@@ -212,7 +213,7 @@ func warnControls(job Job, train []index.CorpusInput) {
 func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, controls []NearSplit, err error) {
 	for _, in := range train {
 		if fingerprint.Is(in.Source.Path) {
-			return nil, nil, fmt.Errorf("training corpus %s is a fingerprint: it has no token sequences, which --near needs", in.Name)
+			return nil, nil, setting.Errorf("training corpus %s is a fingerprint: it has no token sequences, which %s needs", in.Name, setting.Near)
 		}
 	}
 	if job.Log != nil {

@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Job is a whole overlap audit: training corpora to index, test
@@ -132,11 +133,11 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		fi, err := os.Stat(in.Source.Path)
 		if err != nil {
 			if errors.Is(err, os.ErrNotExist) && job.AllowMissing {
-				logf("warning: training corpus %s (%s) does not exist; going on without it (--allow-missing)", in.Name, in.Source.Path)
+				logf("warning: training corpus %s (%s) does not exist; going on without it (%s)", in.Name, in.Source.Path, setting.AllowMissing)
 				continue
 			}
 			if errors.Is(err, os.ErrNotExist) {
-				return rep, fmt.Errorf("training corpus %s: %s does not exist; a missing reference understates overlap, so this is an error (use --allow-missing to go on without it)", in.Name, in.Source.Path)
+				return rep, setting.Errorf("training corpus %s: %s does not exist; a missing reference understates overlap, so this is an error (use %s to go on without it)", in.Name, in.Source.Path, setting.AllowMissing)
 			}
 			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
 		}
@@ -147,7 +148,6 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	if len(inputs) == 0 {
 		return rep, errors.New("no training corpus to check against")
 	}
-	const streaming = "reading the training corpora once (no index kept; --db DIR builds one for repeated runs)"
 	var ix Lookuper
 	var corpora []index.Corpus
 	var again func(error) (Lookuper, error) // rebuilds a damaged default index
@@ -155,7 +155,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		// No index can cover these corpora (none in the default folder
 		// has their names and sizes): read them now and compute their
 		// checksums meanwhile, for the report.
-		logf(streaming)
+		logStreaming(logf)
 		type checksums struct {
 			fps []checksum.Input
 			err error
@@ -189,7 +189,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		}
 		if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
 			// One-off: stream the corpora past the test keys, no index.
-			logf(streaming)
+			logStreaming(logf)
 			probe, err := probeTests(ctx, &job, inputs, fps)
 			if err != nil {
 				return rep, err
@@ -369,7 +369,7 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	}
 	if job.Rebuild {
 		if err := index.Remove(dir); err != nil {
-			return nil, fmt.Errorf("--rebuild: %w", err)
+			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
 		}
 	}
 	ix, err := index.Open(dir, job.IndexOpts)
@@ -413,8 +413,15 @@ func sameReading(dir string, inputs []index.CorpusInput, corpora []index.Corpus)
 			now = f
 		}
 		if now != was {
-			return fmt.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another --format, or an earlier version's format detection): give --rebuild to index it again", dir, in.Name, in.Source.Path, was, now)
+			return setting.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another %s, or an earlier version's format detection): give %s to index it again", dir, in.Name, in.Source.Path, was, now, setting.Format, setting.Rebuild)
 		}
 	}
 	return nil
+}
+
+// logStreaming says that the training corpora are read once, with no
+// index kept, naming the setting that keeps one (a Key argument, so that
+// a configured run's log names it as the configuration does).
+func logStreaming(logf func(string, ...any)) {
+	logf("reading the training corpora once (no index kept; %s DIR builds one for repeated runs)", setting.DB)
 }

@@ -70,7 +70,7 @@ profile is an error naming its line, and paths are relative to the file.
 			defer stop()
 			bar := newStageBar()
 			f, err := audit.Run(ctx, audit.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: stderrLog(cmd), Progress: bar.Progress})
+				Log: configLog(cmd), Progress: bar.Progress})
 			bar.Done()
 			if err != nil {
 				return setting.ForConfig(err) // settings named as the configuration names them

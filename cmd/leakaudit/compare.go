@@ -71,7 +71,7 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 			defer stop()
 			bar := newStageBar()
 			res, err := compare.Run(ctx, compare.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: stderrLog(cmd), Progress: bar.Progress})
+				Log: configLog(cmd), Progress: bar.Progress})
 			bar.Done()
 			if err != nil {
 				return setting.ForConfig(err) // settings named as the configuration names them

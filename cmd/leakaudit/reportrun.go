@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // stageBar draws one progress line per stage of a run whose stages come
@@ -49,6 +50,15 @@ func (s *stageBar) Done() {
 // stderrLog returns a run's log callback: one line on the command's stderr.
 func stderrLog(cmd *cobra.Command) func(format string, a ...any) {
 	return func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) }
+}
+
+// configLog returns the log callback of a run configured by a file: one
+// line on the command's stderr, the settings it names worded as the
+// configuration names them (setting.ConfigArgs).
+func configLog(cmd *cobra.Command) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", setting.ConfigArgs(a)...)
+	}
 }
 
 // finishReport ends a report command once its run returned result: it
