@@ -138,7 +138,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	}
 	defer src.close()
 	rep.Train = trainInputs(job.Train, src.corpora)
-	err = r.check(ctx, &rep, src, train.inputs)
+	err = r.checkSplits(ctx, &rep, src, train.inputs)
 	rep.account()
 	return rep, err
 }
@@ -329,11 +329,11 @@ func trainInputs(given []index.CorpusInput, corpora []index.Corpus) []TrainInput
 	return train
 }
 
-// check looks every split's labels up at every level, once more after
+// checkSplits looks every split's labels up at every level, once more after
 // the default index was built again when a lookup found it damaged (unless
 // per-item evidence was already given out, which a second check would
 // repeat), and then finds the near labels (Job.Near).
-func (r *run) check(ctx context.Context, rep *Report, src *source, inputs []index.CorpusInput) error {
+func (r *run) checkSplits(ctx context.Context, rep *Report, src *source, inputs []index.CorpusInput) error {
 	job := &r.job
 	oo := Options{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
 	emitted := false // per-item evidence was given out
