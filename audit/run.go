@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"sync/atomic"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/neardup"
@@ -27,15 +27,11 @@ type Job struct {
 	// most Workers goroutines, and the stages run one after another, so at
 	// most Workers are busy at any time. 0 means one per CPU.
 	Workers int
-	// Progress, when set, is called once every ProgressStep items of a
-	// stage, with the items done so far and the stage's total.
-	Progress func(stage string, done, total int)
+	// Progress, when set, follows each stage that reports progress (the
+	// CDM scoring of each split) as one task.
+	Progress progress.Reporter
 	Log      func(format string, args ...any)
 }
-
-// ProgressStep is how many items of a stage each Job.Progress call
-// stands for.
-const ProgressStep = 256
 
 // The classes of a CDM-counted item whose string and CDM verdicts differ
 // (ItemEvidence.Class, the item-level cdm_reversal).
@@ -227,13 +223,16 @@ func (r *run) score(ctx context.Context, d *splitData) error {
 	for _, it := range d.items {
 		pairs = append(pairs, cdm.Pair{ID: it.ID, GT: it.Label, Pred: it.Pred, NoPred: !it.HasPred})
 	}
-	var done atomic.Int64
+	var done func()
+	if p := r.job.Progress; p != nil {
+		p.Start("CDM "+s.Name, int64(len(pairs)))
+		done = func() { p.Add(1) }
+	}
 	var err error
-	d.results, err = cdm.Evaluate(ctx, pairs, r.plan.profile, r.job.Workers, func() {
-		if n := done.Add(1); r.job.Progress != nil && n%ProgressStep == 0 {
-			r.job.Progress("CDM "+s.Name, int(n), len(pairs))
-		}
-	})
+	d.results, err = cdm.Evaluate(ctx, pairs, r.plan.profile, r.job.Workers, done)
+	if p := r.job.Progress; p != nil {
+		p.Done()
+	}
 	if err != nil {
 		return err
 	}

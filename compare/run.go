@@ -23,6 +23,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 	"github.com/leakaudit/leakaudit/neardup"
@@ -35,8 +36,10 @@ type Job struct {
 	Tool   string
 	// Workers bounds each stage (CDM scoring, label lookups, image
 	// hashing); the stages run one after another. 0: one per CPU.
-	Workers  int
-	Progress func(stage string, done, total int)
+	Workers int
+	// Progress, when set, follows the CDM scoring of each split as one
+	// task.
+	Progress progress.Reporter
 	Log      func(format string, args ...any)
 }
 
@@ -293,22 +296,21 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 		}
 	}
 	sides := make([]cdm.Side, len(formulas))
-	var done atomic.Int64
-	stage := "CDM " + d.cfg.Name
-	total := len(formulas) + len(todo)
-	tick := func() {
-		if k := done.Add(1); job.Progress != nil && k%audit.ProgressStep == 0 {
-			job.Progress(stage, int(k), total)
-		}
+	tick, end := func() {}, func() {}
+	if p := job.Progress; p != nil {
+		p.Start("CDM "+d.cfg.Name, int64(len(formulas)+len(todo)))
+		tick, end = func() { p.Add(1) }, p.Done
 	}
-	if err := parallelCtx(ctx, len(formulas), job.Workers, func(k int) {
+	err := parallelCtx(ctx, len(formulas), job.Workers, func(k int) {
 		sides[k] = cdm.Render(formulas[k], prof)
 		tick()
-	}); err != nil {
+	})
+	if err != nil {
+		end()
 		return err
 	}
 	missing := cdm.Side{Failure: cdm.FailMissing}
-	if err := parallelCtx(ctx, len(todo), job.Workers, func(k int) {
+	err = parallelCtx(ctx, len(todo), job.Workers, func(k int) {
 		j := todo[k]
 		pred := missing
 		if j.pred >= 0 {
@@ -318,7 +320,9 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 		// Keep what the statistics and the items need.
 		d.models[j.model].res[j.item] = cdm.Result{Status: r.Status, Reason: r.Reason, F1: r.F1, Exact: r.Exact, Counted: r.Counted}
 		tick()
-	}); err != nil {
+	})
+	end()
+	if err != nil {
 		return err
 	}
 	for mi, md := range d.models {

@@ -268,7 +268,7 @@ func parseImageSettings(v string) (ImageSettings, error) {
 		case "kind":
 			s.Kind, err = imagehash.ParseKind(val)
 		case "canvas":
-			s.Canvas = imagehash.Canvas(val)
+			s.Canvas, err = imagehash.ParseCanvas(val)
 		case "size":
 			s.Size, err = strconv.Atoi(val)
 		case "version":

@@ -14,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
 )
 
@@ -147,254 +148,331 @@ type Report struct {
 
 // Run hashes the training images (reusing their index when it is
 // current), hashes each test split, and reports every test image with a
-// training image within the radius.
+// training image within the radius. Its phases, all under ctx: the
+// training hashes (from the index, built when needed, and from image
+// fingerprints), the search of each test split, and the evidence's
+// images.
 func Run(ctx context.Context, job Job) (Report, error) {
-	logf := job.Log
-	if logf == nil {
-		logf = func(string, ...any) {}
-	}
 	if job.Hash.Kind == "" {
 		job.Hash.Kind = imagehash.PHash
 	}
 	if job.Hash.Canvas == "" {
 		job.Hash.Canvas = imagehash.Stretch
+	} else if _, err := imagehash.ParseCanvas(string(job.Hash.Canvas)); err != nil {
+		return Report{Tool: job.Tool}, setting.Errorf("%s: %w", setting.Canvas, err)
 	}
-	rep := Report{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []Pair{},
-		Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}
-	// Training images: hashed into the index, or read from image
-	// fingerprints. sources names the corpora a test split may be (by its
-	// input's SHA-256), to compare it with itself.
-	var imgTrain []index.ImageCorpusInput
+	r := &run{job: job, logf: job.Log, ev: evidencePicker{max: job.Evidence},
+		rep: Report{Tool: job.Tool, MaxDistance: job.MaxDistance, LabelCheck: labelcheck.Version, Pairs: []Pair{},
+			Hash: fmt.Sprintf("%s-64 %s canvas", job.Hash.Kind, job.Hash.Canvas), Canvas: job.Hash.Canvas}}
+	if r.logf == nil {
+		r.logf = func(string, ...any) {}
+	}
+	if err := r.trainHashes(ctx); err != nil {
+		return r.rep, err
+	}
+	r.mih = index.NewHammingIndex(r.train.hashes)
+	for _, sp := range job.Tests {
+		if err := r.searchSplit(ctx, sp); err != nil {
+			return r.rep, err
+		}
+	}
+	for _, in := range r.rep.Inputs {
+		r.rep.Check(in.Role+" "+in.Name, in.Path, in.Stats)
+	}
+	r.rep.Done()
+	var err error
+	r.rep.Evidence, err = r.ev.images(r.train.images, job.Tests)
+	return r.rep, err
+}
+
+// run is one search under way: the training hashes, and the report as it
+// grows.
+type run struct {
+	job   Job
+	logf  func(format string, args ...any)
+	rep   Report
+	train trainSet
+	mih   *index.HammingIndex // over train.hashes
+	ev    evidencePicker
+}
+
+// trainSet is what the test images are searched among: the training
+// images' records with ink, and how to compare their labels.
+type trainSet struct {
+	records []index.ImageRecord
+	hashes  []uint64 // records[i]'s hash
+	fromFP  []bool   // records[i] came from a fingerprint: no image for evidence
+	// images are the training inputs that are images, not fingerprints.
+	images []index.ImageCorpusInput
+	// sources names the corpora a test split may be, by its input's
+	// SHA-256, to compare it with itself.
+	sources map[string][]string
+	// fpKeys are the fingerprints' label digests at fpLevel, the
+	// strongest level they hold (render, tokens, then ws; "" when none).
+	fpKeys  map[fpSeq]canon.Digest
+	fpLevel canon.Level
+}
+
+// keep adds a training record, unless it has no ink.
+func (t *trainSet) keep(r index.ImageRecord, fromFP bool) {
+	if !r.Print.Blank {
+		t.records = append(t.records, r)
+		t.hashes = append(t.hashes, r.Print.Hash)
+		t.fromFP = append(t.fromFP, fromFP)
+	}
+}
+
+// trainHashes is the first phase: the training images are hashed into
+// the index (or their hashes read from it), and the image fingerprints
+// among them read.
+func (r *run) trainHashes(ctx context.Context) error {
+	r.train = trainSet{sources: map[string][]string{}, fpKeys: map[fpSeq]canon.Digest{}}
 	var fps []checksum.Input
 	var fpTrain []index.ImageCorpusInput
-	for _, in := range job.Train {
+	for _, in := range r.job.Train {
 		if fingerprint.Is(in.Source.Path) {
 			fpTrain = append(fpTrain, in)
 			continue
 		}
 		fp, err := checksum.Of(in.Source.Path)
 		if err != nil {
-			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
+			return fmt.Errorf("training images %s: %w", in.Name, err)
 		}
-		imgTrain = append(imgTrain, in)
+		r.train.images = append(r.train.images, in)
 		fps = append(fps, checksum.Input{Name: in.Name, File: fp})
 	}
-	if len(job.Train) == 0 {
-		return rep, errors.New("no training images to check against")
+	if len(r.job.Train) == 0 {
+		return errors.New("no training images to check against")
 	}
-	sources := map[string][]string{} // input SHA-256 → corpus names
-	var train []index.ImageRecord
-	var hashes []uint64
-	var fromFP []bool // train[i] came from a fingerprint: no image for evidence
-	keep := func(r index.ImageRecord, fp bool) {
-		if !r.Print.Blank {
-			train = append(train, r)
-			hashes = append(hashes, r.Print.Hash)
-			fromFP = append(fromFP, fp)
+	if len(r.train.images) > 0 {
+		if err := r.indexedHashes(ctx, fps); err != nil {
+			return err
 		}
 	}
-	if len(imgTrain) > 0 {
-		dir, err := index.Dir(job.DB, fps)
-		if err != nil {
-			return rep, err
-		}
-		set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
-		ijob := job
-		ijob.Train = imgTrain
-		var recs []index.ImageRecord
-		var m index.Manifest
-		for attempt := 0; ; attempt++ {
-			db, err := openImageIndex(ctx, dir, ijob, fps, set, logf)
-			if err != nil {
-				return rep, err
-			}
-			m, recs = db.Manifest(), nil
-			err = db.Images(func(r index.ImageRecord) error { recs = append(recs, r); return nil })
-			db.Close()
-			if err != nil && attempt == 0 && errors.Is(err, index.ErrDamaged) {
-				// A damaged default index is built again, once.
-				if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
-					return rep, err
-				}
-				continue
-			}
-			if err != nil {
-				return rep, err
-			}
-			break
-		}
-		for i, c := range m.ImageCorpora {
-			rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: imgTrain[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
-			sources[c.Input.SHA256] = append(sources[c.Input.SHA256], c.Name)
-		}
-		for _, r := range recs {
-			keep(r, false)
-		}
-	}
-	// A fingerprint's labels are compared by their digests at the
-	// strongest level it holds (render, tokens, then ws), unless it holds
-	// the labels themselves.
-	fpKeys := map[fpSeq]canon.Digest{}
-	var fpLevel canon.Level
 	for _, in := range fpTrain {
-		f, err := index.LoadImageFingerprint(in.Source.Path, job.Hash)
-		if err == nil {
-			if lv, ok := strongestLevel(f.Meta.Levels); ok {
-				// Same rules, same salt.
-				err = f.Meta.Check([]canon.Level{lv}, job.Salt)
-				if err != nil {
-					err = fmt.Errorf("fingerprint %s (its label digests): %w", in.Source.Path, err)
-				} else if fpLevel.Name != "" && fpLevel.ID != lv.ID {
-					err = fmt.Errorf("fingerprint %s holds %s digests at most, another training fingerprint %s: give fingerprints made at the same levels", in.Source.Path, lv.Name, fpLevel.Name)
-				} else {
-					fpLevel = lv
-					_, err = fingerprint.ScanKeys(in.Source.Path, []canon.LevelID{lv.ID}, func(k *fingerprint.KeyRow) error {
-						if k.Has[0] {
-							fpKeys[fpSeq{k.Corpus, k.Seq}] = k.Keys[0]
-						}
-						return nil
-					})
-				}
-			}
-		}
-		if err != nil {
-			return rep, fmt.Errorf("training images %s: %w", in.Name, err)
-		}
-		rep.Inputs = append(rep.Inputs, ImageInput{Role: "train", Name: in.Name, Path: in.Source.Path, Size: f.Input.Size, SHA256: f.Input.SHA256, Stats: f.Stats})
-		for corpus, sum := range f.Meta.Sources {
-			sources[sum] = append(sources[sum], corpus)
-		}
-		for _, r := range f.Records {
-			keep(r, true)
+		if err := r.fingerprintHashes(in); err != nil {
+			return fmt.Errorf("training images %s: %w", in.Name, err)
 		}
 	}
-	mih := index.NewHammingIndex(hashes)
-	ev := evidencePicker{max: job.Evidence}
-	for _, sp := range job.Tests {
-		sum := Summary{TestSplit: sp.Name}
-		tfp, err := checksum.Of(sp.Source.Path)
+	return nil
+}
+
+// indexedHashes reads the training images' hashes from their index,
+// built when it is not current; a damaged default index is built again,
+// once.
+func (r *run) indexedHashes(ctx context.Context, fps []checksum.Input) error {
+	job := r.job
+	dir, err := index.Dir(job.DB, fps)
+	if err != nil {
+		return err
+	}
+	set := index.ImageSettings{Kind: job.Hash.Kind, Canvas: job.Hash.Canvas, Size: job.Hash.Size}
+	ijob := job
+	ijob.Train = r.train.images
+	var recs []index.ImageRecord
+	var m index.Manifest
+	for attempt := 0; ; attempt++ {
+		db, err := openImageIndex(ctx, dir, ijob, fps, set, r.logf)
 		if err != nil {
-			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
+			return err
 		}
-		// A split that is itself a training corpus (the same input, or
-		// the input a fingerprint was made from) is compared with the
-		// others and with itself, each pair once and never an image with
-		// itself.
-		self := map[string]bool{}
-		for _, name := range sources[tfp.SHA256] {
-			self[name] = true
+		m, recs = db.Manifest(), nil
+		err = db.Images(func(rec index.ImageRecord) error { recs = append(recs, rec); return nil })
+		db.Close()
+		if err != nil && attempt == 0 && errors.Is(err, index.ErrDamaged) {
+			if err := index.DropDamaged(err, dir, job.DB, r.logf); err != nil {
+				return err
+			}
+			continue
 		}
-		query := job.Hash
-		query.Probe = !job.NoProbes
-		st, _, err := imagehash.Scan(ctx, sp.Source, query, job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
-			sum.Items++
-			if fp.Blank {
-				sum.Blank++
-				return nil
-			}
-			var hits []Pair
-			var recs []index.ImageRecord
-			var fromFPs []bool
-			var testDigest, testWS canon.Digest
-			if it.HasLabel && fpLevel.Name != "" {
-				testDigest = fpLevel.Digest(it.Label, job.Salt)
-				testWS = canon.DigestOf(canon.WSKey(it.Label), job.Salt)
-			}
-			mih.SearchAny(fp.SearchHashes(), job.MaxDistance, func(pos, d int) {
-				r := train[pos]
-				if self[r.Corpus] && r.Seq == it.Seq {
-					return // the image itself
-				}
-				p := Pair{TestSplit: sp.Name, TestID: it.ID, TrainSplit: r.Corpus, TrainID: r.ID, Distance: d,
-					Identical: r.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: r.Label}
-				p.FineDistance, p.Verified = imagehash.Verify(fp, r.Print)
-				if !p.Verified && !job.Unverified {
-					return
-				}
-				if it.HasLabel && r.HasLabel {
-					var c labelcheck.Result
-					d, ok := fpKeys[fpSeq{r.Corpus, r.Seq}]
-					switch {
-					case fromFP[pos] && r.Label == "" && r.HasWSKey && r.WSKey == testWS:
-						c = labelcheck.FromDigests("ws", true) // the weakest rung first, as Compare climbs
-					case fromFP[pos] && r.Label == "" && ok:
-						c = labelcheck.FromDigests(fpLevel.Name, d == testDigest)
-					case fromFP[pos] && r.Label == "":
-						c = labelcheck.FromDigests("ws", r.HasWSKey && r.WSKey == testWS)
-					default:
-						c = labelcheck.Compare(it.Label, r.Label)
-					}
-					p.LabelCheck, p.LabelMismatch = &c, !c.Same
-				}
-				hits = append(hits, p)
-				recs = append(recs, r)
-				fromFPs = append(fromFPs, fromFP[pos])
-			})
-			if len(hits) == 0 {
-				return nil
-			}
-			order := make([]int, len(hits))
-			for i := range order {
-				order[i] = i
-			}
-			sort.Slice(order, func(a, b int) bool {
-				x, y := hits[order[a]], hits[order[b]]
-				if x.Distance != y.Distance {
-					return x.Distance < y.Distance
-				}
-				if x.TrainSplit != y.TrainSplit {
-					return x.TrainSplit < y.TrainSplit
-				}
-				if x.TrainID != y.TrainID {
-					return x.TrainID < y.TrainID
-				}
-				return recs[order[a]].Seq < recs[order[b]].Seq
-			})
-			sum.WithNearDuplicate++
-			identical, mismatch, verified, notation := false, false, false, false
-			for _, i := range order {
-				identical = identical || hits[i].Identical
-				verified = verified || hits[i].Verified
-				mismatch = mismatch || hits[i].LabelMismatch
-				if c := hits[i].LabelCheck; c != nil && c.Same && c.Level != labelcheck.LevelWS {
-					notation = true
-				}
-				// Within one corpus, list each unordered pair once.
-				if self[hits[i].TrainSplit] && recs[i].Seq < it.Seq {
-					continue
-				}
-				rep.Pairs = append(rep.Pairs, hits[i])
-				if !fromFPs[i] { // a fingerprint has no image to show
-					ev.offer(hits[i], it, recs[i])
-				}
-			}
-			if identical {
-				sum.Identical++
-			}
-			if verified {
-				sum.Verified++
-			}
-			if mismatch {
-				sum.LabelMismatch++
-			} else if notation {
-				sum.LabelNotation++
+		if err != nil {
+			return err
+		}
+		break
+	}
+	for i, c := range m.ImageCorpora {
+		r.rep.Inputs = append(r.rep.Inputs, ImageInput{Role: "train", Name: c.Name, Path: r.train.images[i].Source.Path, Size: c.Input.Size, SHA256: c.Input.SHA256, Stats: c.Stats})
+		r.train.sources[c.Input.SHA256] = append(r.train.sources[c.Input.SHA256], c.Name)
+	}
+	for _, rec := range recs {
+		r.train.keep(rec, false)
+	}
+	return nil
+}
+
+// fingerprintHashes reads an image fingerprint's hashes. Its labels are
+// compared by their digests at the strongest level it holds (render,
+// tokens, then ws), unless it holds the labels themselves; every
+// fingerprint must hold the same strongest level.
+func (r *run) fingerprintHashes(in index.ImageCorpusInput) error {
+	f, err := index.LoadImageFingerprint(in.Source.Path, r.job.Hash)
+	if err != nil {
+		return err
+	}
+	if lv, ok := strongestLevel(f.Meta.Levels); ok {
+		// Same rules, same salt.
+		if err := f.Meta.Check([]canon.Level{lv}, r.job.Salt); err != nil {
+			return fmt.Errorf("fingerprint %s (its label digests): %w", in.Source.Path, err)
+		}
+		if r.train.fpLevel.Name != "" && r.train.fpLevel.ID != lv.ID {
+			return fmt.Errorf("fingerprint %s holds %s digests at most, another training fingerprint %s: give fingerprints made at the same levels", in.Source.Path, lv.Name, r.train.fpLevel.Name)
+		}
+		r.train.fpLevel = lv
+		if _, err := fingerprint.ScanKeys(in.Source.Path, []canon.LevelID{lv.ID}, func(k *fingerprint.KeyRow) error {
+			if k.Has[0] {
+				r.train.fpKeys[fpSeq{k.Corpus, k.Seq}] = k.Keys[0]
 			}
 			return nil
-		})
-		if err != nil {
-			return rep, fmt.Errorf("test images %s: %w", sp.Name, err)
+		}); err != nil {
+			return err
 		}
-		sum.Skipped = st.Skipped
-		rep.Inputs = append(rep.Inputs, ImageInput{Role: "test", Name: sp.Name, Path: sp.Source.Path, Size: tfp.Size, SHA256: tfp.SHA256, Stats: st})
-		rep.Summary = append(rep.Summary, sum)
 	}
-	for _, in := range rep.Inputs {
-		rep.Check(in.Role+" "+in.Name, in.Path, in.Stats)
+	r.rep.Inputs = append(r.rep.Inputs, ImageInput{Role: "train", Name: in.Name, Path: in.Source.Path, Size: f.Input.Size, SHA256: f.Input.SHA256, Stats: f.Stats})
+	for corpus, sum := range f.Meta.Sources {
+		r.train.sources[sum] = append(r.train.sources[sum], corpus)
 	}
-	rep.Done()
-	var err2 error
-	rep.Evidence, err2 = ev.images(imgTrain, job.Tests)
-	return rep, err2
+	for _, rec := range f.Records {
+		r.train.keep(rec, true)
+	}
+	return nil
+}
+
+// searchSplit is the second phase, for one test split: each of its
+// images is hashed and searched among the training images, its pairs
+// reported and the split summarized.
+func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
+	sum := Summary{TestSplit: sp.Name}
+	tfp, err := checksum.Of(sp.Source.Path)
+	if err != nil {
+		return fmt.Errorf("test images %s: %w", sp.Name, err)
+	}
+	// A split that is itself a training corpus (the same input, or the
+	// input a fingerprint was made from) is compared with the others and
+	// with itself, each pair once and never an image with itself.
+	self := map[string]bool{}
+	for _, name := range r.train.sources[tfp.SHA256] {
+		self[name] = true
+	}
+	query := r.job.Hash
+	query.Probe = !r.job.NoProbes
+	st, _, err := imagehash.Scan(ctx, sp.Source, query, r.job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
+		sum.Items++
+		if fp.Blank {
+			sum.Blank++
+			return nil
+		}
+		if found := r.candidates(sp.Name, it, fp, self); len(found) > 0 {
+			r.record(&sum, it, found, self)
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("test images %s: %w", sp.Name, err)
+	}
+	sum.Skipped = st.Skipped
+	r.rep.Inputs = append(r.rep.Inputs, ImageInput{Role: "test", Name: sp.Name, Path: sp.Source.Path, Size: tfp.Size, SHA256: tfp.SHA256, Stats: st})
+	r.rep.Summary = append(r.rep.Summary, sum)
+	return nil
+}
+
+// candidate is a training image found for a test image.
+type candidate struct {
+	pair   Pair
+	rec    index.ImageRecord
+	fromFP bool // the record came from a fingerprint
+}
+
+// candidates returns the training images within the radius of a test
+// image (those the fine hash verifies, or all with Job.Unverified), their
+// labels compared, nearest first; a split's image is never its own pair.
+func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
+	var found []candidate
+	var testDigest, testWS canon.Digest
+	if it.HasLabel && r.train.fpLevel.Name != "" {
+		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
+		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
+	}
+	r.mih.SearchAny(fp.SearchHashes(), r.job.MaxDistance, func(pos, d int) {
+		rec := r.train.records[pos]
+		if self[rec.Corpus] && rec.Seq == it.Seq {
+			return // the image itself
+		}
+		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label}
+		p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print)
+		if !p.Verified && !r.job.Unverified {
+			return
+		}
+		if it.HasLabel && rec.HasLabel {
+			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
+			p.LabelCheck, p.LabelMismatch = &c, !c.Same
+		}
+		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
+	})
+	sort.Slice(found, func(a, b int) bool {
+		x, y := found[a].pair, found[b].pair
+		if x.Distance != y.Distance {
+			return x.Distance < y.Distance
+		}
+		if x.TrainSplit != y.TrainSplit {
+			return x.TrainSplit < y.TrainSplit
+		}
+		if x.TrainID != y.TrainID {
+			return x.TrainID < y.TrainID
+		}
+		return found[a].rec.Seq < found[b].rec.Seq
+	})
+	return found
+}
+
+// compareLabels compares a test label with a training record's: by the
+// labels themselves, or, for a fingerprint without them, by digests (the
+// test label's at the fingerprint's level, testDigest, and at ws, testWS).
+func (r *run) compareLabels(label string, rec index.ImageRecord, fromFP bool, testDigest, testWS canon.Digest) labelcheck.Result {
+	d, ok := r.train.fpKeys[fpSeq{rec.Corpus, rec.Seq}]
+	switch {
+	case fromFP && rec.Label == "" && rec.HasWSKey && rec.WSKey == testWS:
+		return labelcheck.FromDigests("ws", true) // the weakest rung first, as Compare climbs
+	case fromFP && rec.Label == "" && ok:
+		return labelcheck.FromDigests(r.train.fpLevel.Name, d == testDigest)
+	case fromFP && rec.Label == "":
+		return labelcheck.FromDigests("ws", rec.HasWSKey && rec.WSKey == testWS)
+	}
+	return labelcheck.Compare(label, rec.Label)
+}
+
+// record reports a test image's pairs (within one corpus, each unordered
+// pair once), offers them as evidence, and counts the image in its
+// split's summary.
+func (r *run) record(sum *Summary, it dataset.ImageItem, found []candidate, self map[string]bool) {
+	sum.WithNearDuplicate++
+	identical, mismatch, verified, notation := false, false, false, false
+	for _, c := range found {
+		identical = identical || c.pair.Identical
+		verified = verified || c.pair.Verified
+		mismatch = mismatch || c.pair.LabelMismatch
+		if lc := c.pair.LabelCheck; lc != nil && lc.Same && lc.Level != labelcheck.LevelWS {
+			notation = true
+		}
+		if self[c.pair.TrainSplit] && c.rec.Seq < it.Seq {
+			continue
+		}
+		r.rep.Pairs = append(r.rep.Pairs, c.pair)
+		if !c.fromFP { // a fingerprint has no image to show
+			r.ev.offer(c.pair, it, c.rec)
+		}
+	}
+	if identical {
+		sum.Identical++
+	}
+	if verified {
+		sum.Verified++
+	}
+	if mismatch {
+		sum.LabelMismatch++
+	} else if notation {
+		sum.LabelNotation++
+	}
 }
 
 // fpSeq names a training record read from a fingerprint.
@@ -500,7 +578,7 @@ func openImageIndex(ctx context.Context, dir string, job Job, fps []checksum.Inp
 	}
 	if job.Rebuild {
 		if err := index.Remove(dir); err != nil {
-			return nil, fmt.Errorf("--rebuild: %w", err)
+			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
 		}
 	}
 	db, err := index.Open(dir, job.IndexOpts)

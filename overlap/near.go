@@ -15,6 +15,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/rounding"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Near-label overlap (overlap --near K).
@@ -212,22 +213,39 @@ func warnControls(job Job, train []index.CorpusInput) {
 func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, controls []NearSplit, err error) {
 	for _, in := range train {
 		if fingerprint.Is(in.Source.Path) {
-			return nil, nil, fmt.Errorf("training corpus %s is a fingerprint: it has no token sequences, which --near needs", in.Name)
+			return nil, nil, setting.Errorf("training corpus %s is a fingerprint: it has no token sequences, which %s needs", in.Name, setting.Near)
 		}
 	}
 	if job.Log != nil {
 		warnControls(job, train)
 	}
 	ix := index.NewNear(job.Near, job.NearMin)
-	k, minTok := ix.K(), ix.MinTokens()
-	// One row per test split, then per control name: control splits of
-	// one name are pooled.
 	all := append(slices.Clip(job.Tests), job.NearControls...)
-	var res []NearSplit
-	rowOf := make([]int, len(all))
+	res, rowOf := nearRows(all, len(job.Tests), ix.K(), ix.MinTokens())
+	items, err := addNearItems(ix, all, len(job.Tests), rowOf, res)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := streamNear(ctx, job, train, ix, items); err != nil {
+		return nil, nil, err
+	}
+	countNear(res, items, ix.MinTokens(), len(job.Tests))
+	if job.NearItem != nil || job.Item != nil {
+		if err := writeNearRows(job, ix.K(), items, res); err != nil {
+			return nil, nil, err
+		}
+	}
+	return res[:len(job.Tests)], res[len(job.Tests):], nil
+}
+
+// nearRows makes the rows of the near counts: one per test split (the
+// first tests of all), then one per control name, control splits of one
+// name pooled; rowOf[i] is the row of all[i].
+func nearRows(all []Split, tests, k, minTok int) (res []NearSplit, rowOf []int) {
+	rowOf = make([]int, len(all))
 	controlRow := map[string]int{}
 	for si, sp := range all {
-		if si >= len(job.Tests) {
+		if si >= tests {
 			if r, ok := controlRow[sp.Name]; ok {
 				rowOf[si] = r
 				continue
@@ -237,6 +255,16 @@ func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, 
 		rowOf[si] = len(res)
 		res = append(res, NearSplit{Name: sp.Name, K: k, MinTokens: minTok, ByDistance: make([]int64, k+1)})
 	}
+	return res, rowOf
+}
+
+// addNearItems reads every split of all (the first tests of them test
+// splits, the rest controls) that has no items yet, and adds each item of
+// at least the minimum tokens to ix, counting the others in its row. The
+// items are returned by their id in ix. A test split that cannot be read
+// is left out (the level overlap reports it); a control split is an
+// error.
+func addNearItems(ix *index.Near, all []Split, tests int, rowOf []int, res []NearSplit) ([]*nearItem, error) {
 	var items []*nearItem // by index id
 	for si, sp := range all {
 		ns := &res[rowOf[si]]
@@ -246,10 +274,10 @@ func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, 
 				its = append(its, it)
 				return nil
 			}); err != nil {
-				if si < len(job.Tests) {
+				if si < tests {
 					continue // reported under test_inputs by the level overlap
 				}
-				return nil, nil, fmt.Errorf("control split %s: %w", sp.Name, err)
+				return nil, fmt.Errorf("control split %s: %w", sp.Name, err)
 			}
 		}
 		ns.Total += int64(len(its))
@@ -258,17 +286,23 @@ func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, 
 			switch {
 			case t == nil:
 				ns.TokenFailed++
-			case len(t) < minTok:
+			case len(t) < ix.MinTokens():
 				ns.BelowMin++
 			default:
 				if id := ix.Add(t); id != len(items) {
-					return nil, nil, fmt.Errorf("near index: id %d for item %d", id, len(items))
+					return nil, fmt.Errorf("near index: id %d for item %d", id, len(items))
 				}
 				items = append(items, &nearItem{split: rowOf[si], item: it, key: strings.Join(t, " "), tokens: len(t), best: -1})
 				ns.Considered++
 			}
 		}
 	}
+	return items, nil
+}
+
+// streamNear streams each training corpus once past ix, giving each item
+// the training labels within its edits.
+func streamNear(ctx context.Context, job Job, train []index.CorpusInput, ix *index.Near, items []*nearItem) error {
 	cache := newNearCache(nearCacheSize)
 	for _, in := range train {
 		_, err := dataset.ScanMapped(ctx, in.Source, job.Workers, func(it dataset.Item) []index.NearMatch {
@@ -286,10 +320,16 @@ func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, 
 			return nil
 		})
 		if err != nil {
-			return nil, nil, fmt.Errorf("near: training corpus %s: %w", in.Name, err)
+			return fmt.Errorf("near: training corpus %s: %w", in.Name, err)
 		}
 	}
-	// Counts, overall and per length band.
+	return nil
+}
+
+// countNear counts each row's items within the edits, overall and per
+// length band, and sets its rates; each test row (the first tests rows)
+// gets its comparison with every control row.
+func countNear(res []NearSplit, items []*nearItem, minTok, tests int) {
 	bands := make([][]nearBandCount, len(res))
 	for i := range bands {
 		bands[i] = make([]nearBandCount, len(nearBands)+1)
@@ -313,17 +353,11 @@ func findNear(ctx context.Context, job Job, train []index.CorpusInput) (splits, 
 		ns.Rate = NewPercent(ns.Within, ns.Considered)
 		ns.EditsRate = NewPercent(ns.WithEdits, ns.Considered)
 	}
-	for si := range job.Tests {
-		for ci := len(job.Tests); ci < len(res); ci++ {
+	for si := range tests {
+		for ci := tests; ci < len(res); ci++ {
 			res[si].Controls = append(res[si].Controls, standardize(res[ci].Name, bands[si], bands[ci]))
 		}
 	}
-	if job.NearItem != nil || job.Item != nil {
-		if err := writeNearRows(job, k, items, res); err != nil {
-			return nil, nil, err
-		}
-	}
-	return res[:len(job.Tests)], res[len(job.Tests):], nil
 }
 
 // nearCacheSize bounds the labels nearCache remembers: about 30 MiB.

@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
 
 // Job is a whole overlap audit: training corpora to index, test
@@ -113,132 +114,209 @@ func (r Report) Failed() int {
 	return n
 }
 
-// Run fingerprints the training corpora, reuses their index when it
-// is complete and current or builds it otherwise, and checks every split.
+// Run checksums the training corpora, then either streams them once past
+// the test keys or reuses their index when it is complete and current
+// (building it otherwise), and checks every split. Its phases, all under
+// ctx: find the training corpora, open what the labels are looked up in,
+// check the splits (and the near labels), and account for the inputs.
 func Run(ctx context.Context, job Job) (Report, error) {
-	logf := job.Log
-	if logf == nil {
-		logf = func(string, ...any) {}
+	r := &run{job: job, logf: job.Log}
+	if r.logf == nil {
+		r.logf = func(string, ...any) {}
 	}
 	rep := Report{Tool: job.Tool}
 	for _, l := range job.Levels {
 		rep.Levels = append(rep.Levels, l.Name)
 	}
-	var inputs []index.CorpusInput
-	var names []string
-	var sizes []int64
-	regular := true // every input a file, whose size a manifest records as is
-	for _, in := range job.Train {
+	train, err := r.trainCorpora()
+	if err != nil {
+		return rep, err
+	}
+	src, err := r.openSource(ctx, train)
+	if err != nil {
+		return rep, err
+	}
+	defer src.close()
+	rep.Train = trainInputs(job.Train, src.corpora)
+	err = r.checkSplits(ctx, &rep, src, train.inputs)
+	rep.account()
+	return rep, err
+}
+
+// run is one overlap check under way.
+type run struct {
+	job  Job // its Tests get their items when the corpora are streamed
+	logf func(format string, args ...any)
+}
+
+// trainFiles are the training corpora that exist, in the order given.
+type trainFiles struct {
+	inputs  []index.CorpusInput
+	names   []string
+	sizes   []int64
+	regular bool // every input a file, whose size a manifest records as is
+}
+
+// trainCorpora finds the training corpora: a missing one is an error,
+// or, with Job.AllowMissing, left out after saying so.
+func (r *run) trainCorpora() (trainFiles, error) {
+	tf := trainFiles{regular: true}
+	for _, in := range r.job.Train {
 		fi, err := os.Stat(in.Source.Path)
 		if err != nil {
-			if errors.Is(err, os.ErrNotExist) && job.AllowMissing {
-				logf("warning: training corpus %s (%s) does not exist; going on without it (--allow-missing)", in.Name, in.Source.Path)
+			if errors.Is(err, os.ErrNotExist) && r.job.AllowMissing {
+				r.logf("warning: training corpus %s (%s) does not exist; going on without it (%s)", in.Name, in.Source.Path, setting.AllowMissing)
 				continue
 			}
 			if errors.Is(err, os.ErrNotExist) {
-				return rep, fmt.Errorf("training corpus %s: %s does not exist; a missing reference understates overlap, so this is an error (use --allow-missing to go on without it)", in.Name, in.Source.Path)
+				return tf, setting.Errorf("training corpus %s: %s does not exist; a missing reference understates overlap, so this is an error (use %s to go on without it)", in.Name, in.Source.Path, setting.AllowMissing)
 			}
-			return rep, fmt.Errorf("training corpus %s: %w", in.Name, err)
+			return tf, fmt.Errorf("training corpus %s: %w", in.Name, err)
 		}
-		inputs = append(inputs, in)
-		names, sizes = append(names, in.Name), append(sizes, fi.Size())
-		regular = regular && fi.Mode().IsRegular()
+		tf.inputs = append(tf.inputs, in)
+		tf.names, tf.sizes = append(tf.names, in.Name), append(tf.sizes, fi.Size())
+		tf.regular = tf.regular && fi.Mode().IsRegular()
 	}
-	if len(inputs) == 0 {
-		return rep, errors.New("no training corpus to check against")
+	if len(tf.inputs) == 0 {
+		return tf, errors.New("no training corpus to check against")
 	}
-	const streaming = "reading the training corpora once (no index kept; --db DIR builds one for repeated runs)"
-	var ix Lookuper
-	var corpora []index.Corpus
-	var again func(error) (Lookuper, error) // rebuilds a damaged default index
-	if job.Stream && !job.Rebuild && job.DB == "" && regular && !index.DefaultMayCover(names, sizes) {
-		// No index can cover these corpora (none in the default folder
-		// has their names and sizes): read them now and compute their
-		// checksums meanwhile, for the report.
-		logf(streaming)
-		type checksums struct {
-			fps []checksum.Input
-			err error
-		}
-		sums := make(chan checksums, 1)
-		given := job.Checksums
-		go func() {
-			fps, err := checksumInputs(given, inputs)
-			sums <- checksums{fps, err}
-		}()
-		probe, err := probeTests(ctx, &job, inputs, make([]checksum.Input, len(inputs)))
-		cs := <-sums
+	return tf, nil
+}
+
+// source is what the test labels are looked up in: the training corpora
+// streamed past the test keys (an index.Probe), or their index.
+type source struct {
+	ix      Lookuper
+	corpora []index.Corpus
+	// db is the open index (nil for a probe), closed by close.
+	db *index.DB
+	// again, for the default index folder, builds the index again after
+	// a lookup found it damaged; nil otherwise.
+	again func(ctx context.Context, damage error) error
+}
+
+// close closes the index, if one is open.
+func (s *source) close() {
+	if s.db != nil {
+		s.db.Close()
+		s.db = nil
+	}
+}
+
+// openSource opens what the labels are looked up in. A one-off check
+// (Job.Stream) streams the corpora when no current index holds them: at
+// once, checksumming them meanwhile, when no index in the default folder
+// can hold them (none has their names and sizes); after checksumming them
+// otherwise. Every other check uses their index.
+func (r *run) openSource(ctx context.Context, train trainFiles) (*source, error) {
+	job := &r.job
+	if job.Stream && !job.Rebuild && job.DB == "" && train.regular && !index.DefaultMayCover(train.names, train.sizes) {
+		return r.streamWhileChecksumming(ctx, train.inputs)
+	}
+	fps, err := checksumInputs(job.Checksums, train.inputs)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := index.Dir(job.DB, fps)
+	if err != nil {
+		return nil, err
+	}
+	if job.Stream && !job.Rebuild && !indexCovers(dir, fps, *job) {
+		r.logStreaming()
+		probe, err := probeTests(ctx, job, train.inputs, fps)
 		if err != nil {
-			return rep, err
+			return nil, err
 		}
-		if cs.err != nil {
-			return rep, cs.err
-		}
-		for i := range probe.Corpora {
-			probe.Corpora[i].Input = cs.fps[i].File
-		}
-		ix, corpora = probe, probe.Corpora
-	} else {
-		fps, err := checksumInputs(job.Checksums, inputs)
+		return &source{ix: probe, corpora: probe.Corpora}, nil
+	}
+	return r.openIndexed(ctx, dir, train.inputs, fps)
+}
+
+// logStreaming says that the training corpora are read once, with no
+// index kept. It names the setting that keeps one by its Key, so that a
+// run configured by a file names it by its key (setting.ConfigArgs).
+func (r *run) logStreaming() {
+	r.logf("reading the training corpora once (no index kept; %s DIR builds one for repeated runs)", setting.DB)
+}
+
+// streamWhileChecksumming streams the corpora past the test keys and
+// computes their checksums meanwhile, for the report.
+func (r *run) streamWhileChecksumming(ctx context.Context, inputs []index.CorpusInput) (*source, error) {
+	r.logStreaming()
+	type checksums struct {
+		fps []checksum.Input
+		err error
+	}
+	sums := make(chan checksums, 1)
+	given := r.job.Checksums
+	go func() {
+		fps, err := checksumInputs(given, inputs)
+		sums <- checksums{fps, err}
+	}()
+	probe, err := probeTests(ctx, &r.job, inputs, make([]checksum.Input, len(inputs)))
+	cs := <-sums
+	if err != nil {
+		return nil, err
+	}
+	if cs.err != nil {
+		return nil, cs.err
+	}
+	for i := range probe.Corpora {
+		probe.Corpora[i].Input = cs.fps[i].File
+	}
+	return &source{ix: probe, corpora: probe.Corpora}, nil
+}
+
+// openIndexed opens the corpora's index in dir (reused, resumed or built).
+// The default index folder, the tool's own, is built again when it holds
+// a corpus read in another format than the one asked for now, and, once,
+// when a lookup finds it damaged; an index folder the user gave is an
+// error in both cases.
+func (r *run) openIndexed(ctx context.Context, dir string, inputs []index.CorpusInput, fps []checksum.Input) (*source, error) {
+	s := &source{}
+	open := func(ctx context.Context) error {
+		db, err := openIndex(ctx, dir, inputs, fps, r.job, r.logf)
 		if err != nil {
-			return rep, err
+			return err
 		}
-		dir, err := index.Dir(job.DB, fps)
-		if err != nil {
-			return rep, err
+		s.db, s.ix, s.corpora = db, db, db.Manifest().Corpora
+		return nil
+	}
+	if err := open(ctx); err != nil {
+		return nil, err
+	}
+	if err := sameReading(dir, inputs, s.corpora); err != nil {
+		s.close()
+		if r.job.DB != "" {
+			return nil, err
 		}
-		if job.Stream && !job.Rebuild && !indexCovers(dir, fps, job) {
-			// One-off: stream the corpora past the test keys, no index.
-			logf(streaming)
-			probe, err := probeTests(ctx, &job, inputs, fps)
-			if err != nil {
-				return rep, err
-			}
-			ix, corpora = probe, probe.Corpora
-		} else {
-			db, err := openIndex(ctx, dir, inputs, fps, job, logf)
-			if err != nil {
-				return rep, err
-			}
-			defer func() { db.Close() }()
-			ix, corpora = db, db.Manifest().Corpora
-			if err := sameReading(dir, inputs, corpora); err != nil {
-				if job.DB != "" {
-					return rep, err
-				}
-				// The default index is the tool's own: build it again
-				// for the reading asked for, after saying so.
-				logf("%v; it is the default index folder: building it again", err)
-				db.Close()
-				if err := index.Remove(dir); err != nil {
-					return rep, err
-				}
-				if db, err = openIndex(ctx, dir, inputs, fps, job, logf); err != nil {
-					return rep, err
-				}
-				ix, corpora = db, db.Manifest().Corpora
-			}
-			if job.DB == "" {
-				// Damage that only a lookup finds (a table block): the
-				// default index is built again, once, and the splits
-				// checked again.
-				again = func(err error) (Lookuper, error) {
-					db.Close()
-					if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
-						return nil, err
-					}
-					if db, err = openIndex(ctx, dir, inputs, fps, job, logf); err != nil {
-						return nil, err
-					}
-					return db, nil
-				}
-			}
+		r.logf("%v; it is the default index folder: building it again", err)
+		if err := index.Remove(dir); err != nil {
+			return nil, err
+		}
+		if err := open(ctx); err != nil {
+			return nil, err
 		}
 	}
-	// Report the corpora in the order given, the missing ones included.
+	if r.job.DB == "" {
+		// Damage that only a lookup finds (a table block).
+		s.again = func(ctx context.Context, damage error) error {
+			s.close()
+			if err := index.DropDamaged(damage, dir, r.job.DB, r.logf); err != nil {
+				return err
+			}
+			return open(ctx)
+		}
+	}
+	return s, nil
+}
+
+// trainInputs lists the training corpora in the order given, the missing
+// ones included, with what the source read of the others.
+func trainInputs(given []index.CorpusInput, corpora []index.Corpus) []TrainInput {
 	ti := 0
 	var train []TrainInput
-	for _, in := range job.Train {
+	for _, in := range given {
 		if ti < len(corpora) && corpora[ti].Name == in.Name {
 			c := corpora[ti]
 			st := c.Stats
@@ -248,23 +326,36 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		}
 		train = append(train, TrainInput{Name: in.Name, Path: in.Source.Path, Missing: true})
 	}
-	rep.Train = train
+	return train
+}
+
+// checkSplits looks every split's labels up at every level, once more after
+// the default index was built again when a lookup found it damaged (unless
+// per-item evidence was already given out, which a second check would
+// repeat), and then finds the near labels (Job.Near).
+func (r *run) checkSplits(ctx context.Context, rep *Report, src *source, inputs []index.CorpusInput) error {
+	job := &r.job
 	oo := Options{Levels: job.Levels, MaxRefs: job.MaxRefs, Workers: job.Workers, Item: job.Item}
-	emitted := false // per-item evidence was given out: a second run would repeat it
+	emitted := false // per-item evidence was given out
 	if item := oo.Item; item != nil {
 		oo.Item = func(m ItemMatch) error { emitted = true; return item(m) }
 	}
-	res, err := Check(ctx, ix, job.Tests, oo)
-	if errors.Is(err, index.ErrDamaged) && again != nil && !emitted {
-		if ix, err = again(err); err != nil {
-			return rep, err
+	res, err := Check(ctx, src.ix, job.Tests, oo)
+	if errors.Is(err, index.ErrDamaged) && src.again != nil && !emitted {
+		if err := src.again(ctx, err); err != nil {
+			return err
 		}
-		res, err = Check(ctx, ix, job.Tests, oo)
+		res, err = Check(ctx, src.ix, job.Tests, oo)
 	}
 	rep.Splits, rep.AuditOnly, rep.TestInputs = res.Splits, res.AuditOnly, res.Inputs
 	if err == nil && job.Near > 0 {
-		rep.Near, rep.NearControls, err = findNear(ctx, job, inputs)
+		rep.Near, rep.NearControls, err = findNear(ctx, *job, inputs)
 	}
+	return err
+}
+
+// account lists the inputs read only in part, training corpora first.
+func (rep *Report) account() {
 	for _, t := range rep.Train {
 		if t.Stats != nil {
 			rep.Check("train "+t.Name, t.Path, *t.Stats)
@@ -278,7 +369,6 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		rep.Check("test "+in.Name, in.Path, in.Stats)
 	}
 	rep.Done()
-	return rep, err
 }
 
 // checksumInputs returns the training inputs' checksums (given's,
@@ -369,7 +459,7 @@ func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps 
 	}
 	if job.Rebuild {
 		if err := index.Remove(dir); err != nil {
-			return nil, fmt.Errorf("--rebuild: %w", err)
+			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
 		}
 	}
 	ix, err := index.Open(dir, job.IndexOpts)
@@ -413,7 +503,7 @@ func sameReading(dir string, inputs []index.CorpusInput, corpora []index.Corpus)
 			now = f
 		}
 		if now != was {
-			return fmt.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another --format, or an earlier version's format detection): give --rebuild to index it again", dir, in.Name, in.Source.Path, was, now)
+			return setting.Errorf("index %s holds training corpus %s (%s) read as %s, but it is read as %s now (another %s, or an earlier version's format detection): give %s to index it again", dir, in.Name, in.Source.Path, was, now, setting.Format, setting.Rebuild)
 		}
 	}
 	return nil

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -68,10 +69,8 @@ profile is an error naming its line, and paths are relative to the file.
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			bar := newStageBar()
 			f, err := audit.Run(ctx, audit.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: stderrLog(cmd), Progress: bar.Progress})
-			bar.Done()
+				Log: configLog(cmd), Progress: progress.New()})
 			if err != nil {
 				return setting.ForConfig(err) // settings named as the configuration names them
 			}

@@ -9,6 +9,7 @@ import (
 	"github.com/leakaudit/leakaudit/compare"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
+	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/report"
 )
@@ -69,10 +70,8 @@ prints a commented example of every key (docs/compare.md has the statistics).`,
 			}
 			ctx, stop := interruptContext()
 			defer stop()
-			bar := newStageBar()
 			res, err := compare.Run(ctx, compare.Job{Config: c, Tool: toolName(), Workers: workers,
-				Log: stderrLog(cmd), Progress: bar.Progress})
-			bar.Done()
+				Log: configLog(cmd), Progress: progress.New()})
 			if err != nil {
 				return setting.ForConfig(err) // settings named as the configuration names them
 			}

@@ -90,7 +90,7 @@ again removes nothing.`,
 			job := dedup.Job{Out: out, Force: force, Levels: lv, Salt: []byte(salt), Images: images, MaxDistance: maxDist,
 				ImageLimits: dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImgB}, Within: within, WithinLabels: withinLabels,
 				Near: near, NearMin: nearMin, Workers: workers, Tool: toolName(), Progress: progress.New(),
-				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
+				Log: stderrLog(cmd)}
 			if asJSON {
 				job.Log = nil
 			}

@@ -98,7 +98,7 @@ unless it holds the labels; a salted one needs --salt, to compare labels.`,
 			lim := dataset.ImageLimits{MaxPixels: maxPixels, MaxBytes: maxImageBytes, MaxItems: maxEntries}
 			job := neardup.Job{MaxDistance: maxDist, Hash: imagehash.Options{Kind: kind, Canvas: canv},
 				DB: db, Rebuild: rebuild, Workers: workers, Tool: toolName(), Progress: progress.New(), Salt: []byte(salt), Unverified: unverified,
-				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
+				Log: stderrLog(cmd)}
 			for _, t := range train {
 				name, path := splitNamed(t)
 				job.Train = append(job.Train, index.ImageCorpusInput{Name: name, Source: dataset.ImageSource{Path: path, Limits: lim}})

@@ -90,7 +90,7 @@ considered item a row at level nearK.`,
 			}
 			job := overlap.Job{Levels: lv, DB: db, IndexOpts: index.Options{Salt: []byte(salt)}, AllowMissing: allowMissing, Rebuild: rebuild,
 				MaxRefs: maxIDs, Workers: workers, Tool: toolName(), Progress: progress.New(), Near: near, NearMin: nearMin, Stream: db == "",
-				Log: func(f string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), f+"\n", a...) }}
+				Log: stderrLog(cmd)}
 			trainSrc, err := in.sources(train)
 			if err != nil {
 				return err

@@ -12,43 +12,21 @@ import (
 	"github.com/leakaudit/leakaudit/audit"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/internal/outpath"
-	"github.com/leakaudit/leakaudit/internal/progress"
+	"github.com/leakaudit/leakaudit/internal/setting"
 )
-
-// stageBar draws one progress line per stage of a run whose stages come
-// one after another (audit, compare).
-type stageBar struct {
-	line *progress.Line
-	last string
-}
-
-// newStageBar returns a stageBar with no stage started.
-func newStageBar() *stageBar { return &stageBar{line: progress.New()} }
-
-// Progress is a run's progress callback: a new stage closes the previous
-// stage's line and starts its own; each call advances it by
-// audit.ProgressStep, the step of the audit's and the comparison's calls.
-func (s *stageBar) Progress(stage string, done, total int) {
-	if stage != s.last {
-		if s.last != "" {
-			s.line.Done()
-		}
-		s.line.Start(stage, int64(total))
-		s.last = stage
-	}
-	s.line.Add(audit.ProgressStep)
-}
-
-// Done closes the last stage's line, if any stage started.
-func (s *stageBar) Done() {
-	if s.last != "" {
-		s.line.Done()
-	}
-}
 
 // stderrLog returns a run's log callback: one line on the command's stderr.
 func stderrLog(cmd *cobra.Command) func(format string, a ...any) {
 	return func(format string, a ...any) { fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", a...) }
+}
+
+// configLog returns the log callback of a run configured by a file: one
+// line on the command's stderr, the settings it names worded as the
+// configuration names them (setting.ConfigArgs).
+func configLog(cmd *cobra.Command) func(format string, a ...any) {
+	return func(format string, a ...any) {
+		fmt.Fprintf(cmd.ErrOrStderr(), format+"\n", setting.ConfigArgs(a)...)
+	}
 }
 
 // finishReport ends a report command once its run returned result: it

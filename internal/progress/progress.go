@@ -1,6 +1,6 @@
 // Package progress is how long tasks report their progress: the Reporter
-// interface every job that reports progress takes (index builds, CDM
-// scoring, dedup), and Line, the Reporter the commands use, which draws a
+// interface every job that reports progress takes (index builds, the CDM
+// scoring of score, audit and compare, one task per split, dedup), and Line, the Reporter the commands use, which draws a
 // one-line progress counter on stderr when stderr is a terminal, and stays
 // silent otherwise (pipes, CI, --json runs read by machines).
 package progress

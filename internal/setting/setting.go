@@ -37,7 +37,12 @@ var (
 	Hash         = Key{"--hash", "", "the image hash"}
 	Canvas       = Key{"--canvas", "", "the image canvas"}
 	Images       = Key{"--images", "", "image comparison"}
-	Rebuild      = Key{"--rebuild", "", "a rebuild of the index"}
+	// Rebuild has no configuration key: a run configured by a file
+	// builds its index again in an empty index folder.
+	Rebuild = Key{"--rebuild", "", "an empty index folder"}
+	// AllowMissing has no configuration key: a run configured by a file
+	// goes on without a training corpus when its list leaves it out.
+	AllowMissing = Key{"--allow-missing", "", "a training list that leaves it out"}
 	GT           = Key{"--gt", "", "the ground truths"}
 	Release      = Key{"--release", "", "the release splits"}
 	Against      = Key{"--against", "", "the sets to clean against"}
@@ -140,6 +145,26 @@ func Render(err error, name func(Key) string) string {
 	}
 	walk(err)
 	return msg
+}
+
+// ConfigArgs returns a log line's arguments worded for a run configured
+// by a file: each Key named as the configuration does (Key.ConfigName)
+// and each error as ForConfig words it. A library logs a note that names
+// a setting with the Key as an argument (logf("%s DIR builds one", DB)),
+// so that the command line, formatting the arguments as they are, prints
+// the flag, and a configured run, formatting ConfigArgs(args), the key.
+func ConfigArgs(args []any) []any {
+	out := make([]any, len(args))
+	for i, a := range args {
+		switch v := a.(type) {
+		case Key:
+			a = v.ConfigName()
+		case error:
+			a = ForConfig(v)
+		}
+		out[i] = a
+	}
+	return out
 }
 
 // ForConfig returns err worded for a run configured by a file: every

@@ -61,3 +61,25 @@ func TestForConfigWithoutSetting(t *testing.T) {
 		t.Error("ForConfig changed an error that names no setting")
 	}
 }
+
+// TestConfigArgs: a log line's Key and error arguments are worded as the
+// configuration names them; other arguments are left as they are.
+func TestConfigArgs(t *testing.T) {
+	for _, tc := range []struct {
+		format    string
+		args      []any
+		cli, conf string
+	}{
+		{"no index kept; %s DIR builds one", []any{DB}, "no index kept; --db DIR builds one", "no index kept; db: DIR builds one"},
+		{"going on without it (%s)", []any{AllowMissing}, "going on without it (--allow-missing)", "going on without it (a training list that leaves it out)"},
+		{"%v; building it again", []any{fmt.Errorf("x: %w", Errorf("give %s", Rebuild))}, "x: give --rebuild; building it again", "x: give an empty index folder; building it again"},
+		{"%s: %d items", []any{"s", 3}, "s: 3 items", "s: 3 items"},
+	} {
+		if got := fmt.Sprintf(tc.format, tc.args...); got != tc.cli {
+			t.Errorf("command line %q, want %q", got, tc.cli)
+		}
+		if got := fmt.Sprintf(tc.format, ConfigArgs(tc.args)...); got != tc.conf {
+			t.Errorf("configuration %q, want %q", got, tc.conf)
+		}
+	}
+}
