@@ -28,7 +28,7 @@ type againstSet struct {
 	// images: perceptual hashes of non-blank against images.
 	prints []imagehash.Hashes
 	owners []entry
-	mih    *index.HammingIndex
+	mih    *index.Hamming
 	near   *nearSet
 	// filter has the keys of every against label (nil once a
 	// fingerprint is read: it has no keys).
@@ -103,7 +103,7 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 		for i, p := range ag.prints {
 			hashes[i] = p.Hash
 		}
-		ag.mih = index.NewHammingIndex(hashes)
+		ag.mih = index.NewHamming(hashes)
 	}
 	return ag, nil
 }

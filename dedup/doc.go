@@ -12,7 +12,7 @@
 //     label's canonical key at every requested level ([canon.DigestOf],
 //     the digest fingerprints publish, so a fingerprint stands in for a
 //     test set), and with Images the perceptual hashes in a
-//     [index.HammingIndex].
+//     [index.Hamming].
 //  2. Each release split is streamed once: an item is removed when its key
 //     at some level equals an against item's ("label", the strictest level
 //     reported), when its image has a verified near-copy among the against

@@ -295,12 +295,12 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 			hashes = append(hashes, fp.Hash)
 		}
 	}
-	here := index.NewHammingIndex(hashes)
+	here := index.NewHamming(hashes)
 	prevHashes := make([]uint64, len(w.kept))
 	for i, k := range w.kept {
 		prevHashes[i] = k.print.Hash
 	}
-	prev := index.NewHammingIndex(prevHashes)
+	prev := index.NewHamming(prevHashes)
 	kept := map[imageKey]*keptImage{}
 	var keptHere []keptImage
 	for _, p := range pending {

@@ -5,7 +5,7 @@
 // [DB.Build], [DB.Lookup]) it holds the searches that need no database:
 // a [Probe] streams the training corpora past a test set once and answers
 // the same lookups without keeping an index; [Near] finds labels within K
-// token edits; [HammingIndex] finds image hashes within a Hamming radius,
+// token edits; [Hamming] finds image hashes within a Hamming radius,
 // over hashes read from the index's image database ([DB.BuildImages],
 // [DB.Images]) or from an image fingerprint ([LoadImageFingerprint]).
 //
@@ -145,7 +145,7 @@
 // keyed by corpus and position (images.go has the layout), under the hash
 // settings the manifest records ([ImageSettings]): records made with other
 // settings, or by another imagehash.Version, are never mixed with them.
-// [DB.Images] reads them back in order, and a [HammingIndex] over their
+// [DB.Images] reads them back in order, and a [Hamming] over their
 // perceptual hashes answers radius queries by multi-index hashing: each
 // hash cut into chunks, one table per chunk, a query probing the chunk
 // values near its own (hamming.go), with a linear scan for small sets.

@@ -5,7 +5,7 @@ import (
 	"sync"
 )
 
-// HammingIndex answers radius queries over 64-bit hashes without scanning
+// Hamming answers radius queries over 64-bit hashes without scanning
 // them all, by multi-index hashing (Norouzi et al.): each hash is cut into
 // m chunks, and each chunk position has a table from chunk value to the
 // hashes holding it. By the pigeonhole principle a hash within distance r of
@@ -17,7 +17,7 @@ import (
 // four 16-bit chunks below 2^18 hashes, three chunks of 21, 21 and 22 bits
 // above. Below linearBelow hashes, or for radii of 4m and more, a linear
 // scan is faster and is used instead.
-type HammingIndex struct {
+type Hamming struct {
 	hashes []uint64
 	chunks []chunkTable
 }
@@ -32,10 +32,10 @@ type chunkTable struct {
 
 const linearBelow = 4096
 
-// NewHammingIndex builds the tables over hashes (which it keeps; do not
+// NewHamming builds the tables over hashes (which it keeps; do not
 // modify them afterwards). Building is a counting sort per chunk.
-func NewHammingIndex(hashes []uint64) *HammingIndex {
-	h := &HammingIndex{hashes: hashes}
+func NewHamming(hashes []uint64) *Hamming {
+	h := &Hamming{hashes: hashes}
 	if len(hashes) < linearBelow {
 		return h
 	}
@@ -70,7 +70,7 @@ func (t *chunkTable) value(x uint64) uint32 {
 }
 
 // Len returns the number of hashes.
-func (h *HammingIndex) Len() int { return len(h.hashes) }
+func (h *Hamming) Len() int { return len(h.hashes) }
 
 var (
 	masksMu    sync.Mutex
@@ -104,7 +104,7 @@ func masks(w, s uint) []uint32 {
 
 // Search calls fn for every stored hash within distance radius of q, once
 // each, with its position and distance. The order is unspecified.
-func (h *HammingIndex) Search(q uint64, radius int, fn func(pos int, dist int)) {
+func (h *Hamming) Search(q uint64, radius int, fn func(pos int, dist int)) {
 	if radius < 0 {
 		return
 	}
@@ -137,7 +137,7 @@ func (h *HammingIndex) Search(q uint64, radius int, fn func(pos int, dist int)) 
 
 // foundEarlier reports whether x was already reached through a chunk
 // before c, so that each hash is reported once.
-func (h *HammingIndex) foundEarlier(x, q uint64, c int, s uint) bool {
+func (h *Hamming) foundEarlier(x, q uint64, c int, s uint) bool {
 	for p := 0; p < c; p++ {
 		t := &h.chunks[p]
 		if uint(bits.OnesCount32(t.value(x)^t.value(q))) <= s {
@@ -150,7 +150,7 @@ func (h *HammingIndex) foundEarlier(x, q uint64, c int, s uint) bool {
 // SearchAny calls fn once for every stored hash within distance radius of
 // any of qs (a query's hash and its probes), with its position and its
 // smallest distance to them. The order is unspecified.
-func (h *HammingIndex) SearchAny(qs []uint64, radius int, fn func(pos int, dist int)) {
+func (h *Hamming) SearchAny(qs []uint64, radius int, fn func(pos int, dist int)) {
 	if len(qs) == 1 {
 		h.Search(qs[0], radius, fn)
 		return

@@ -46,7 +46,7 @@ func BenchmarkHammingSearch(b *testing.B) {
 				}
 			}
 			start := time.Now()
-			ix := index.NewHammingIndex(hashes)
+			ix := index.NewHamming(hashes)
 			build := time.Since(start)
 			b.ResetTimer()
 			var found int

@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// TestHammingIndexMatchesLinear compares multi-index search with a linear
+// TestHammingMatchesLinear compares multi-index search with a linear
 // scan on random hashes and on planted near neighbours, at every radius.
-func TestHammingIndexMatchesLinear(t *testing.T) {
+func TestHammingMatchesLinear(t *testing.T) {
 	for _, n := range []int{20000, 1 << 20} { // four chunks, then three
 		testMatchesLinear(t, n)
 	}
@@ -29,7 +29,7 @@ func testMatchesLinear(t *testing.T, n int) {
 		}
 		hashes = append(hashes, x)
 	}
-	ix := NewHammingIndex(hashes)
+	ix := NewHamming(hashes)
 	for _, radius := range []int{0, 1, 3, 4, 7, 8, 11, 12, 15, 20} {
 		for qi := 0; qi < 30; qi++ {
 			q := base[qi%50]

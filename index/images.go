@@ -26,7 +26,7 @@ import (
 //
 // with id and label each prefixed by their uvarint length. Records are
 // written in (corpus, seq) order by an incremental stream write, and read
-// back in that order to build an in-memory [HammingIndex].
+// back in that order to build an in-memory [Hamming].
 
 // ImageSettings are the hashing parameters an image index was built with;
 // records made with other settings are never mixed with them.
@@ -74,7 +74,7 @@ type ImageRecord struct {
 
 // ImageSet is the images of an image fingerprint file
 // (fingerprint.Options.Images), read as training records for a
-// HammingIndex (LoadImageFingerprint).
+// Hamming (LoadImageFingerprint).
 type ImageSet struct {
 	// Records holds every row with an image, blank ones included (with
 	// Print.Blank set: skip them), in file order. Corpus and ID name the
@@ -86,7 +86,7 @@ type ImageSet struct {
 }
 
 // LoadImageFingerprint reads an image fingerprint file, or a folder of its
-// partitions, as the training ("against") side of a HammingIndex: build the
+// partitions, as the training ("against") side of a Hamming: build the
 // index over the non-blank records' Print.Hash and verify candidates with
 // imagehash.FineDistance and Print.Digest as for hashed images. It refuses
 // a file that is not a fingerprint, holds no image hashes, or whose images

@@ -123,7 +123,7 @@ func BenchmarkInkIndex(b *testing.B) {
 		hw.Wait()
 		hashWall, hashCPU := time.Since(start), cpuTime()-cpu0
 		start = time.Now()
-		ix := index.NewHammingIndex(hashes)
+		ix := index.NewHamming(hashes)
 		build := time.Since(start)
 		const queries = 2000
 		found, wrong := 0, 0

@@ -170,7 +170,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	if err := r.trainHashes(ctx); err != nil {
 		return r.rep, err
 	}
-	r.mih = index.NewHammingIndex(r.train.hashes)
+	r.mih = index.NewHamming(r.train.hashes)
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
 			return r.rep, err
@@ -192,7 +192,7 @@ type run struct {
 	logf  func(format string, args ...any)
 	rep   Report
 	train trainSet
-	mih   *index.HammingIndex // over train.hashes
+	mih   *index.Hamming // over train.hashes
 	ev    evidencePicker
 }
 

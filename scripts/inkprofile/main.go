@@ -131,7 +131,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 		hashes[i] = b.fp.Hash
 		pos[b.corpus+":"+b.id] = i
 	}
-	mih := index.NewHammingIndex(hashes)
+	mih := index.NewHamming(hashes)
 	// Two bitmaps are one sample when their pixels are identical or all
 	// but (as in TestHostileInkMatchRealData).
 	sameBitmap := func(i, j int) bool {
@@ -235,7 +235,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 // runControl searches CROHME train against itself and lists its verified
 // pairs that are not pixel copies: other writers' samples of a formula,
 // or copies with their points moved.
-func runControl(train []bitmap, mih *index.HammingIndex, dir string, query imagehash.Options, radius, workers int) error {
+func runControl(train []bitmap, mih *index.Hamming, dir string, query imagehash.Options, radius, workers int) error {
 	var mu sync.Mutex
 	identical := 0
 	var others []string
