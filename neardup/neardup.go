@@ -558,31 +558,13 @@ func (e *evidencePicker) images(train []index.ImageCorpusInput, tests []ImageSpl
 }
 
 func openImageIndex(ctx context.Context, dir string, job Job, fps []checksum.Input, set index.ImageSettings, logf func(string, ...any)) (*index.DB, error) {
-	if !job.Rebuild {
-		db, err := index.OpenReadOnly(dir, job.IndexOpts)
-		if err == nil {
-			if db.Manifest().CoversImages(fps, set) {
-				logf("using index %s", dir)
-				return db, nil
-			}
-			db.Close()
-		}
-		if errors.Is(err, index.ErrLocked) {
-			return nil, err
-		}
-		if errors.Is(err, index.ErrDamaged) {
-			if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
-				return nil, err
-			}
-		}
+	db, err := index.Reuse(dir, job.DB, job.Rebuild, job.IndexOpts, func(db *index.DB) (bool, error) {
+		return db.Manifest().CoversImages(fps, set), nil
+	}, logf)
+	if db != nil || err != nil {
+		return db, err
 	}
-	if job.Rebuild {
-		if err := index.Remove(dir); err != nil {
-			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
-		}
-	}
-	db, err := index.Open(dir, job.IndexOpts)
-	if err != nil {
+	if db, err = index.Open(dir, job.IndexOpts); err != nil {
 		return nil, err
 	}
 	logf("hashing training images into %s", dir)

@@ -171,15 +171,7 @@ func bars(n int, invert bool) *image.Gray {
 func TestNearDupLabels(t *testing.T) {
 	dir := t.TempDir()
 	mk := func(split string, ids []string, labels []string, pats []int, inv bool) string {
-		p := filepath.Join(dir, split)
-		os.MkdirAll(filepath.Join(p, "img"), 0o755)
-		var caps []byte
-		for i, id := range ids {
-			writePNG(t, filepath.Join(p, "img", id+".png"), bars(pats[i], inv))
-			caps = append(caps, []byte(id+"\t"+labels[i]+"\n")...)
-		}
-		os.WriteFile(filepath.Join(p, "caption.txt"), caps, 0o644)
-		return p
+		return captionSplit(t, filepath.Join(dir, split), ids, labels, pats, inv)
 	}
 	train := mk("train", []string{"a", "b", "c"}, []string{"x + 1", "y", "z"}, []int{1, 2, 3}, false)
 	test := mk("test", []string{"t1", "t2", "t3"}, []string{"x+1", "w", "q"}, []int{1, 2, -3}, true)

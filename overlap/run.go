@@ -434,36 +434,20 @@ func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps [
 // resumed) otherwise. A damaged index in the default folder is removed
 // and built again, after saying so; one given as job.DB is an error.
 func openIndex(ctx context.Context, dir string, inputs []index.CorpusInput, fps []checksum.Input, job Job, logf func(string, ...any)) (*index.DB, error) {
-	if !job.Rebuild {
-		ix, err := index.OpenReadOnly(dir, job.IndexOpts)
-		if err == nil {
-			m := ix.Manifest()
-			if m.Covers(fps, job.Levels, job.IndexOpts.Salt) {
-				if err = ix.Verify(); err == nil {
-					logf("using index %s", dir)
-					return ix, nil
-				}
-			} else if len(m.Corpora) > 0 && !m.Complete {
-				logf("index %s is incomplete (an earlier build was interrupted); resuming", dir)
-			}
-			ix.Close()
+	ix, err := index.Reuse(dir, job.DB, job.Rebuild, job.IndexOpts, func(ix *index.DB) (bool, error) {
+		m := ix.Manifest()
+		if m.Covers(fps, job.Levels, job.IndexOpts.Salt) {
+			return true, ix.Verify()
 		}
-		if errors.Is(err, index.ErrLocked) {
-			return nil, err
+		if len(m.Corpora) > 0 && !m.Complete {
+			logf("index %s is incomplete (an earlier build was interrupted); resuming", dir)
 		}
-		if errors.Is(err, index.ErrDamaged) {
-			if err := index.DropDamaged(err, dir, job.DB, logf); err != nil {
-				return nil, err
-			}
-		}
+		return false, nil
+	}, logf)
+	if ix != nil || err != nil {
+		return ix, err
 	}
-	if job.Rebuild {
-		if err := index.Remove(dir); err != nil {
-			return nil, setting.Errorf("%s: %w", setting.Rebuild, err)
-		}
-	}
-	ix, err := index.Open(dir, job.IndexOpts)
-	if err != nil {
+	if ix, err = index.Open(dir, job.IndexOpts); err != nil {
 		return nil, err
 	}
 	logf("building index %s", dir)
