@@ -6,7 +6,6 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,8 +41,6 @@ func inkSeeds(t *testing.T) []uint64 {
 // two files with the same signature hold the same strokes (CROHME 2014
 // has seven such pairs, some with the points moved: copies, not other
 // writers).
-var traceRE = regexp.MustCompile(`(?s)<trace(?:\s[^>]*)?>(.*?)</trace>`)
-
 func strokeSignatures(t *testing.T, dir string) map[string]string {
 	out := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -54,12 +51,8 @@ func strokeSignatures(t *testing.T, dir string) map[string]string {
 		if err != nil {
 			return err
 		}
-		var sig []string
-		for _, m := range traceRE.FindAllSubmatch(b, -1) {
-			sig = append(sig, fmt.Sprint(strings.Count(string(m[1]), ",")))
-		}
-		if len(sig) > 0 {
-			out[strings.TrimSuffix(filepath.Base(p), ".inkml")] = strings.Join(sig, ".")
+		if sig := inkraster.StrokeSignature(b); sig != "" {
+			out[strings.TrimSuffix(filepath.Base(p), ".inkml")] = sig
 		}
 		return nil
 	})

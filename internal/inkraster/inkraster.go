@@ -16,7 +16,9 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	xdraw "golang.org/x/image/draw"
@@ -261,4 +263,19 @@ func (r Rasterizer) WriteSet(inkDir, dir string) (int, []string, error) {
 		n++
 	}
 	return n, left, nil
+}
+
+// traceRE finds the point lists of an InkML file's traces.
+var traceRE = regexp.MustCompile(`(?s)<trace(?:\s[^>]*)?>(.*?)</trace>`)
+
+// StrokeSignature names an InkML file's strokes by their point counts,
+// joined by dots ("" when it has no trace): two files with the same
+// signature hold the same strokes, which is how the measurements tell a
+// same-strokes copy from another writer's sample of the formula.
+func StrokeSignature(inkml []byte) string {
+	var sig []string
+	for _, m := range traceRE.FindAllSubmatch(inkml, -1) {
+		sig = append(sig, strconv.Itoa(strings.Count(string(m[1]), ",")))
+	}
+	return strings.Join(sig, ".")
 }

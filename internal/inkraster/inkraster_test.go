@@ -79,3 +79,18 @@ func TestEncodeDeterministic(t *testing.T) {
 		t.Error("no strokes: want an error")
 	}
 }
+
+func TestStrokeSignature(t *testing.T) {
+	tests := []struct {
+		name, ink, want string
+	}{
+		{"none", `<ink></ink>`, ""},
+		{"one", `<ink><trace>1 2, 3 4, 5 6</trace></ink>`, "2"},
+		{"attributes and lines", "<ink><trace id=\"0\">1 2,\n3 4</trace><trace>7 8</trace></ink>", "1.0"},
+	}
+	for _, tt := range tests {
+		if got := StrokeSignature([]byte(tt.ink)); got != tt.want {
+			t.Errorf("%s: StrokeSignature = %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

@@ -30,7 +30,6 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -323,8 +322,6 @@ func testSets(data, seeds string) ([]testSet, map[string]string, error) {
 	return sets, sigs, nil
 }
 
-var traceRE = regexp.MustCompile(`(?s)<trace(?:\s[^>]*)?>(.*?)</trace>`)
-
 // inkFiles lists the InkML files under dir in lexical order, recording
 // each one's stroke signature in sigs.
 func inkFiles(dir string, sigs map[string]string) ([]string, error) {
@@ -337,11 +334,7 @@ func inkFiles(dir string, sigs map[string]string) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		var sig []string
-		for _, m := range traceRE.FindAllSubmatch(b, -1) {
-			sig = append(sig, fmt.Sprint(strings.Count(string(m[1]), ",")))
-		}
-		sigs[stem(p)] = strings.Join(sig, ".")
+		sigs[stem(p)] = inkraster.StrokeSignature(b)
 		out = append(out, p)
 		return nil
 	})
