@@ -108,8 +108,8 @@ func (e *Error) Keys() []Key {
 	return keys
 }
 
-// Message returns the message with each setting named by name.
-func (e *Error) Message(name func(Key) string) string {
+// message returns the message with each setting named by name.
+func (e *Error) message(name func(Key) string) string {
 	args := make([]any, len(e.args))
 	for i, a := range e.args {
 		if k, ok := a.(Key); ok {
@@ -118,13 +118,13 @@ func (e *Error) Message(name func(Key) string) string {
 		args[i] = a
 	}
 	// The wrapped errors print as %v would print them: their own
-	// command-line message, which Render replaces in turn.
+	// command-line message, which render replaces in turn.
 	return fmt.Sprintf(strings.ReplaceAll(e.format, "%w", "%v"), args...)
 }
 
-// Render returns err's message with the settings of every *Error in its
+// render returns err's message with the settings of every *Error in its
 // chain named by name, outermost first.
-func Render(err error, name func(Key) string) string {
+func render(err error, name func(Key) string) string {
 	msg := err.Error()
 	var walk func(error)
 	walk = func(err error) {
@@ -132,7 +132,7 @@ func Render(err error, name func(Key) string) string {
 			return
 		}
 		if e, ok := err.(*Error); ok {
-			msg = strings.ReplaceAll(msg, e.Error(), e.Message(name))
+			msg = strings.ReplaceAll(msg, e.Error(), e.message(name))
 		}
 		switch u := err.(type) {
 		case interface{ Unwrap() error }:
@@ -180,5 +180,5 @@ func ForConfig(err error) error {
 
 type configError struct{ err error }
 
-func (e *configError) Error() string { return Render(e.err, Key.ConfigName) }
+func (e *configError) Error() string { return render(e.err, Key.ConfigName) }
 func (e *configError) Unwrap() error { return e.err }
