@@ -79,6 +79,7 @@ type engine struct {
 	warnings         []string
 	approx           []string
 	unsup            error
+	endWhatsit       *node // whatsit's node of token −2
 }
 
 // approximate records that part of the layout is not TeX-exact.
@@ -165,7 +166,8 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 	if len(formula) > MaxFormulaBytes {
 		return nil, fmt.Errorf("%w: %d bytes (limit %d)", ErrTooLarge, len(formula), MaxFormulaBytes)
 	}
-	toks := lex(formula)
+	toks, release := lexPooled(formula)
+	defer release()
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}

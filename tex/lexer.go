@@ -1,6 +1,7 @@
 package tex
 
 import (
+	"sync"
 	"unicode/utf8"
 )
 
@@ -43,7 +44,11 @@ func lex(s string) []token {
 // each token: the byte offset in s (after the blanks a control word
 // skips), for \verb, which reads the rest of the line itself (verb.go).
 func lexEnds(s string, ends bool) ([]token, []int32) {
-	toks := make([]token, 0, countTokens(s))
+	return lexTo(make([]token, 0, countTokens(s)), s, ends)
+}
+
+// lexTo is lexEnds appending the tokens to toks.
+func lexTo(toks []token, s string, ends bool) ([]token, []int32) {
 	var end []int32
 	for i := 0; i < len(s); {
 		if ends {
@@ -122,6 +127,37 @@ func lexEnds(s string, ends bool) ([]token, []int32) {
 		end = append(end, int32(len(s)))
 	}
 	return toks, end
+}
+
+// lexBufs holds the token buffers typeset lexes formulas into: a
+// formula's tokens are read by its parser alone and never kept once its
+// layout is made, so one run's buffer serves the next.
+var lexBufs sync.Pool
+
+// maxPooledTokens bounds the buffers lexBufs keeps (a hostile formula's
+// buffer is left to the collector).
+const maxPooledTokens = 1 << 14
+
+// lexPooled lexes s into a buffer from lexBufs; release hands it back
+// once nothing reads the tokens any more.
+func lexPooled(s string) (toks []token, release func()) {
+	n := countTokens(s)
+	b, _ := lexBufs.Get().(*[]token)
+	if b == nil {
+		b = new([]token)
+	}
+	if cap(*b) < n {
+		*b = make([]token, 0, max(n, 64))
+	}
+	toks, _ = lexTo((*b)[:0], s, false)
+	return toks, func() {
+		if cap(toks) > maxPooledTokens {
+			return
+		}
+		clear(toks) // drop the formula's strings
+		*b = toks[:0]
+		lexBufs.Put(b)
+	}
 }
 
 // countTokens is about the number of tokens lexEnds makes of s (at most

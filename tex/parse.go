@@ -72,6 +72,8 @@ type parser struct {
 	srcToks []token
 	// textBuf is tokText's scratch buffer
 	textBuf []byte
+	// endMark is colorEndMark's item
+	endMark *noad
 }
 
 // sizeChange is a size command in force until its group ends.
@@ -830,9 +832,19 @@ func (p *parser) colorEnd(l *list) error {
 		}
 		break
 	}
-	l.add(&noad{kind: whatsitItem, tok: -2})
+	l.add(p.colorEndMark())
 	p.popColor()
 	return nil
+}
+
+// colorEndMark is the colour special that ends a \mathcolor (a whatsit
+// item of token −2). Nothing changes a whatsit item once it is in a
+// list, so a formula's colour ends share one.
+func (p *parser) colorEndMark() *noad {
+	if p.endMark == nil {
+		p.endMark = &noad{kind: whatsitItem, tok: -2}
+	}
+	return p.endMark
 }
 
 // readMathColor reads the arguments of \mathcolor[model]{spec}{body}:
@@ -906,12 +918,16 @@ func (p *parser) mathColor(l *list) error {
 		p.popColor()
 		return nil
 	}
-	ins := make([]token, 0, len(body)+1)
-	ins = append(ins, body...)
-	ins = append(ins, token{kind: tkColorEnd})
-	p.insert(ins...)
+	// the body, then the end of the colour: two input slices, read as
+	// one (no input slice's tokens are ever written, so both are shared)
+	p.insert(colorEndToks...)
+	p.insert(body...)
 	return nil
 }
+
+// colorEndToks is the end of a \mathcolor body, as mathColor inserts it
+// after the body.
+var colorEndToks = []token{{kind: tkColorEnd}}
 
 // parseRGB reads an RGB colour spec "r,g,b": three comma-separated
 // integers 0…255, blanks around each allowed.
