@@ -442,7 +442,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 		case whatsitItem:
 			// kept as a node: it makes a list of one box a list of
 			// several, as in TeX (clean_box then boxes it anew)
-			out = append(out, &node{kind: whatsitNode, tok: q.tok})
+			out = append(out, e.whatsit(q.tok))
 			continue
 		case penaltyItem:
 			continue

@@ -36,9 +36,12 @@ const (
 )
 
 // node is one item of a box list. Which fields matter depends on kind.
+// The fields are ordered so that the small ones share words (96 bytes, a
+// node's allocation size class, rather than 112).
 type node struct {
-	kind nodeKind
-	tok  int32 // the CDM token whose ink this is (−1: none)
+	kind                nodeKind
+	glueSign, glueOrder uint8 // boxes
+	tok                 int32 // the CDM token whose ink this is (−1: none)
 
 	// char
 	font *mathFont
@@ -48,13 +51,25 @@ type node struct {
 	width, height, depth, shift Scaled
 	list                        []*node
 	glueSet                     float64
-	glueSign, glueOrder         uint8
 
 	// glue
 	stretch, shrink           Scaled
-	stretchOrder, shrinkOrder uint8
 	leaders                   *node
+	stretchOrder, shrinkOrder uint8
 	cjk                       bool // an approximate CJK glyph, drawn as a rule of ink
+}
+
+// whatsit is the colour special node of token tok. Nothing changes a
+// whatsit node once made, so the colour ends (token −2), one for nearly
+// every token of a coloured formula, share one node per run.
+func (e *engine) whatsit(tok int32) *node {
+	if tok != -2 {
+		return &node{kind: whatsitNode, tok: tok}
+	}
+	if e.endWhatsit == nil {
+		e.endWhatsit = &node{kind: whatsitNode, tok: -2}
+	}
+	return e.endWhatsit
 }
 
 func newChar(f *mathFont, c int, tok int32) *node {

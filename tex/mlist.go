@@ -45,12 +45,12 @@ const (
 
 // field is a nucleus, superscript or subscript.
 type field struct {
-	kind fieldKind
 	fam  int
 	c    int
-	tok  int32 // token of a math char
 	box  *node
 	list []*noad
+	tok  int32 // token of a math char
+	kind fieldKind
 }
 
 // delimiter is a TeX delimiter code: small and large variants.
@@ -67,25 +67,28 @@ const (
 )
 
 // noad is one item of a math list.
+//
+// The small fields come last, together, so that a noad takes 240 bytes
+// (its allocation size class) rather than 288.
 type noad struct {
-	kind    noadKind
 	nucleus field
 	sub     field
 	sup     field
-	tok     int32 // token of the construct (fraction bar, radical, accent…)
-	limits  uint8
-	style   style
 	glue    *node // glue, kern (width/stretch/shrink), math units when mu
-	mu      bool
-	// nonscript marks \nonscript glue
-	nonscript bool
-	box       *node
-	newList   []*node
+	box     *node
+	newList []*node
 	// *noadParts holds what only fractions, radicals, accents, \left,
 	// \right and \mathchoice have: it is set on those noads (and nil on
 	// the others, characters and colour marks, which stay half the size).
 	*noadParts
 	// accents: the extensible variant flag not needed; underline/overline use nucleus.
+	tok    int32 // token of the construct (fraction bar, radical, accent…)
+	kind   noadKind
+	limits uint8
+	style  style
+	mu     bool
+	// nonscript marks \nonscript glue
+	nonscript bool
 }
 
 // noadParts are the fields of the noads that need more than a nucleus
