@@ -314,12 +314,14 @@ func Score(gt, pred Side, prof Profile) Result {
 		GTSize: [2]int{gt.W, gt.H}, PredSize: [2]int{pred.W, pred.H},
 		Approximate: len(gt.Approximate)+len(pred.Approximate) > 0}
 	n, m := len(g.tok), len(p.tok)
-	cost := make([]float64, n*m)
+	sc := getScratch()
+	defer putScratch(sc)
+	cost := sc.floats.take(n * m)
 	maxLen := float64(max(n, m))
 	// Each token's identity and class as small numbers, and each box
 	// relative to its crop, computed once per token rather than once per
 	// (GT, pred) pair: the same comparisons and the same divisions.
-	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm)
+	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm, sc)
 	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
 	// each token's place, divided by the longer side's length (or by its
 	// own side's under OrderPerSide)
@@ -327,7 +329,7 @@ func Score(gt, pred Side, prof Profile) Result {
 	if prof.OrderPerSide {
 		gDiv, pDiv = float64(n), float64(m)
 	}
-	gOrd, pOrd := make([]float64, n), make([]float64, m)
+	gOrd, pOrd := sc.floats.take(n), sc.floats.take(m)
 	for i := range gOrd {
 		gOrd[i] = float64(i) / gDiv
 	}
@@ -363,7 +365,7 @@ func Score(gt, pred Side, prof Profile) Result {
 			cost[i*m+j] = c
 		}
 	}
-	pairs := assign(cost, n, m)
+	pairs := assign(cost, n, m, sc)
 	src := make([][2]float64, len(pairs))
 	dst := make([][2]float64, len(pairs))
 	for k, pr := range pairs {
@@ -406,13 +408,12 @@ func Score(gt, pred Side, prof Profile) Result {
 
 // tokenClasses numbers the tokens of both sides (equal strings, equal
 // numbers) and their classes under norm (tokens norm maps to the same
-// string, equal numbers).
-func tokenClasses(gt, pred []string, norm func(string) string) (gID, pID, gClass, pClass []int32) {
-	ids := make(map[string]int32, len(gt)+len(pred))
-	classes := make(map[string]int32, len(gt)+len(pred))
-	var classOf []int32 // the class of each id
+// string, equal numbers), in sc.
+func tokenClasses(gt, pred []string, norm func(string) string, sc *scoreScratch) (gID, pID, gClass, pClass []int32) {
+	ids, classes := sc.ids, sc.classes // empty
+	classOf := sc.classOf[:0]          // the class of each id
 	number := func(toks []string) (id, class []int32) {
-		id, class = make([]int32, len(toks)), make([]int32, len(toks))
+		id, class = sc.int32s.take(len(toks)), sc.int32s.take(len(toks))
 		for i, t := range toks {
 			k, ok := ids[t]
 			if !ok {
@@ -432,6 +433,7 @@ func tokenClasses(gt, pred []string, norm func(string) string) (gID, pID, gClass
 	}
 	gID, gClass = number(gt)
 	pID, pClass = number(pred)
+	sc.classOf = classOf
 	return gID, pID, gClass, pClass
 }
 

@@ -7,7 +7,8 @@ import (
 
 // assign solves the rectangular linear sum assignment problem for an
 // n×m cost matrix (row-major): it returns min(n, m) pairs (row, col)
-// with the least total cost, sorted by row.
+// with the least total cost, sorted by row. Its working arrays come from
+// sc.
 //
 // The method is the shortest augmenting path algorithm with dual
 // variables (Jonker–Volgenant style, as described by Crouse, "On
@@ -16,7 +17,7 @@ import (
 // search order and tie rule (prefer an unassigned column among equally
 // short paths) makes the chosen assignment the same when several are
 // optimal.
-func assign(cost []float64, n, m int) [][2]int {
+func assign(cost []float64, n, m int, sc *scoreScratch) [][2]int {
 	if n == 0 || m == 0 {
 		return nil
 	}
@@ -25,22 +26,22 @@ func assign(cost []float64, n, m int) [][2]int {
 	c := cost
 	if transpose {
 		nr, nc = m, n
-		c = make([]float64, n*m)
+		c = sc.floats.take(n * m)
 		for i := range n {
 			for j := range m {
 				c[j*n+i] = cost[i*m+j]
 			}
 		}
 	}
-	u := make([]float64, nr)
-	v := make([]float64, nc)
-	spc := make([]float64, nc)
-	path := make([]int, nc)
-	col4row := make([]int, nr)
-	row4col := make([]int, nc)
-	sr := make([]bool, nr)
-	sc := make([]bool, nc)
-	remaining := make([]int, nc)
+	u := sc.floats.take(nr)
+	v := sc.floats.take(nc)
+	spc := sc.floats.take(nc)
+	path := sc.ints.take(nc)
+	col4row := sc.ints.take(nr)
+	row4col := sc.ints.take(nc)
+	sr := sc.bools.take(nr)
+	seen := sc.bools.take(nc)
+	remaining := sc.ints.take(nc)
 	for i := range col4row {
 		col4row[i] = -1
 	}
@@ -56,7 +57,7 @@ func assign(cost []float64, n, m int) [][2]int {
 			remaining[it] = nc - it - 1
 		}
 		clear(sr)
-		clear(sc)
+		clear(seen)
 		for j := range spc {
 			spc[j] = math.Inf(1)
 		}
@@ -88,7 +89,7 @@ func assign(cost []float64, n, m int) [][2]int {
 			} else {
 				i = row4col[j]
 			}
-			sc[j] = true
+			seen[j] = true
 			num--
 			remaining[index] = remaining[num]
 		}
@@ -100,7 +101,7 @@ func assign(cost []float64, n, m int) [][2]int {
 			}
 		}
 		for j := range nc {
-			if sc[j] {
+			if seen[j] {
 				v[j] -= minVal - spc[j]
 			}
 		}
