@@ -470,17 +470,15 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 	}()
 	split := strings.Split(pyStrip(normalized), " ")
 	c := &colorer{kinds: make([]TokenKind, len(split)), budget: runawayBudget(len(split))}
+	// sized once, with room for the closing braces the colouring inserts
+	c.l = make(items, len(split), len(split)+len(split)/8+4)
 	for i, s := range split {
-		c.l = append(c.l, item{s, i})
+		c.l[i] = item{s, i}
 	}
 	for idx := 0; idx < len(c.l); {
 		idx = c.step(idx, false)
 	}
-	out := make([]string, 0, len(c.l))
-	for _, it := range c.l {
-		out = append(out, it.s)
-	}
-	return CDMTokens{Tokens: c.tokens, Colored: strings.Join(out, " "), Split: split, Kinds: c.kinds}, nil
+	return CDMTokens{Tokens: c.tokens, Colored: joinItems(c.l), Split: split, Kinds: c.kinds}, nil
 }
 
 // item is one element of the list the colouring pass rewrites: its text
@@ -488,6 +486,27 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 type item struct {
 	s string
 	o int
+}
+
+// joinItems is strings.Join of the items' strings with " ", built
+// without the intermediate slice.
+func joinItems(l items) string {
+	if len(l) == 0 {
+		return ""
+	}
+	n := len(l) - 1
+	for _, it := range l {
+		n += len(it.s)
+	}
+	var b strings.Builder
+	b.Grow(n)
+	for i, it := range l {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(it.s)
+	}
+	return b.String()
 }
 
 // items is a list with Python's indexing and slicing semantics.
@@ -556,6 +575,12 @@ func (c *colorer) colorTag() string {
 	return `\mathcolor[RGB]{<color_` + strconv.Itoa(len(c.tokens)) + `>}{`
 }
 
+// tagged is before + c.colorTag() + tok + after, in one allocation.
+func (c *colorer) tagged(before, tok, after string) string {
+	var num [20]byte
+	return before + `\mathcolor[RGB]{<color_` + string(strconv.AppendInt(num[:0], int64(len(c.tokens)), 10)) + `>}{` + tok + after
+}
+
 func (c *colorer) mark(it item, k TokenKind) {
 	if it.o >= 0 {
 		c.kinds[it.o] = k
@@ -591,7 +616,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 		numEnd := c.brace(idx+1, "{", "}")
 		denEnd := c.brace(numEnd+1, "{", "}")
 		c.mark(cur, Visible)
-		c.setInsert(idx, item{c.colorTag() + tok, cur.o}, denEnd+1, "}")
+		c.setInsert(idx, item{c.tagged("", tok, ""), cur.o}, denEnd+1, "}")
 		c.tokens = append(c.tokens, tok)
 		return idx + 1
 	case oneTailTokens[tok]:
@@ -627,7 +652,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			numStart := idx + 1
 			numEnd := c.brace(numStart, "{", "}")
 			c.mark(cur, Visible)
-			c.setInsert(idx, item{c.colorTag() + tok, cur.o}, numEnd+1, "}")
+			c.setInsert(idx, item{c.tagged("", tok, ""), cur.o}, numEnd+1, "}")
 			c.tokens = append(c.tokens, tok)
 			for sub := numStart + 1; sub < numEnd; {
 				sub = c.step(sub, false)
@@ -639,7 +664,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			denStart := numEnd + 1
 			denEnd := c.brace(denStart, "{", "}")
 			c.mark(cur, Visible)
-			c.setInsert(idx, item{c.colorTag() + tok, cur.o}, denEnd+1, "}")
+			c.setInsert(idx, item{c.tagged("", tok, ""), cur.o}, denEnd+1, "}")
 			c.tokens = append(c.tokens, tok)
 			for sub := numStart + 1; sub < numEnd; {
 				sub = c.step(sub, true)
@@ -663,16 +688,16 @@ func (c *colorer) step(idx int, braceColor bool) int {
 	case skipTokens[tok] || twoTailInvisb[tok] || matchesSkip(tok):
 		if (tok == "[" && l.at(idx-1).s != `\sqrt`) || (tok == "]" && idx >= 3 && l.at(idx-3).s != `\sqrt`) {
 			c.mark(cur, Visible)
-			c.set(idx, item{c.colorTag() + tok + "}", cur.o})
+			c.set(idx, item{c.tagged("", tok, "}"), cur.o})
 			c.tokens = append(c.tokens, tok)
 		}
 		return idx + 1
 	}
 	c.mark(cur, Visible)
 	if braceColor || (idx > 1 && l.at(idx-1).s == "_") {
-		c.set(idx, item{"{" + c.colorTag() + tok + "}}", cur.o})
+		c.set(idx, item{c.tagged("{", tok, "}}"), cur.o})
 	} else {
-		c.set(idx, item{c.colorTag() + tok + "}", cur.o})
+		c.set(idx, item{c.tagged("", tok, "}"), cur.o})
 	}
 	c.tokens = append(c.tokens, tok)
 	return idx + 1
