@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/internal/gcpace"
 	"github.com/leakaudit/leakaudit/internal/outpath"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/latex"
@@ -101,7 +102,9 @@ prediction field (JSON arrays of {img_id, gt, pred}, JSONL, CSV, Parquet).`,
 			ctx, stop := interruptContext()
 			defer stop()
 			job.Progress = progress.New()
+			pace := gcpace.Start() // fewer collections of the layouts' garbage, memory bounded
 			res, err := metrics.RunScore(ctx, job)
+			pace()
 			if err != nil {
 				return err
 			}
