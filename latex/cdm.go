@@ -118,6 +118,54 @@ func isPySpace(r rune) bool {
 
 func pyStrip(s string) string { return strings.TrimFunc(s, isPySpace) }
 
+// pyJoinFields is " ".join(s.split()) in Python (strings.Join of
+// strings.FieldsFunc(s, isPySpace) with " "): s itself when it is already
+// so, with no allocation.
+func pyJoinFields(s string) string {
+	clean := len(s) == 0 || s[0] != ' ' && s[len(s)-1] != ' '
+	for i := 0; clean && i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= utf8.RuneSelf:
+			clean = false // a Unicode space possibly: the general way
+		case c == ' ':
+			clean = s[i+1] != ' ' // not last: s does not end with a space
+		case isPySpace(rune(c)):
+			clean = false
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		for i < len(s) {
+			r, n := utf8.DecodeRuneInString(s[i:])
+			if !isPySpace(r) {
+				break
+			}
+			i += n
+		}
+		j := i
+		for j < len(s) {
+			r, n := utf8.DecodeRuneInString(s[j:])
+			if isPySpace(r) {
+				break
+			}
+			j += n
+		}
+		if j > i {
+			if b.Len() > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(s[i:j])
+		}
+		i = j
+	}
+	return b.String()
+}
+
 // replaceEach applies, for every match of re found in s (Python's findall,
 // left to right), s = s.replace(match, f(match)); later replacements see
 // the effect of earlier ones, as in the reference's loops.

@@ -1033,7 +1033,7 @@ func katexNormalize(formula string, keepPrimes bool) (out string, ok bool) {
 		norm = norm[:loc[0]] + norm[loc[1]:]
 	}
 	// tokenize_latex.py: collapse whitespace, \operatorname{sin} → \sin.
-	post := strings.Join(strings.FieldsFunc(norm, isPySpace), " ")
+	post := pyJoinFields(norm)
 	if strings.Contains(post, `\operatorname {`) {
 		post = reOperator.ReplaceAllStringFunc(post, func(m string) string {
 			sub := reOperator.FindStringSubmatch(m)
