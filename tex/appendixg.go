@@ -385,7 +385,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 				if f, ok := m.fetch(q.nucleus); ok {
 					_, _, _, ic := f.metrics(q.nucleus.c)
 					delta = ic
-					p = []*node{newChar(f, q.nucleus.c, q.nucleus.tok)}
+					p = charList(f, q.nucleus.c, q.nucleus.tok)
 					if q.nucleus.kind == mathTextChar && f.Param(2) != 0 {
 						delta = 0
 					}
@@ -406,9 +406,10 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 		}
 	checkDimensions:
 		{
-			z := hpack(q.newList, 0, false)
-			maxH = max(maxH, z.height)
-			maxD = max(maxD, z.depth)
+			// the height and depth of hpack(q.newList), without the box
+			_, h, d, _, _ := measure(q.newList)
+			maxH = max(maxH, h)
+			maxD = max(maxD, d)
 		}
 	doneWithNoad:
 		r = q

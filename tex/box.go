@@ -76,6 +76,16 @@ func newChar(f *mathFont, c int, tok int32) *node {
 	return &node{kind: charNode, font: f, c: c, tok: tok}
 }
 
+// charList is []*node{newChar(f, c, tok)} in one allocation.
+func charList(f *mathFont, c int, tok int32) []*node {
+	b := &struct {
+		n node
+		l [1]*node
+	}{n: node{kind: charNode, font: f, c: c, tok: tok}}
+	b.l[0] = &b.n
+	return b.l[:]
+}
+
 func newKern(w Scaled) *node { return &node{kind: kernNode, width: w} }
 
 func newRule(w, h, d Scaled, tok int32) *node {
@@ -90,35 +100,7 @@ func newGlue(w, st, sh Scaled) *node {
 // when exact (tex.web §649–§667).
 func hpack(list []*node, w Scaled, exact bool) *node {
 	b := &node{kind: hlistNode, list: list}
-	var h, d, x Scaled
-	var totalStretch, totalShrink [4]Scaled
-	for _, p := range list {
-		switch p.kind {
-		case charNode:
-			cw, ch, cd, _ := p.font.metrics(p.c)
-			x += cw
-			h = max(h, ch)
-			d = max(d, cd)
-		case hlistNode, vlistNode, ruleNode:
-			x += p.width
-			s := Scaled(0)
-			if p.kind != ruleNode {
-				s = p.shift
-			}
-			h = max(h, p.height-s)
-			d = max(d, p.depth+s)
-		case glueNode:
-			x += p.width
-			totalStretch[p.stretchOrder] += p.stretch
-			totalShrink[p.shrinkOrder] += p.shrink
-			if p.leaders != nil {
-				h = max(h, p.leaders.height)
-				d = max(d, p.leaders.depth)
-			}
-		case kernNode:
-			x += p.width
-		}
-	}
+	x, h, d, totalStretch, totalShrink := measure(list)
 	b.height, b.depth = h, d
 	if !exact {
 		w = x
@@ -149,6 +131,40 @@ func hpack(list []*node, w Scaled, exact bool) *node {
 		}
 	}
 	return b
+}
+
+// measure is hpack's pass over a list: its natural width, the height and
+// depth of the box hpack makes of it, and its glue's total stretch and
+// shrink by order.
+func measure(list []*node) (x, h, d Scaled, totalStretch, totalShrink [4]Scaled) {
+	for _, p := range list {
+		switch p.kind {
+		case charNode:
+			cw, ch, cd, _ := p.font.metrics(p.c)
+			x += cw
+			h = max(h, ch)
+			d = max(d, cd)
+		case hlistNode, vlistNode, ruleNode:
+			x += p.width
+			s := Scaled(0)
+			if p.kind != ruleNode {
+				s = p.shift
+			}
+			h = max(h, p.height-s)
+			d = max(d, p.depth+s)
+		case glueNode:
+			x += p.width
+			totalStretch[p.stretchOrder] += p.stretch
+			totalShrink[p.shrinkOrder] += p.shrink
+			if p.leaders != nil {
+				h = max(h, p.leaders.height)
+				d = max(d, p.leaders.depth)
+			}
+		case kernNode:
+			x += p.width
+		}
+	}
+	return x, h, d, totalStretch, totalShrink
 }
 
 func topOrder(t [4]Scaled) uint8 {

@@ -808,10 +808,12 @@ func (p *parser) colorEnd(l *list) error {
 				case subMlist:
 					content = f.list
 				}
-				inner := append([]*noad{{kind: whatsitItem, tok: outer}}, content...)
+				inner := make([]*noad, 0, len(content)+1)
+				inner = append(inner, &noad{kind: whatsitItem, tok: outer})
+				inner = append(inner, content...)
 				return field{kind: subMlist, list: []*noad{
 					{kind: ordNoad, nucleus: field{kind: subMlist, list: inner}},
-					{kind: whatsitItem, tok: -2},
+					p.colorEndMark(),
 				}}, nil
 			})
 			if err != nil {
