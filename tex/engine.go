@@ -212,6 +212,9 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 		box = hpack(hl, pg.TextWidth, true)
 	}
 	out = &Layout{Width: box.width, Height: box.height, Depth: box.depth, Recovered: e.recovered, Warnings: e.warnings, Approximate: e.approx}
+	if n := countChars(box); n > 0 {
+		out.Glyphs = make([]Glyph, 0, n) // sized once
+	}
 	s := shipper{out: out, rec: inline}
 	s.hlistOut(box, 0, 0)
 	if line != nil {
@@ -267,6 +270,22 @@ func (s *shipper) synch(h, v Scaled) {
 		s.out.dvi = append(s.out.dvi, dviOp{kind: dviDown, a: v - s.dviV})
 		s.dviV = v
 	}
+}
+
+// countChars counts the characters in a box's lists, nested boxes
+// included: the glyphs shipping it makes (leaders, shipped more than
+// once, aside).
+func countChars(b *node) int {
+	n := 0
+	for _, p := range b.list {
+		switch p.kind {
+		case charNode:
+			n++
+		case hlistNode, vlistNode:
+			n += countChars(p)
+		}
+	}
+	return n
 }
 
 func (s *shipper) hlistOut(b *node, left, base Scaled) {
