@@ -64,9 +64,15 @@ func set(items ...string) map[string]bool {
 	m := make(map[string]bool, len(items))
 	for _, s := range items {
 		m[s] = true
+		listedFirst[s[0]] = true
 	}
 	return m
 }
+
+// listedFirst marks the first bytes of the tokens in the sets of set: a
+// token starting with another byte (a letter, a digit, a brace…) is in
+// none of them, and the colouring pass skips their lookups.
+var listedFirst [256]bool
 
 // Patterns of normalize_latex, as the reference writes them (with the
 // braces Python reads literally escaped for RE2).
@@ -648,10 +654,11 @@ func (c *colorer) step(idx int, braceColor bool) int {
 	cur := c.l.at(idx)
 	tok := cur.s
 	l := c.l
+	listed := tok != "" && listedFirst[tok[0]] // may be in a token set
 	switch {
 	case tok == "":
 		return idx + 1
-	case phantomTokens[tok]:
+	case listed && phantomTokens[tok]:
 		end := idx + 1
 		if l.at(idx+1).s == "{" {
 			end = c.brace(idx+1, "{", "}")
@@ -660,14 +667,14 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			c.mark(it, Phantom)
 		}
 		return end + 1
-	case twoTailTokens[tok]:
+	case listed && twoTailTokens[tok]:
 		numEnd := c.brace(idx+1, "{", "}")
 		denEnd := c.brace(numEnd+1, "{", "}")
 		c.mark(cur, Visible)
 		c.setInsert(idx, item{c.tagged("", tok, ""), cur.o}, denEnd+1, "}")
 		c.tokens = append(c.tokens, tok)
 		return idx + 1
-	case oneTailTokens[tok]:
+	case listed && oneTailTokens[tok]:
 		numEnd := c.brace(idx+1, "{", "}")
 		c.mark(cur, Visible)
 		tag := c.colorTag()
@@ -678,7 +685,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 		}
 		c.tokens = append(c.tokens, tok)
 		return idx + 1
-	case oneTailInvisb[tok]:
+	case listed && oneTailInvisb[tok]:
 		c.mark(cur, FontSwitch)
 		numStart := idx + 1
 		numEnd := c.brace(numStart, "{", "}")
@@ -694,7 +701,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			}
 		}
 		return numEnd + 1
-	case abTailTokens[tok]:
+	case listed && abTailTokens[tok]:
 		switch l.at(idx + 1).s {
 		case "{":
 			numStart := idx + 1
@@ -733,7 +740,7 @@ func (c *colorer) step(idx int, braceColor bool) int {
 			sub = c.step(sub, false)
 		}
 		return thirdEnd + 1
-	case skipTokens[tok] || twoTailInvisb[tok] || matchesSkip(tok):
+	case listed && (skipTokens[tok] || twoTailInvisb[tok]) || matchesSkip(tok):
 		if (tok == "[" && l.at(idx-1).s != `\sqrt`) || (tok == "]" && idx >= 3 && l.at(idx-3).s != `\sqrt`) {
 			c.mark(cur, Visible)
 			c.set(idx, item{c.tagged("", tok, "}"), cur.o})

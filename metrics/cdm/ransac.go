@@ -82,7 +82,12 @@ func fitRound(src, dst [][2]float64, rem []int, prof Profile) []bool {
 		rng.choice(n, next)
 		t, scale := estimate(s, d, sample)
 		count, sum := 0, 0.0
+		beaten := false // fewer inliers than the best, whatever the rest give
 		for k := range n {
+			if count+(n-k) < bestCount {
+				beaten = true
+				break
+			}
 			// the model scales about the centroid of the points passed
 			// in; the conversions keep each operation rounded as numpy
 			// rounds it (no fused multiply-add)
@@ -95,7 +100,7 @@ func fitRound(src, dst [][2]float64, rem []int, prof Profile) []bool {
 			}
 			sum += float64(r * r)
 		}
-		if count > bestCount || count == bestCount && sum < bestSum {
+		if !beaten && (count > bestCount || count == bestCount && sum < bestSum) {
 			bestCount, bestSum = count, sum
 			best = append(best[:0], cur...)
 			if bestSum <= 0 {
