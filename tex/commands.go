@@ -122,6 +122,11 @@ func (p *parser) command(l *list, name string) error {
 		// token read before it changed the catcodes: not modelled
 		return e.unsupported(`\verb other than alone in a \mathcolor body`)
 	}
+	if name == "mathcolor" {
+		// the command of nearly every token of a coloured formula: none
+		// of the tables below holds it, so it skips their lookups
+		return p.mathColor(l)
+	}
 	if textFontDependent[name] && !(name == "begin" && p.sizeName() == "small") {
 		if _, normal := p.textFont(); !normal {
 			// the size command's text font, strut and (in an array's
