@@ -21,25 +21,28 @@ import (
 
 // Headroom is the heap growth allowed between two collections while a
 // job runs, when the live heap is smaller.
-const Headroom = 256 << 20
+const Headroom = 128 << 20
 
 // defaultPercent is GOGC's default.
 const defaultPercent = 100
 
 // percentFor is the GOGC percentage that lets a heap of live bytes grow
 // by max(live, headroom): defaultPercent for a live heap of headroom or
-// more, at most maxPercent.
+// more. It is at most the percentage at which the runtime's minimum heap
+// (4 MiB × GOGC/100, what a nearly empty heap may grow to) is headroom,
+// so that a small live heap grows by no more than headroom either.
 func percentFor(live, headroom uint64) int {
-	const maxPercent = 10000
+	const minHeap = 4 << 20 // the runtime's minimum heap at GOGC=100
+	maxPercent := headroom * 100 / minHeap
 	if live == 0 {
-		return maxPercent
+		return int(max(maxPercent, defaultPercent))
 	}
 	p := headroom * 100 / live
 	switch {
 	case p < defaultPercent:
 		return defaultPercent
 	case p > maxPercent:
-		return maxPercent
+		return int(maxPercent)
 	}
 	return int(p)
 }
