@@ -424,7 +424,11 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 	}
 	// Second pass.
 	m.setStyle(st)
-	var out []*node
+	n := 0 // what the pass appends, but for \left and \right's delimiters
+	for _, q := range list {
+		n += len(q.newList) + 1 // its list, or its item, and the spacing before it
+	}
+	out := make([]*node, 0, n)
 	first := true
 	var prev noadKind
 	for _, q := range list {

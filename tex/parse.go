@@ -327,7 +327,12 @@ func (l *list) tail() *noad {
 	return l.items[len(l.items)-1]
 }
 
-func (l *list) add(n *noad) { l.items = append(l.items, n) }
+func (l *list) add(n *noad) {
+	if l.items == nil {
+		l.items = make([]*noad, 0, 4) // most lists have more than two items
+	}
+	l.items = append(l.items, n)
+}
 
 // finish is fin_mlist: the list, with a pending generalized fraction
 // completed.
