@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -309,8 +311,15 @@ func csvHeaderEnd(path string, format Format) (int64, error) {
 // input's row groups are kept apart when smaller.
 const maxRowGroupRows = 16384
 
+// parquetReadRows is how many rows a Parquet rewrite reads at a time.
+const parquetReadRows = 256
+
 // writeParquetSubset copies the kept rows of a Parquet file row group by
-// row group, with the input's schema, metadata and compression.
+// row group, with the input's schema, metadata and compression. The row
+// groups are decoded, filtered and encoded on all cores, each into a row
+// group of its own (or several, of at most maxRowGroupRows kept rows), and
+// written in input order; at most a few row groups are held in memory at a
+// time. keep is called in seq order from the calling goroutine.
 func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64, err error) {
 	defer func() { // parquet-go panics on some damaged files (see scanParquet)
 		if r := recover(); r != nil {
@@ -343,56 +352,10 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	w := parquet.NewWriter(bw, opts...)
-	rows := make([]parquet.Row, 256)
-	var seq int64
-	pending := 0 // rows written since the last flush
-	for _, rg := range pf.RowGroups() {
-		rr := rg.Rows()
-		for {
-			k, rerr := rr.ReadRows(rows)
-			kept := rows[:0:0]
-			for i := range k {
-				if keep(seq) {
-					kept = append(kept, rows[i])
-				}
-				seq++
-			}
-			if len(kept) > 0 {
-				if _, err := w.WriteRows(kept); err != nil {
-					rr.Close()
-					f.Close()
-					return n, fmt.Errorf("%s: write row %d: %w", out, seq, err)
-				}
-				n += int64(len(kept))
-				pending += len(kept)
-			}
-			// The writer holds a row group in memory until it is flushed:
-			// bound it, so that memory does not grow with the file.
-			if pending >= maxRowGroupRows {
-				if err := w.Flush(); err != nil {
-					rr.Close()
-					f.Close()
-					return n, err
-				}
-				pending = 0
-			}
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				rr.Close()
-				f.Close()
-				return n, fmt.Errorf("%s: row %d: %w", src.Path, seq, rerr)
-			}
-		}
-		rr.Close()
-		if pending > 0 {
-			if err := w.Flush(); err != nil {
-				f.Close()
-				return n, err
-			}
-			pending = 0
-		}
+	n, err = filterRowGroups(pf, w, keep, runtime.GOMAXPROCS(0))
+	if err != nil {
+		f.Close()
+		return n, fmt.Errorf("%s: %w", src.Path, err)
 	}
 	err = w.Close()
 	if err == nil {
@@ -402,6 +365,176 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 		err = cerr
 	}
 	return n, err
+}
+
+// rowGroupTask is one input row group to filter: which rows to keep, and
+// the row groups it becomes, in order, as they are encoded.
+type rowGroupTask struct {
+	rg     parquet.RowGroup
+	first  int64 // the seq of its first row
+	keep   []bool
+	pieces chan rowGroupPiece
+}
+
+// rowGroupPiece is an encoded output row group (nil with an error).
+type rowGroupPiece struct {
+	rg   *parquet.ConcurrentRowGroupWriter
+	rows int64
+	err  error
+}
+
+// filterRowGroups writes the kept rows of pf's row groups to w, filtering
+// and encoding up to workers row groups at a time and committing them in
+// input order. The output row groups are those a serial copy makes: one
+// per input row group, cut after a read of parquetReadRows rows brings it
+// to maxRowGroupRows rows or more.
+func filterRowGroups(pf *parquet.File, w *parquet.Writer, keep func(int64) bool, workers int) (n int64, err error) {
+	workers = max(1, workers)
+	tasks := make(chan *rowGroupTask)
+	// order holds the tasks in input order for the committer; its buffer
+	// bounds how many row groups are in flight.
+	order := make(chan *rowGroupTask, workers)
+	stop := make(chan struct{})
+	// Committed row group writers are empty again: they are reused, with
+	// their buffers.
+	free := make(chan *parquet.ConcurrentRowGroupWriter, 2*workers+2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := make([]parquet.Row, parquetReadRows)
+			for t := range tasks {
+				t.filter(w, free, rows, stop)
+			}
+		}()
+	}
+	go func() {
+		defer close(order)
+		defer close(tasks)
+		seq := int64(0)
+		for _, rg := range pf.RowGroups() {
+			t := &rowGroupTask{rg: rg, first: seq, keep: make([]bool, rg.NumRows()), pieces: make(chan rowGroupPiece, 1)}
+			for i := range t.keep {
+				t.keep[i] = keep(seq)
+				seq++
+			}
+			select {
+			case order <- t:
+			case <-stop:
+				return
+			}
+			select {
+			case tasks <- t:
+			case <-stop:
+				close(t.pieces)
+				return
+			}
+		}
+	}()
+	defer func() {
+		if err != nil {
+			close(stop)
+			for t := range order { // let the workers and the feeder end
+				for range t.pieces {
+				}
+			}
+		}
+		wg.Wait()
+	}()
+	for t := range order {
+		for p := range t.pieces {
+			if p.err != nil {
+				return n, p.err
+			}
+			if _, err := p.rg.Commit(); err != nil {
+				return n, err
+			}
+			n += p.rows
+			select {
+			case free <- p.rg:
+			default:
+			}
+		}
+	}
+	return n, nil
+}
+
+// filter reads the task's row group and sends its kept rows as encoded
+// row groups, closing t.pieces at the end or on the first error.
+func (t *rowGroupTask) filter(w *parquet.Writer, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, stop <-chan struct{}) {
+	defer close(t.pieces)
+	send := func(p rowGroupPiece) bool {
+		select {
+		case t.pieces <- p:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	defer func() { // parquet-go panics on some damaged files (see scanParquet)
+		if r := recover(); r != nil {
+			send(rowGroupPiece{err: fmt.Errorf("damaged Parquet file: %v", r)})
+		}
+	}()
+	rr := t.rg.Rows()
+	defer rr.Close()
+	var cur *parquet.ConcurrentRowGroupWriter
+	var pending int64 // rows in cur
+	done := func() bool {
+		if cur == nil || pending == 0 {
+			return true
+		}
+		if err := cur.Flush(); err != nil {
+			send(rowGroupPiece{err: err})
+			return false
+		}
+		ok := send(rowGroupPiece{rg: cur, rows: pending})
+		cur, pending = nil, 0
+		return ok
+	}
+	seq := t.first
+	for {
+		k, rerr := rr.ReadRows(rows)
+		kept := rows[:0:0]
+		for i := range k {
+			if j := seq - t.first; j < int64(len(t.keep)) && t.keep[j] {
+				kept = append(kept, rows[i])
+			}
+			seq++
+		}
+		if len(kept) > 0 {
+			if cur == nil {
+				select {
+				case cur = <-free:
+				default:
+					cur = w.BeginRowGroup()
+				}
+			}
+			if _, err := cur.WriteRows(kept); err != nil {
+				send(rowGroupPiece{err: fmt.Errorf("write row %d: %w", seq, err)})
+				return
+			}
+			pending += int64(len(kept))
+		}
+		// An encoded row group is held in memory until it is committed:
+		// bound it, so that memory does not grow with the file.
+		if pending >= maxRowGroupRows && !done() {
+			return
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			send(rowGroupPiece{err: fmt.Errorf("row %d: %w", seq, rerr)})
+			return
+		}
+	}
+	if seq-t.first != int64(len(t.keep)) {
+		send(rowGroupPiece{err: fmt.Errorf("row group at row %d: read %d rows, its metadata says %d", t.first, seq-t.first, len(t.keep))})
+		return
+	}
+	done()
 }
 
 // writeCaptionFolder writes caption.txt with the kept lines and img/ with

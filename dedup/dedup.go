@@ -320,7 +320,8 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	// A release's checksum tells whether it is an against input (Self)
 	// before it is matched, unless it is a file of a size no against
-	// file has: that one's is computed while the releases are matched.
+	// file has: that one's is computed while the releases are matched
+	// and written.
 	relDigest := make([]string, len(job.Releases))
 	relFP := make([]checksum.File, len(job.Releases))
 	relErr := make([]error, len(job.Releases))
@@ -392,14 +393,6 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
 		}
 	}
-	sums.Wait()
-	for i, in := range job.Releases {
-		if relErr[i] != nil {
-			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
-		}
-		fp := relFP[i]
-		res.Inputs = append(res.Inputs, checksum.Input{Role: "release", Name: in.Name, File: fp})
-	}
 	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
 	if err != nil {
 		return nil, err
@@ -449,6 +442,16 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 				res.Fail("release "+in.Name+" images", in.Source.Path, r)
 			}
 		}
+	}
+	// The releases' checksums were computed while they were matched and
+	// written.
+	sums.Wait()
+	for i, in := range job.Releases {
+		if relErr[i] != nil {
+			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
+		}
+		fp := relFP[i]
+		res.Inputs = append(res.Inputs, checksum.Input{Role: "release", Name: in.Name, File: fp})
 	}
 	res.Done()
 	if err := ctx.Err(); err != nil {
