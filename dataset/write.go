@@ -81,53 +81,10 @@ func WriteSubset(src Source, dst string, keep func(seq int64) bool) (int64, erro
 // writeFileSubset rewrites a stream file, calling kept for each record
 // written.
 func writeFileSubset(src Source, format Format, out string, keep func(int64) bool, kept func(Item)) (int64, error) {
-	in, err := os.Open(src.Path)
-	if err != nil {
-		return 0, err
-	}
-	defer in.Close()
-	f, err := os.Create(out)
-	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	cp := &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w}
-	isJSON := format == JSONStrings || format == JSONObjects || format == JSONMap
-	var tail []byte
-	switch {
-	case isJSON:
-		open, t, err := jsonFrame(in)
-		if err != nil {
-			f.Close()
-			return 0, fmt.Errorf("%s: %w", src.Path, err)
-		}
-		tail = t
-		cp.lead = open.lead
-		err = cp.copy(0, open.end)
-		if err != nil {
-			f.Close()
-			return 0, err
-		}
-	case format == CSV || format == TSV:
-		end, err := csvHeaderEnd(src.Path, format)
-		if err != nil {
-			f.Close()
-			return 0, fmt.Errorf("%s: %w", src.Path, err)
-		}
-		if err := cp.copy(0, end); err != nil {
-			f.Close()
-			return 0, err
-		}
-	}
-	var n int64
 	src.Format = format
-	// Kept records that follow each other are copied as one run.
-	var runStart, runEnd int64
-	flush := func() error {
-		if runEnd > runStart {
-			return cp.copy(runStart, runEnd)
-		}
-		return nil
+	sw, err := newStreamWriter(src, out)
+	if err != nil {
+		return 0, err
 	}
 	// A rewrite needs only the records' places (kept is the caption
 	// folder's, which needs their ids).
@@ -135,42 +92,158 @@ func writeFileSubset(src Source, format Format, out string, keep func(int64) boo
 		if !keep(it.Seq) {
 			return nil
 		}
-		var err error
-		switch {
-		case isJSON && n == 0:
-			err = cp.copyJSON(it.Start, it.End, true)
-			runStart, runEnd = it.End, it.End
-		case it.Start == runEnd:
-			runEnd = it.End
-		default:
-			err = flush()
-			runStart, runEnd = it.Start, it.End
-		}
-		if err != nil {
+		if err := sw.Put(it); err != nil {
 			return err
 		}
 		if kept != nil {
 			kept(it)
 		}
-		n++
 		return nil
 	}, nil, kept == nil)
-	if err == nil {
-		err = flush()
+	if err != nil {
+		sw.Abort()
+		return sw.n, err
 	}
+	return sw.Close(st)
+}
+
+// A StreamWriter rewrites a stream file (JSON, JSONL, CSV, TSV, lines, a
+// caption file) from the records a scan of it delivers, as WriteSubset
+// does, while the scan runs: the records put are the kept ones.
+type StreamWriter struct {
+	src    Source
+	f      *os.File
+	in     *os.File
+	w      *bufio.Writer
+	cp     *spanCopier
+	isJSON bool
+	tail   []byte
+	n      int64
+	// Kept records that follow each other are copied as one run.
+	runStart, runEnd int64
+}
+
+// NewStreamWriter starts the rewrite of src into the folder dst, as
+// dst/<its base name>, when WriteSubset would rewrite it record by record
+// (a non-empty file of a stream format); ok is false, with nothing
+// written, for any other source.
+func NewStreamWriter(src Source, dst string) (sw *StreamWriter, ok bool, err error) {
+	format := src.Format
+	if format == "" {
+		if format, err = Detect(src.Path); err != nil {
+			return nil, false, nil
+		}
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || format == Parquet || format == InkML {
+		return nil, false, nil
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return nil, false, err
+	}
+	src.Format = format
+	sw, err = newStreamWriter(src, filepath.Join(dst, filepath.Base(src.Path)))
+	return sw, err == nil, err
+}
+
+func newStreamWriter(src Source, out string) (*StreamWriter, error) {
+	in, err := os.Open(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	sw := &StreamWriter{src: src, f: f, in: in, w: w, cp: &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w}}
+	format := src.Format
+	sw.isJSON = format == JSONStrings || format == JSONObjects || format == JSONMap
+	switch {
+	case sw.isJSON:
+		open, t, err := jsonFrame(in)
+		if err != nil {
+			sw.Abort()
+			return nil, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		sw.tail = t
+		sw.cp.lead = open.lead
+		if err := sw.cp.copy(0, open.end); err != nil {
+			sw.Abort()
+			return nil, err
+		}
+	case format == CSV || format == TSV:
+		end, err := csvHeaderEnd(src.Path, format)
+		if err != nil {
+			sw.Abort()
+			return nil, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		if err := sw.cp.copy(0, end); err != nil {
+			sw.Abort()
+			return nil, err
+		}
+	}
+	return sw, nil
+}
+
+// Put writes a kept record, given as the scan delivered it (its Start and
+// End); records are put in scan order.
+func (sw *StreamWriter) Put(it Item) error {
+	var err error
+	switch {
+	case sw.isJSON && sw.n == 0:
+		err = sw.cp.copyJSON(it.Start, it.End, true)
+		sw.runStart, sw.runEnd = it.End, it.End
+	case it.Start == sw.runEnd:
+		sw.runEnd = it.End
+	default:
+		err = sw.flush()
+		sw.runStart, sw.runEnd = it.Start, it.End
+	}
+	if err != nil {
+		return err
+	}
+	sw.n++
+	return nil
+}
+
+func (sw *StreamWriter) flush() error {
+	if sw.runEnd > sw.runStart {
+		return sw.cp.copy(sw.runStart, sw.runEnd)
+	}
+	return nil
+}
+
+// Close completes the file, given the stats of the scan that put its
+// records, and returns the number of records written. A source the scan
+// read only partly (Stats.FileError) is refused, as by WriteSubset.
+func (sw *StreamWriter) Close(st Stats) (int64, error) {
+	defer sw.in.Close()
+	err := sw.flush()
 	if err == nil && st.FileError != "" {
-		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", src.Path, st.FileError)
+		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", sw.src.Path, st.FileError)
 	}
-	if err == nil && tail != nil {
-		_, err = w.Write(tail)
+	if err == nil && sw.tail != nil {
+		_, err = sw.w.Write(sw.tail)
 	}
 	if err == nil {
-		err = w.Flush()
+		err = sw.w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := sw.f.Close(); err == nil {
 		err = cerr
 	}
-	return n, err
+	return sw.n, err
+}
+
+// Written is the number of records written so far.
+func (sw *StreamWriter) Written() int64 { return sw.n }
+
+// Abort ends an unfinished rewrite; its file stays as it is (the caller's
+// output folder is discarded).
+func (sw *StreamWriter) Abort() {
+	sw.in.Close()
+	sw.f.Close()
 }
 
 // spanCopier copies increasing byte ranges of a file read once.

@@ -368,6 +368,14 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		seen = newWithinSet(len(job.Levels))
 		seen.labels = job.WithinLabels
 	}
+	// A split whose removals are all decided as its scan delivers them is
+	// written during the scan (streamed); the others after.
+	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	streamed := make([]*streamed, len(job.Releases))
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]
 		*sum = ReleaseSummary{Name: in.Name, Path: in.Source.Path, ByReason: map[Reason]int64{}, Output: in.Name}
@@ -380,7 +388,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		if imageOnly(in.Source) {
 			rm, err = matchImageRelease(ctx, &job, in, sum, ag, seen)
 		} else {
-			rm, err = matchRelease(ctx, &job, in, sum, ag, seen)
+			rm, streamed[i], err = matchRelease(ctx, &job, in, sum, ag, seen, filepath.Join(tmp, in.Name))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("release %s: %w", in.Name, err)
@@ -393,11 +401,6 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
 		}
 	}
-	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]
 		rm := removed[i]
@@ -405,9 +408,12 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		keep := func(seq int64) bool { return rm[seq] == nil }
 		var n int64
 		var err error
-		if sum.Format == formatImages {
+		switch {
+		case streamed[i] != nil:
+			n, err = streamed[i].n, streamed[i].err
+		case sum.Format == formatImages:
 			n, err = dataset.WriteImageSubset(dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits}, filepath.Join(tmp, in.Name), keep)
-		} else {
+		default:
 			n, err = dataset.WriteSubset(in.Source, filepath.Join(tmp, in.Name), keep)
 		}
 		if err != nil {
