@@ -157,7 +157,7 @@ func newStreamWriter(src Source, out string) (*StreamWriter, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 1<<20)
-	sw := &StreamWriter{src: src, f: f, in: in, w: w, cp: &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w}}
+	sw := &StreamWriter{src: src, f: f, in: in, w: w, cp: &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w, in: in, out: f, bw: w}}
 	format := src.Format
 	sw.isJSON = format == JSONStrings || format == JSONObjects || format == JSONMap
 	switch {
@@ -253,6 +253,10 @@ type spanCopier struct {
 	pos  int64
 	buf  []byte
 	lead []byte // JSON: the white space after the opening bracket
+	// in and out, when set, are the files under r and w (bw, flushed
+	// before a direct copy), for long spans.
+	in, out *os.File
+	bw      *bufio.Writer
 }
 
 func (c *spanCopier) seek(start int64) error {
@@ -267,11 +271,50 @@ func (c *spanCopier) seek(start int64) error {
 }
 
 func (c *spanCopier) copy(start, end int64) error {
+	if c.in != nil && end-start >= directSpan && start >= c.pos {
+		return c.copyDirect(start, end)
+	}
 	if err := c.seek(start); err != nil {
 		return err
 	}
-	n, err := io.CopyN(c.w, c.r, end-start)
-	c.pos += n
+	// From the read buffer to the write buffer (io.CopyN would hand a
+	// short span to the file's ReadFrom: a write and a new buffer each).
+	for c.pos < end {
+		b, err := c.r.Peek(int(min(end-c.pos, int64(c.r.Size()))))
+		if len(b) > 0 {
+			if _, werr := c.w.Write(b); werr != nil {
+				return werr
+			}
+			c.r.Discard(len(b))
+			c.pos += int64(len(b))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// directSpan is the length from which a span is copied file to file, by
+// the kernel where it can (copy_file_range), rather than through the
+// buffers.
+const directSpan = 64 << 10
+
+// copyDirect copies a long span from c.in to c.out after what the
+// buffered writer holds; the buffered reader starts again after it.
+func (c *spanCopier) copyDirect(start, end int64) error {
+	if err := c.bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := c.in.Seek(start, io.SeekStart); err != nil {
+		return err
+	}
+	n, err := c.out.ReadFrom(&io.LimitedReader{R: c.in, N: end - start})
+	c.pos = start + n
+	c.r.Reset(c.in)
+	if err == nil && n < end-start {
+		err = fmt.Errorf("byte %d: %w", c.pos, io.ErrUnexpectedEOF)
+	}
 	return err
 }
 

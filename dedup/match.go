@@ -224,6 +224,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		if job.Progress != nil {
 			job.Progress.Add(1)
 		}
+		gone := false // the item is removed (rm has it)
 		if byID != nil {
 			byID[it.ID] = append(byID[it.ID], it.Seq)
 		}
@@ -236,6 +237,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				c := *r
 				c.ID, c.Seq = it.ID, it.Seq
 				mark(rm, &c)
+				gone = true
 			}
 		}
 		for li, d := range k.digests {
@@ -248,21 +250,23 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			if len(names) > 0 {
 				m, more := matchList(names)
 				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonLabel, Level: ag.levels[li].Name, Matches: m, MoreMatches: more})
+				gone = true
 				break
 			}
 		}
-		if len(k.near) > 0 && rm[it.Seq] == nil {
+		if len(k.near) > 0 && !gone {
 			if names, dist := k.near, k.nearDist; len(names) > 0 {
 				m, more := matchList(names)
 				d := int32(dist)
 				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonNear, Level: "tokens", Distance: &d, Matches: m, MoreMatches: more})
+				gone = true
 			}
 		}
 		// Only a surviving item is the first copy of its keys: a copy
 		// removed for another reason must not take its duplicates with it.
 		// In a caption folder a line may still go with another line of its
 		// id (removeSharedImages), so its duplicates are decided after.
-		if seen != nil && rm[it.Seq] == nil {
+		if seen != nil && !gone {
 			if deferWithin {
 				p := pendingItem{seq: it.Seq, id: it.ID, digests: slices.Clone(k.digests)}
 				if withinImg {
@@ -271,10 +275,11 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				pending = append(pending, p)
 			} else {
 				seen.check(rm, in.Name, it.ID, it.Seq, k.digests, ag.levels)
+				gone = rm[it.Seq] != nil
 			}
 		}
 		// A write error is reported where the split's write is.
-		if sw != nil && rm[it.Seq] == nil && wrote.err == nil {
+		if sw != nil && !gone && wrote.err == nil {
 			wrote.err = sw.Put(it)
 		}
 		return nil
