@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -132,4 +134,84 @@ func writeParquetWorkers(t *testing.T, in, out string, keep func(int64) bool, wo
 		t.Fatal(err)
 	}
 	return n
+}
+
+// TestHostileParquetDamagedRowGroup: a Parquet file whose footer is sound
+// but one of whose row groups is damaged is refused with an error by the
+// parallel rewrite, whatever the number of workers, and the rewrite does
+// not hang.
+func TestHostileParquetDamagedRowGroup(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "in.parquet")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := parquet.NewGenericWriter[pqTestRow](f, parquet.Compression(&parquet.Snappy), parquet.MaxRowsPerRowGroup(500))
+	rows := make([]pqTestRow, 5000)
+	for i := range rows {
+		rows[i] = pqTestRow{Latex: fmt.Sprintf("a_{%d} + b_{%d}", i, i*7), Blob: []byte(fmt.Sprintf("blob %d", i)), N: int64(i)}
+	}
+	if _, err := w.Write(rows); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The pages of the fourth row group's first column, overwritten.
+	m := pf.Metadata().RowGroups[3].Columns[0].MetaData
+	for i := m.DataPageOffset; i < m.DataPageOffset+m.TotalCompressedSize; i++ {
+		b[i] = 0xff
+	}
+	bad := filepath.Join(dir, "bad.parquet")
+	if err := os.WriteFile(bad, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 4} {
+		done := make(chan error, 1)
+		go func() {
+			fh, err := os.Open(bad)
+			if err != nil {
+				done <- err
+				return
+			}
+			defer fh.Close()
+			pf, err := openParquet(fh, int64(len(b)))
+			if err != nil {
+				done <- err
+				return
+			}
+			var out bytes.Buffer
+			pw := parquet.NewWriter(&out, pf.Schema())
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						err = fmt.Errorf("panic: %v", r)
+					}
+				}()
+				_, err = filterRowGroups(pf, pw, func(int64) bool { return true }, workers)
+			}()
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || strings.HasPrefix(err.Error(), "panic") {
+				t.Errorf("%d workers: a damaged row group gave %v, want an error", workers, err)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%d workers: the rewrite of a damaged file hangs", workers)
+		}
+	}
+	if _, err := WriteSubset(Source{Path: bad}, filepath.Join(dir, "out"), func(int64) bool { return true }); err == nil {
+		t.Error("WriteSubset of a damaged file: no error")
+	}
 }
