@@ -72,5 +72,6 @@
 // items, in the source's own format and layout: every kept record's or
 // image's bytes are copied as they were (a Parquet file keeps its schema,
 // metadata and compression), never from outside the source, and a source
-// read only in part is refused.
+// read only in part is refused. [StreamWriter] writes a stream file's
+// subset during the caller's own scan of it, to the same bytes.
 package dataset

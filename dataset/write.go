@@ -12,7 +12,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -79,53 +81,10 @@ func WriteSubset(src Source, dst string, keep func(seq int64) bool) (int64, erro
 // writeFileSubset rewrites a stream file, calling kept for each record
 // written.
 func writeFileSubset(src Source, format Format, out string, keep func(int64) bool, kept func(Item)) (int64, error) {
-	in, err := os.Open(src.Path)
-	if err != nil {
-		return 0, err
-	}
-	defer in.Close()
-	f, err := os.Create(out)
-	if err != nil {
-		return 0, err
-	}
-	w := bufio.NewWriterSize(f, 1<<20)
-	cp := &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w}
-	isJSON := format == JSONStrings || format == JSONObjects || format == JSONMap
-	var tail []byte
-	switch {
-	case isJSON:
-		open, t, err := jsonFrame(in)
-		if err != nil {
-			f.Close()
-			return 0, fmt.Errorf("%s: %w", src.Path, err)
-		}
-		tail = t
-		cp.lead = open.lead
-		err = cp.copy(0, open.end)
-		if err != nil {
-			f.Close()
-			return 0, err
-		}
-	case format == CSV || format == TSV:
-		end, err := csvHeaderEnd(src.Path, format)
-		if err != nil {
-			f.Close()
-			return 0, fmt.Errorf("%s: %w", src.Path, err)
-		}
-		if err := cp.copy(0, end); err != nil {
-			f.Close()
-			return 0, err
-		}
-	}
-	var n int64
 	src.Format = format
-	// Kept records that follow each other are copied as one run.
-	var runStart, runEnd int64
-	flush := func() error {
-		if runEnd > runStart {
-			return cp.copy(runStart, runEnd)
-		}
-		return nil
+	sw, err := newStreamWriter(src, out)
+	if err != nil {
+		return 0, err
 	}
 	// A rewrite needs only the records' places (kept is the caption
 	// folder's, which needs their ids).
@@ -133,42 +92,158 @@ func writeFileSubset(src Source, format Format, out string, keep func(int64) boo
 		if !keep(it.Seq) {
 			return nil
 		}
-		var err error
-		switch {
-		case isJSON && n == 0:
-			err = cp.copyJSON(it.Start, it.End, true)
-			runStart, runEnd = it.End, it.End
-		case it.Start == runEnd:
-			runEnd = it.End
-		default:
-			err = flush()
-			runStart, runEnd = it.Start, it.End
-		}
-		if err != nil {
+		if err := sw.Put(it); err != nil {
 			return err
 		}
 		if kept != nil {
 			kept(it)
 		}
-		n++
 		return nil
 	}, nil, kept == nil)
-	if err == nil {
-		err = flush()
+	if err != nil {
+		sw.Abort()
+		return sw.n, err
 	}
+	return sw.Close(st)
+}
+
+// A StreamWriter rewrites a stream file (JSON, JSONL, CSV, TSV, lines, a
+// caption file) from the records a scan of it delivers, as WriteSubset
+// does, while the scan runs: the records put are the kept ones.
+type StreamWriter struct {
+	src    Source
+	f      *os.File
+	in     *os.File
+	w      *bufio.Writer
+	cp     *spanCopier
+	isJSON bool
+	tail   []byte
+	n      int64
+	// Kept records that follow each other are copied as one run.
+	runStart, runEnd int64
+}
+
+// NewStreamWriter starts the rewrite of src into the folder dst, as
+// dst/<its base name>, when WriteSubset would rewrite it record by record
+// (a non-empty file of a stream format); ok is false, with nothing
+// written, for any other source.
+func NewStreamWriter(src Source, dst string) (sw *StreamWriter, ok bool, err error) {
+	format := src.Format
+	if format == "" {
+		if format, err = Detect(src.Path); err != nil {
+			return nil, false, nil
+		}
+	}
+	fi, err := os.Stat(src.Path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() == 0 || format == Parquet || format == InkML {
+		return nil, false, nil
+	}
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return nil, false, err
+	}
+	src.Format = format
+	sw, err = newStreamWriter(src, filepath.Join(dst, filepath.Base(src.Path)))
+	return sw, err == nil, err
+}
+
+func newStreamWriter(src Source, out string) (*StreamWriter, error) {
+	in, err := os.Open(src.Path)
+	if err != nil {
+		return nil, err
+	}
+	f, err := os.Create(out)
+	if err != nil {
+		in.Close()
+		return nil, err
+	}
+	w := bufio.NewWriterSize(f, 1<<20)
+	sw := &StreamWriter{src: src, f: f, in: in, w: w, cp: &spanCopier{r: bufio.NewReaderSize(in, 1<<20), w: w, in: in, out: f, bw: w}}
+	format := src.Format
+	sw.isJSON = format == JSONStrings || format == JSONObjects || format == JSONMap
+	switch {
+	case sw.isJSON:
+		open, t, err := jsonFrame(in)
+		if err != nil {
+			sw.Abort()
+			return nil, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		sw.tail = t
+		sw.cp.lead = open.lead
+		if err := sw.cp.copy(0, open.end); err != nil {
+			sw.Abort()
+			return nil, err
+		}
+	case format == CSV || format == TSV:
+		end, err := csvHeaderEnd(src.Path, format)
+		if err != nil {
+			sw.Abort()
+			return nil, fmt.Errorf("%s: %w", src.Path, err)
+		}
+		if err := sw.cp.copy(0, end); err != nil {
+			sw.Abort()
+			return nil, err
+		}
+	}
+	return sw, nil
+}
+
+// Put writes a kept record, given as the scan delivered it (its Start and
+// End); records are put in scan order.
+func (sw *StreamWriter) Put(it Item) error {
+	var err error
+	switch {
+	case sw.isJSON && sw.n == 0:
+		err = sw.cp.copyJSON(it.Start, it.End, true)
+		sw.runStart, sw.runEnd = it.End, it.End
+	case it.Start == sw.runEnd:
+		sw.runEnd = it.End
+	default:
+		err = sw.flush()
+		sw.runStart, sw.runEnd = it.Start, it.End
+	}
+	if err != nil {
+		return err
+	}
+	sw.n++
+	return nil
+}
+
+func (sw *StreamWriter) flush() error {
+	if sw.runEnd > sw.runStart {
+		return sw.cp.copy(sw.runStart, sw.runEnd)
+	}
+	return nil
+}
+
+// Close completes the file, given the stats of the scan that put its
+// records, and returns the number of records written. A source the scan
+// read only partly (Stats.FileError) is refused, as by WriteSubset.
+func (sw *StreamWriter) Close(st Stats) (int64, error) {
+	defer sw.in.Close()
+	err := sw.flush()
 	if err == nil && st.FileError != "" {
-		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", src.Path, st.FileError)
+		err = fmt.Errorf("%s was read only partly (%s): it cannot be rewritten faithfully", sw.src.Path, st.FileError)
 	}
-	if err == nil && tail != nil {
-		_, err = w.Write(tail)
+	if err == nil && sw.tail != nil {
+		_, err = sw.w.Write(sw.tail)
 	}
 	if err == nil {
-		err = w.Flush()
+		err = sw.w.Flush()
 	}
-	if cerr := f.Close(); err == nil {
+	if cerr := sw.f.Close(); err == nil {
 		err = cerr
 	}
-	return n, err
+	return sw.n, err
+}
+
+// Written is the number of records written so far.
+func (sw *StreamWriter) Written() int64 { return sw.n }
+
+// Abort ends an unfinished rewrite; its file stays as it is (the caller's
+// output folder is discarded).
+func (sw *StreamWriter) Abort() {
+	sw.in.Close()
+	sw.f.Close()
 }
 
 // spanCopier copies increasing byte ranges of a file read once.
@@ -178,6 +253,10 @@ type spanCopier struct {
 	pos  int64
 	buf  []byte
 	lead []byte // JSON: the white space after the opening bracket
+	// in and out, when set, are the files under r and w (bw, flushed
+	// before a direct copy), for long spans.
+	in, out *os.File
+	bw      *bufio.Writer
 }
 
 func (c *spanCopier) seek(start int64) error {
@@ -192,11 +271,50 @@ func (c *spanCopier) seek(start int64) error {
 }
 
 func (c *spanCopier) copy(start, end int64) error {
+	if c.in != nil && end-start >= directSpan && start >= c.pos {
+		return c.copyDirect(start, end)
+	}
 	if err := c.seek(start); err != nil {
 		return err
 	}
-	n, err := io.CopyN(c.w, c.r, end-start)
-	c.pos += n
+	// From the read buffer to the write buffer (io.CopyN would hand a
+	// short span to the file's ReadFrom: a write and a new buffer each).
+	for c.pos < end {
+		b, err := c.r.Peek(int(min(end-c.pos, int64(c.r.Size()))))
+		if len(b) > 0 {
+			if _, werr := c.w.Write(b); werr != nil {
+				return werr
+			}
+			c.r.Discard(len(b))
+			c.pos += int64(len(b))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// directSpan is the length from which a span is copied file to file, by
+// the kernel where it can (copy_file_range), rather than through the
+// buffers.
+const directSpan = 64 << 10
+
+// copyDirect copies a long span from c.in to c.out after what the
+// buffered writer holds; the buffered reader starts again after it.
+func (c *spanCopier) copyDirect(start, end int64) error {
+	if err := c.bw.Flush(); err != nil {
+		return err
+	}
+	if _, err := c.in.Seek(start, io.SeekStart); err != nil {
+		return err
+	}
+	n, err := c.out.ReadFrom(&io.LimitedReader{R: c.in, N: end - start})
+	c.pos = start + n
+	c.r.Reset(c.in)
+	if err == nil && n < end-start {
+		err = fmt.Errorf("byte %d: %w", c.pos, io.ErrUnexpectedEOF)
+	}
 	return err
 }
 
@@ -309,8 +427,15 @@ func csvHeaderEnd(path string, format Format) (int64, error) {
 // input's row groups are kept apart when smaller.
 const maxRowGroupRows = 16384
 
+// parquetReadRows is how many rows a Parquet rewrite reads at a time.
+const parquetReadRows = 256
+
 // writeParquetSubset copies the kept rows of a Parquet file row group by
-// row group, with the input's schema, metadata and compression.
+// row group, with the input's schema, metadata and compression. The row
+// groups are decoded, filtered and encoded on all cores, each into a row
+// group of its own (or several, of at most maxRowGroupRows kept rows), and
+// written in input order; at most a few row groups are held in memory at a
+// time. keep is called in seq order from the calling goroutine.
 func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64, err error) {
 	defer func() { // parquet-go panics on some damaged files (see scanParquet)
 		if r := recover(); r != nil {
@@ -343,56 +468,10 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	}
 	bw := bufio.NewWriterSize(f, 1<<20)
 	w := parquet.NewWriter(bw, opts...)
-	rows := make([]parquet.Row, 256)
-	var seq int64
-	pending := 0 // rows written since the last flush
-	for _, rg := range pf.RowGroups() {
-		rr := rg.Rows()
-		for {
-			k, rerr := rr.ReadRows(rows)
-			kept := rows[:0:0]
-			for i := range k {
-				if keep(seq) {
-					kept = append(kept, rows[i])
-				}
-				seq++
-			}
-			if len(kept) > 0 {
-				if _, err := w.WriteRows(kept); err != nil {
-					rr.Close()
-					f.Close()
-					return n, fmt.Errorf("%s: write row %d: %w", out, seq, err)
-				}
-				n += int64(len(kept))
-				pending += len(kept)
-			}
-			// The writer holds a row group in memory until it is flushed:
-			// bound it, so that memory does not grow with the file.
-			if pending >= maxRowGroupRows {
-				if err := w.Flush(); err != nil {
-					rr.Close()
-					f.Close()
-					return n, err
-				}
-				pending = 0
-			}
-			if rerr == io.EOF {
-				break
-			}
-			if rerr != nil {
-				rr.Close()
-				f.Close()
-				return n, fmt.Errorf("%s: row %d: %w", src.Path, seq, rerr)
-			}
-		}
-		rr.Close()
-		if pending > 0 {
-			if err := w.Flush(); err != nil {
-				f.Close()
-				return n, err
-			}
-			pending = 0
-		}
+	n, err = filterRowGroups(pf, w, keep, runtime.GOMAXPROCS(0))
+	if err != nil {
+		f.Close()
+		return n, fmt.Errorf("%s: %w", src.Path, err)
 	}
 	err = w.Close()
 	if err == nil {
@@ -402,6 +481,176 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 		err = cerr
 	}
 	return n, err
+}
+
+// rowGroupTask is one input row group to filter: which rows to keep, and
+// the row groups it becomes, in order, as they are encoded.
+type rowGroupTask struct {
+	rg     parquet.RowGroup
+	first  int64 // the seq of its first row
+	keep   []bool
+	pieces chan rowGroupPiece
+}
+
+// rowGroupPiece is an encoded output row group (nil with an error).
+type rowGroupPiece struct {
+	rg   *parquet.ConcurrentRowGroupWriter
+	rows int64
+	err  error
+}
+
+// filterRowGroups writes the kept rows of pf's row groups to w, filtering
+// and encoding up to workers row groups at a time and committing them in
+// input order. The output row groups are those a serial copy makes: one
+// per input row group, cut after a read of parquetReadRows rows brings it
+// to maxRowGroupRows rows or more.
+func filterRowGroups(pf *parquet.File, w *parquet.Writer, keep func(int64) bool, workers int) (n int64, err error) {
+	workers = max(1, workers)
+	tasks := make(chan *rowGroupTask)
+	// order holds the tasks in input order for the committer; its buffer
+	// bounds how many row groups are in flight.
+	order := make(chan *rowGroupTask, workers)
+	stop := make(chan struct{})
+	// Committed row group writers are empty again: they are reused, with
+	// their buffers.
+	free := make(chan *parquet.ConcurrentRowGroupWriter, 2*workers+2)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rows := make([]parquet.Row, parquetReadRows)
+			for t := range tasks {
+				t.filter(w, free, rows, stop)
+			}
+		}()
+	}
+	go func() {
+		defer close(order)
+		defer close(tasks)
+		seq := int64(0)
+		for _, rg := range pf.RowGroups() {
+			t := &rowGroupTask{rg: rg, first: seq, keep: make([]bool, rg.NumRows()), pieces: make(chan rowGroupPiece, 1)}
+			for i := range t.keep {
+				t.keep[i] = keep(seq)
+				seq++
+			}
+			select {
+			case order <- t:
+			case <-stop:
+				return
+			}
+			select {
+			case tasks <- t:
+			case <-stop:
+				close(t.pieces)
+				return
+			}
+		}
+	}()
+	defer func() {
+		if err != nil {
+			close(stop)
+			for t := range order { // let the workers and the feeder end
+				for range t.pieces {
+				}
+			}
+		}
+		wg.Wait()
+	}()
+	for t := range order {
+		for p := range t.pieces {
+			if p.err != nil {
+				return n, p.err
+			}
+			if _, err := p.rg.Commit(); err != nil {
+				return n, err
+			}
+			n += p.rows
+			select {
+			case free <- p.rg:
+			default:
+			}
+		}
+	}
+	return n, nil
+}
+
+// filter reads the task's row group and sends its kept rows as encoded
+// row groups, closing t.pieces at the end or on the first error.
+func (t *rowGroupTask) filter(w *parquet.Writer, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, stop <-chan struct{}) {
+	defer close(t.pieces)
+	send := func(p rowGroupPiece) bool {
+		select {
+		case t.pieces <- p:
+			return true
+		case <-stop:
+			return false
+		}
+	}
+	defer func() { // parquet-go panics on some damaged files (see scanParquet)
+		if r := recover(); r != nil {
+			send(rowGroupPiece{err: fmt.Errorf("damaged Parquet file: %v", r)})
+		}
+	}()
+	rr := t.rg.Rows()
+	defer rr.Close()
+	var cur *parquet.ConcurrentRowGroupWriter
+	var pending int64 // rows in cur
+	done := func() bool {
+		if cur == nil || pending == 0 {
+			return true
+		}
+		if err := cur.Flush(); err != nil {
+			send(rowGroupPiece{err: err})
+			return false
+		}
+		ok := send(rowGroupPiece{rg: cur, rows: pending})
+		cur, pending = nil, 0
+		return ok
+	}
+	seq := t.first
+	for {
+		k, rerr := rr.ReadRows(rows)
+		kept := rows[:0:0]
+		for i := range k {
+			if j := seq - t.first; j < int64(len(t.keep)) && t.keep[j] {
+				kept = append(kept, rows[i])
+			}
+			seq++
+		}
+		if len(kept) > 0 {
+			if cur == nil {
+				select {
+				case cur = <-free:
+				default:
+					cur = w.BeginRowGroup()
+				}
+			}
+			if _, err := cur.WriteRows(kept); err != nil {
+				send(rowGroupPiece{err: fmt.Errorf("write row %d: %w", seq, err)})
+				return
+			}
+			pending += int64(len(kept))
+		}
+		// An encoded row group is held in memory until it is committed:
+		// bound it, so that memory does not grow with the file.
+		if pending >= maxRowGroupRows && !done() {
+			return
+		}
+		if rerr == io.EOF {
+			break
+		}
+		if rerr != nil {
+			send(rowGroupPiece{err: fmt.Errorf("row %d: %w", seq, rerr)})
+			return
+		}
+	}
+	if seq-t.first != int64(len(t.keep)) {
+		send(rowGroupPiece{err: fmt.Errorf("row group at row %d: read %d rows, its metadata says %d", t.first, seq-t.first, len(t.keep))})
+		return
+	}
+	done()
 }
 
 // writeCaptionFolder writes caption.txt with the kept lines and img/ with

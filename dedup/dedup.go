@@ -320,7 +320,8 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 	}
 	// A release's checksum tells whether it is an against input (Self)
 	// before it is matched, unless it is a file of a size no against
-	// file has: that one's is computed while the releases are matched.
+	// file has: that one's is computed while the releases are matched
+	// and written.
 	relDigest := make([]string, len(job.Releases))
 	relFP := make([]checksum.File, len(job.Releases))
 	relErr := make([]error, len(job.Releases))
@@ -367,6 +368,14 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		seen = newWithinSet(len(job.Levels))
 		seen.labels = job.WithinLabels
 	}
+	// A split whose removals are all decided as its scan delivers them is
+	// written during the scan (streamed); the others after.
+	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	streamed := make([]*streamed, len(job.Releases))
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]
 		*sum = ReleaseSummary{Name: in.Name, Path: in.Source.Path, ByReason: map[Reason]int64{}, Output: in.Name}
@@ -379,7 +388,7 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		if imageOnly(in.Source) {
 			rm, err = matchImageRelease(ctx, &job, in, sum, ag, seen)
 		} else {
-			rm, err = matchRelease(ctx, &job, in, sum, ag, seen)
+			rm, streamed[i], err = matchRelease(ctx, &job, in, sum, ag, seen, filepath.Join(tmp, in.Name))
 		}
 		if err != nil {
 			return nil, fmt.Errorf("release %s: %w", in.Name, err)
@@ -392,19 +401,6 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
 		}
 	}
-	sums.Wait()
-	for i, in := range job.Releases {
-		if relErr[i] != nil {
-			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
-		}
-		fp := relFP[i]
-		res.Inputs = append(res.Inputs, checksum.Input{Role: "release", Name: in.Name, File: fp})
-	}
-	tmp, err := os.MkdirTemp(filepath.Dir(realPath(job.Out)), "."+filepath.Base(job.Out)+".tmp-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]
 		rm := removed[i]
@@ -412,9 +408,12 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		keep := func(seq int64) bool { return rm[seq] == nil }
 		var n int64
 		var err error
-		if sum.Format == formatImages {
+		switch {
+		case streamed[i] != nil:
+			n, err = streamed[i].n, streamed[i].err
+		case sum.Format == formatImages:
 			n, err = dataset.WriteImageSubset(dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits}, filepath.Join(tmp, in.Name), keep)
-		} else {
+		default:
 			n, err = dataset.WriteSubset(in.Source, filepath.Join(tmp, in.Name), keep)
 		}
 		if err != nil {
@@ -449,6 +448,16 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 				res.Fail("release "+in.Name+" images", in.Source.Path, r)
 			}
 		}
+	}
+	// The releases' checksums were computed while they were matched and
+	// written.
+	sums.Wait()
+	for i, in := range job.Releases {
+		if relErr[i] != nil {
+			return nil, fmt.Errorf("release %s: %w", in.Name, relErr[i])
+		}
+		fp := relFP[i]
+		res.Inputs = append(res.Inputs, checksum.Input{Role: "release", Name: in.Name, File: fp})
 	}
 	res.Done()
 	if err := ctx.Err(); err != nil {

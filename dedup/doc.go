@@ -23,7 +23,12 @@
 //     Memory grows with the removed items (and with Within, with the
 //     release's distinct keys), not with the release.
 //  3. Each split is rewritten by [dataset.WriteSubset] from the removal
-//     set, in its own format, every kept record's bytes as they were.
+//     set, in its own format, every kept record's bytes as they were. A
+//     stream file (JSON, JSONL, CSV, lines) whose removals are all decided
+//     as its items are delivered (no caption folder, no image rule) is
+//     written during step 2 by a [dataset.StreamWriter] instead, to the
+//     same bytes, without a second read; a Parquet file's row groups are
+//     filtered and encoded on all cores.
 //
 // The output folder is built beside its final place and renamed into it
 // only when complete; inputs are read only; ids never become paths (files

@@ -127,8 +127,18 @@ func newWithinSet(levels int) *withinSet {
 	return w
 }
 
+// streamed is what writing a release split during its scan did: the
+// records written and the first error.
+type streamed struct {
+	n   int64
+	err error
+}
+
 // matchRelease streams one release split and returns its removals by seq.
-func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
+// When every removal is decided as the scan delivers its item (a stream
+// file: no caption folder, no image rule), the split is written to the
+// folder out during the scan too, and the result says how that went.
+func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet, out string) (map[int64]*Removed, *streamed, error) {
 	rm := map[int64]*Removed{}
 	src := in.Source
 	src.OnSkip = func(k dataset.Skip) {
@@ -138,7 +148,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	if format == "" {
 		f, err := dataset.Detect(src.Path)
 		if err != nil && !errors.Is(err, dataset.ErrEmptyInput) {
-			return nil, err
+			return nil, nil, err
 		}
 		// An empty input is read (and reported) as empty.
 		format = f
@@ -178,7 +188,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		var err error
 		imgRm, prints, err = matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc, useImages, withinImg)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if job.Progress != nil {
@@ -199,10 +209,22 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		byID = map[string][]int64{}
 	}
 	deferWithin := byID != nil || withinImg
+	var sw *dataset.StreamWriter
+	var wrote *streamed
+	if !deferWithin && imgRm == nil {
+		w, ok, err := dataset.NewStreamWriter(src, out)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			sw, wrote = w, &streamed{}
+		}
+	}
 	st, err := kr.scan(ctx, src, func(it dataset.Item, k keyedItem) error {
 		if job.Progress != nil {
 			job.Progress.Add(1)
 		}
+		gone := false // the item is removed (rm has it)
 		if byID != nil {
 			byID[it.ID] = append(byID[it.ID], it.Seq)
 		}
@@ -215,6 +237,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				c := *r
 				c.ID, c.Seq = it.ID, it.Seq
 				mark(rm, &c)
+				gone = true
 			}
 		}
 		for li, d := range k.digests {
@@ -227,21 +250,23 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			if len(names) > 0 {
 				m, more := matchList(names)
 				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonLabel, Level: ag.levels[li].Name, Matches: m, MoreMatches: more})
+				gone = true
 				break
 			}
 		}
-		if len(k.near) > 0 && rm[it.Seq] == nil {
+		if len(k.near) > 0 && !gone {
 			if names, dist := k.near, k.nearDist; len(names) > 0 {
 				m, more := matchList(names)
 				d := int32(dist)
 				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonNear, Level: "tokens", Distance: &d, Matches: m, MoreMatches: more})
+				gone = true
 			}
 		}
 		// Only a surviving item is the first copy of its keys: a copy
 		// removed for another reason must not take its duplicates with it.
 		// In a caption folder a line may still go with another line of its
 		// id (removeSharedImages), so its duplicates are decided after.
-		if seen != nil && rm[it.Seq] == nil {
+		if seen != nil && !gone {
 			if deferWithin {
 				p := pendingItem{seq: it.Seq, id: it.ID, digests: slices.Clone(k.digests)}
 				if withinImg {
@@ -250,10 +275,23 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				pending = append(pending, p)
 			} else {
 				seen.check(rm, in.Name, it.ID, it.Seq, k.digests, ag.levels)
+				gone = rm[it.Seq] != nil
 			}
+		}
+		// A write error is reported where the split's write is.
+		if sw != nil && !gone && wrote.err == nil {
+			wrote.err = sw.Put(it)
 		}
 		return nil
 	})
+	if sw != nil {
+		if err != nil || wrote.err != nil {
+			sw.Abort()
+		} else {
+			_, wrote.err = sw.Close(st)
+		}
+		wrote.n = sw.Written()
+	}
 	sum.Stats = st
 	sum.Format = string(format)
 	sum.Items = st.Items + st.Skipped
@@ -269,7 +307,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			}
 		}
 	}
-	return rm, err
+	return rm, wrote, err
 }
 
 // checkImages is the within rule of a split with images, after its scan:
