@@ -165,6 +165,7 @@ func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
 		}
 		data = append(data, d)
 	}
+	defer gcHeadroom()()
 	for _, d := range data {
 		if d.plan.labelsOnly {
 			continue
@@ -229,7 +230,7 @@ func (r *run) score(ctx context.Context, d *splitData) error {
 		done = func() { p.Add(1) }
 	}
 	var err error
-	d.results, err = cdm.Evaluate(ctx, pairs, r.plan.profile, r.job.Workers, done)
+	d.results, err = evaluate(ctx, pairs, r.plan.profile, r.job.Workers, done)
 	if p := r.job.Progress; p != nil {
 		p.Done()
 	}
