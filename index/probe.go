@@ -117,26 +117,27 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.
 				return nil
 			})
 		} else {
-			st, err = dataset.ScanMapped(ctx, in.Source, workers, func(it dataset.Item) []*Match {
+			var read func(int64)
+			if prog != nil {
+				read = prog.Add
+			}
+			st, err = dataset.ScanSelected(ctx, in.Source, workers, func(label string) ([]*Match, bool) {
 				bp := keyBufs.Get().(*[]byte)
 				var hits []*Match
 				for li, l := range p.levels {
-					*bp = l.Append((*bp)[:0], it.Label)
+					*bp = l.Append((*bp)[:0], label)
 					if m := p.lookup(li, *bp); m != nil {
 						hits = append(hits, m)
 					}
 				}
 				keyBufs.Put(bp)
-				return hits
+				return hits, hits != nil
 			}, func(it dataset.Item, hits []*Match) error {
 				for _, m := range hits {
 					p.add(m, TrainRef{Corpus: in.Name, ID: it.ID})
 				}
-				if prog != nil {
-					prog.Add(1)
-				}
 				return nil
-			})
+			}, read)
 		}
 		if prog != nil {
 			prog.Done()
