@@ -357,8 +357,13 @@ func (r *run) itemEvidence(data []*splitData, found foundLabels, near nearestPai
 	for _, d := range data {
 		sf := r.splitFinding(d)
 		exact1 := 0
-		for i, it := range d.items {
-			ev := r.item(d, it, d.results[i], lv, found, near)
+		evs := make([]ItemEvidence, len(d.items))
+		if err := eachItem(len(d.items), r.job.Workers, func(i int) {
+			evs[i] = r.item(d, d.items[i], d.results[i], lv, found, near)
+		}); err != nil {
+			return fmt.Errorf("split %s: item evidence: %w", d.plan.cfg.Name, err)
+		}
+		for _, ev := range evs {
 			if ev.ExactL1 {
 				exact1++
 			}

@@ -6,15 +6,19 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
+	"sync"
+	"sync/atomic"
 
+	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
 
 // scoreChunk is how many pairs of a split cdm.Evaluate scores at a time (a
-// variable for the tests). A result holds its tokens, boxes and matches (a few kilobytes), which the
-// audit does not use (the report scores again the few items it draws):
-// scoring in chunks and keeping each result's figures only (compact) keeps
-// the live heap to the items, whatever the split's size.
+// variable for the tests). A result holds its tokens, boxes and matches (a
+// few kilobytes), which the audit does not use (the report scores again
+// the few items it draws): scoring in chunks and keeping each result's
+// figures only (compact) keeps the live heap to the items, whatever the
+// split's size.
 var scoreChunk = 4096
 
 // evaluate scores pairs with CDM, scoreChunk at a time, on workers
@@ -77,4 +81,44 @@ func gcHeadroom() (restore func()) {
 		debug.SetGCPercent(pct)
 		debug.SetMemoryLimit(limit)
 	}
+}
+
+// eachItem calls fn for 0 to n-1 on workers goroutines (0: GOMAXPROCS),
+// in runs of consecutive indices. A panic in fn is recovered and returned
+// (the first one), and no run starts after it.
+func eachItem(n, workers int, fn func(i int)) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	step := max((n+4*workers-1)/(4*workers), 256)
+	next := make(chan int, (n+step-1)/step)
+	for lo := 0; lo < n; lo += step {
+		next <- lo
+	}
+	close(next)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	var failed atomic.Bool
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for lo := range next {
+				if failed.Load() {
+					return
+				}
+				if err := panics.Catch(func() {
+					for i := lo; i < min(lo+step, n); i++ {
+						fn(i)
+					}
+				}); err != nil {
+					failed.Store(true)
+					once.Do(func() { first = err })
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
 }

@@ -146,7 +146,9 @@ func Check(ctx context.Context, ix Lookuper, splits []Split, opt Options) (Resul
 		res.Inputs = append(res.Inputs, in)
 		keys := sp.keys
 		if len(keys) != len(opt.Levels) {
-			keys = splitKeys(items, opt.Levels, opt.Workers)
+			if keys, err = splitKeys(items, opt.Levels, opt.Workers); err != nil {
+				return res, fmt.Errorf("split %s: %w", sp.Name, err)
+			}
 		}
 		rows, only, err := overlapSplit(ctx, ix, sp.Name, items, keys, opt)
 		if err != nil {
@@ -165,8 +167,9 @@ type keyed struct {
 
 // splitKeys returns the canonical keys of items at levels, [level][item],
 // computed on workers goroutines (0: GOMAXPROCS), each item's levels in
-// turn (the token levels share one tokenizer run that way).
-func splitKeys(items []dataset.Item, levels []canon.Level, workers int) [][]keyed {
+// turn (the token levels share one tokenizer run that way). A panic is
+// recovered and returned (the first one).
+func splitKeys(items []dataset.Item, levels []canon.Level, workers int) ([][]keyed, error) {
 	keys := make([][]keyed, len(levels))
 	for li := range levels {
 		keys[li] = make([]keyed, len(items))
@@ -176,20 +179,26 @@ func splitKeys(items []dataset.Item, levels []canon.Level, workers int) [][]keye
 	}
 	step := max((len(items)+workers-1)/workers, 1024)
 	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
 	for lo := 0; lo < len(items); lo += step {
 		wg.Add(1)
 		go func(lo, hi int) {
 			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				for li, l := range levels {
-					k, err := l.Canon(items[i].Label)
-					keys[li][i] = keyed{k, err != nil}
+			if err := panics.Catch(func() {
+				for i := lo; i < hi; i++ {
+					for li, l := range levels {
+						k, err := l.Canon(items[i].Label)
+						keys[li][i] = keyed{k, err != nil}
+					}
 				}
+			}); err != nil {
+				once.Do(func() { first = err })
 			}
 		}(lo, min(lo+step, len(items)))
 	}
 	wg.Wait()
-	return keys
+	return keys, first
 }
 
 func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, keys [][]keyed, opt Options) ([]SplitLevel, []AuditOnly, error) {

@@ -32,8 +32,8 @@ func TestSplitKeys(t *testing.T) {
 			}
 		}
 		for _, workers := range []int{0, 1, 3} {
-			if got := splitKeys(items, levels, workers); !reflect.DeepEqual(got, want) {
-				t.Errorf("%d items, %d workers: keys differ", n, workers)
+			if got, err := splitKeys(items, levels, workers); err != nil || !reflect.DeepEqual(got, want) {
+				t.Errorf("%d items, %d workers: keys differ (%v)", n, workers, err)
 			}
 		}
 	}

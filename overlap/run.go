@@ -418,7 +418,10 @@ func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps [
 				sp.Items = []dataset.Item{}
 			}
 		}
-		sp.keys = splitKeys(sp.Items, job.Levels, job.Workers)
+		var err error
+		if sp.keys, err = splitKeys(sp.Items, job.Levels, job.Workers); err != nil {
+			return nil, fmt.Errorf("split %s: %w", sp.Name, err)
+		}
 		for li := range job.Levels {
 			for _, k := range sp.keys[li] {
 				keys[li] = append(keys[li], k.key)
