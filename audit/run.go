@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/checksum"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -143,6 +145,20 @@ func (r *run) addInput(role, name, path string) (*InputFile, error) {
 // the corrections file, reads every split (refusing predictions that are
 // not, before scoring any), and scores every split with predictions.
 func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
+	// The splits are read and digested meanwhile, each on its own
+	// goroutine, and recorded below in order.
+	reads := make([]splitRead, len(r.plan.splits))
+	var wg sync.WaitGroup
+	for i, sp := range r.plan.splits {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := panics.Catch(func() { reads[i] = readSplitFile(sp) }); err != nil {
+				reads[i].err = err
+			}
+		}()
+	}
+	defer wg.Wait() // when an error returns early
 	for _, t := range r.plan.train {
 		if _, err := r.addInput("train corpus", t.Name, t.Source.Path); err != nil {
 			return nil, err
@@ -157,14 +173,16 @@ func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
 			return nil, err
 		}
 	}
+	wg.Wait()
 	var data []*splitData
-	for _, sp := range r.plan.splits {
-		d, err := r.readSplit(sp)
+	for i, sp := range r.plan.splits {
+		d, err := r.readSplit(sp, reads[i])
 		if err != nil {
 			return nil, err
 		}
 		data = append(data, d)
 	}
+	defer gcHeadroom()()
 	for _, d := range data {
 		if d.plan.labelsOnly {
 			continue
@@ -176,30 +194,52 @@ func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
 	return data, nil
 }
 
-// readSplit reads one split, digests it, and checks that a predictions
-// file holds predictions.
-func (r *run) readSplit(sp splitPlan) (*splitData, error) {
+// splitRead is a split's file as read and digested by readSplitFile.
+type splitRead struct {
+	fp      checksum.File
+	items   []dataset.Item
+	stats   dataset.Stats
+	missing int64 // items with no prediction
+	// digestErr and err are the errors of the digest and of the reading
+	// (the first one stops before the other).
+	digestErr, err error
+}
+
+// readSplitFile digests a split's file and reads its items.
+func readSplitFile(sp splitPlan) splitRead {
+	var rd splitRead
+	if rd.fp, rd.digestErr = checksum.Of(sp.source.Path); rd.digestErr != nil {
+		return rd
+	}
+	rd.stats, rd.err = dataset.Scan(sp.source, func(it dataset.Item) error {
+		rd.items = append(rd.items, it)
+		if !it.HasPred {
+			rd.missing++
+		}
+		return nil
+	})
+	return rd
+}
+
+// readSplit records a split as read (rd), with its digest, and checks that
+// a predictions file holds predictions.
+func (r *run) readSplit(sp splitPlan, rd splitRead) (*splitData, error) {
 	s := sp.cfg
 	role := "predictions"
 	if sp.labelsOnly {
 		role = "labels"
 	}
-	in, err := r.addInput(role, s.Name, sp.source.Path)
-	if err != nil {
-		return nil, err
+	if rd.digestErr != nil {
+		return nil, fmt.Errorf("%s %s: %w", role, s.Name, rd.digestErr)
 	}
-	d := &splitData{plan: sp}
-	st, err := dataset.Scan(sp.source, func(it dataset.Item) error {
-		d.items = append(d.items, it)
-		if !it.HasPred {
-			d.missing++
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fmt.Errorf("split %s: %w", s.Name, err)
+	r.digests[sp.source.Path] = rd.fp
+	r.f.Inputs = append(r.f.Inputs, InputFile{Input: checksum.Input{Role: role, Name: s.Name, File: rd.fp}})
+	in := &r.f.Inputs[len(r.f.Inputs)-1]
+	if rd.err != nil {
+		return nil, fmt.Errorf("split %s: %w", s.Name, rd.err)
 	}
-	d.stats = st
+	d := &splitData{plan: sp, items: rd.items, stats: rd.stats, missing: rd.missing}
+	st := rd.stats
 	in.Items, in.Skipped, in.FormatNote = st.Items, st.Reasons, st.FormatNote
 	r.f.Check(role+" "+s.Name, sp.source.Path, st)
 	if sp.labelsOnly {
@@ -229,7 +269,7 @@ func (r *run) score(ctx context.Context, d *splitData) error {
 		done = func() { p.Add(1) }
 	}
 	var err error
-	d.results, err = cdm.Evaluate(ctx, pairs, r.plan.profile, r.job.Workers, done)
+	d.results, err = evaluate(ctx, pairs, r.plan.profile, r.job.Workers, done)
 	if p := r.job.Progress; p != nil {
 		p.Done()
 	}
@@ -356,8 +396,13 @@ func (r *run) itemEvidence(data []*splitData, found foundLabels, near nearestPai
 	for _, d := range data {
 		sf := r.splitFinding(d)
 		exact1 := 0
-		for i, it := range d.items {
-			ev := r.item(d, it, d.results[i], lv, found, near)
+		evs := make([]ItemEvidence, len(d.items))
+		if err := eachItem(len(d.items), r.job.Workers, func(i int) {
+			evs[i] = r.item(d, d.items[i], d.results[i], lv, found, near)
+		}); err != nil {
+			return fmt.Errorf("split %s: item evidence: %w", d.plan.cfg.Name, err)
+		}
+		for _, ev := range evs {
 			if ev.ExactL1 {
 				exact1++
 			}

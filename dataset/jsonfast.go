@@ -94,6 +94,11 @@ type mapHook struct {
 	alloc   func(n int) any
 	compute func(b *fastBatch, lo, hi int)
 	deliver func(b *fastBatch, i int) error
+	// label, when set, computes element i's value from its label alone,
+	// in place of compute: the label is in a buffer the worker reuses,
+	// and the element gets its ID and Label only when label returns true
+	// (ScanSelected).
+	label func(b *fastBatch, i int, label string) bool
 }
 
 // fastHandoff is where the splitter stopped: the file offset of the next
@@ -206,6 +211,10 @@ func rawReason(raw []byte, maxRaw int) string {
 
 // decodeElems decodes elements lo to hi of a batch.
 func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
+	if e.hook != nil && e.hook.label != nil {
+		selectElems(b, lo, hi, maxRaw, e)
+		return
+	}
 	for i := lo; i < hi; i++ {
 		el := &b.elems[i]
 		raw := b.block.b[el.lo:el.hi]
@@ -243,6 +252,37 @@ func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 	}
 	if e.hook != nil {
 		e.hook.compute(b, lo, hi)
+	}
+}
+
+// selectElems is decodeElems for mapHook.label: each element's label is
+// decoded into one buffer, checked as decodeElems checks it, and handed to
+// the hook; only a skipped element (its ID) and one the hook keeps (its ID
+// and a copy of its label) cost an allocation.
+func selectElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
+	buf := make([]byte, 0, 512)
+	for i := lo; i < hi; i++ {
+		el := &b.elems[i]
+		raw := b.block.b[el.lo:el.hi]
+		it := Item{Seq: el.seq, Start: el.start, End: el.end}
+		reason := rawReason(raw, maxRaw)
+		if reason == "" {
+			var ok bool
+			if buf, ok = appendUnquoted(buf[:0], raw); !ok {
+				reason = ReasonMalformed
+			} else if len(bytes.TrimSpace(buf)) == 0 {
+				reason = ReasonEmpty
+			} else if len(buf) > e.limits.maxLabel() {
+				reason = ReasonTooLong
+			}
+		}
+		switch {
+		case reason != "":
+			it.ID = strconv.FormatInt(el.seq, 10)
+		case e.hook.label(b, i, unsafe.String(unsafe.SliceData(buf), len(buf))):
+			it.ID, it.Label = strconv.FormatInt(el.seq, 10), string(buf)
+		}
+		b.items[i], b.reasons[i] = it, reason
 	}
 }
 
@@ -399,8 +439,18 @@ func skipWS(b []byte, i int) int {
 // unquoteFast is unquote (which it calls for \u escapes) in one pass
 // over the bytes, into one allocation.
 func unquoteFast(raw []byte) (string, bool) {
+	out, ok := appendUnquoted(make([]byte, 0, len(raw)-2), raw)
+	if !ok || len(out) == 0 {
+		return "", ok
+	}
+	return unsafe.String(&out[0], len(out)), true // out is not written again
+}
+
+// appendUnquoted appends the decoded JSON string literal raw (quotes
+// included) to out, as unquote decodes it.
+func appendUnquoted(out, raw []byte) ([]byte, bool) {
 	body := raw[1 : len(raw)-1]
-	out := make([]byte, 0, len(body))
+	start := len(out)
 	for i := 0; i < len(body); {
 		j := i
 		for j < len(body) && body[j] >= 0x20 && body[j] != '\\' {
@@ -411,7 +461,7 @@ func unquoteFast(raw []byte) (string, bool) {
 			break
 		}
 		if body[j] < 0x20 || j+1 == len(body) {
-			return "", false
+			return out, false
 		}
 		switch c := body[j+1]; c {
 		case '"', '\\', '/':
@@ -427,14 +477,12 @@ func unquoteFast(raw []byte) (string, bool) {
 		case 't':
 			out = append(out, '\t')
 		default:
-			return unquote(raw)
+			s, ok := unquote(raw)
+			return append(out[:start], s...), ok
 		}
 		i = j + 2
 	}
-	if len(out) == 0 {
-		return "", true
-	}
-	return unsafe.String(&out[0], len(out)), true // out is not written again
+	return out, true
 }
 
 // checkString gives the skip reason the reader gives a JSON string literal

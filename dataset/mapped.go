@@ -18,6 +18,15 @@ const mappedBatch = 4096
 // twice at once. The scan
 // stops when ctx is cancelled or fn returns an error.
 func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error) (Stats, error) {
+	return scanMapped(ctx, src, workers, f, fn, nil)
+}
+
+// scanMapped is ScanMapped; onLabel, when not nil, is what f computes
+// from an item's label alone, with whether the item is to be delivered
+// whole: the parallel JSON string list reader then calls it with a label
+// in a reused buffer, and gives the others their Seq, span and nothing
+// else (see ScanSelected).
+func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error, onLabel func(string) (T, bool)) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -104,6 +113,13 @@ func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			}
 			return fnErr
 		}}
+	if onLabel != nil {
+		hook.label = func(b *fastBatch, i int, label string) bool {
+			v, whole := onLabel(label)
+			b.vals.([]T)[i] = v
+			return whole
+		}
+	}
 	items := make([]Item, 0, mappedBatch)
 	st, err := scan(src, func(it Item) error {
 		if ctx.Err() != nil {

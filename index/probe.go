@@ -25,8 +25,10 @@ type Probe struct {
 	levels  []canon.Level
 	salt    []byte
 	maxRefs int
-	want    []map[string]*Match       // per level: key → its match
-	digests []map[canon.Digest]*Match // per level: the same matches by digest, for fingerprints
+	want    []map[string]*Match // per level: key → its match
+	// digests are, per level, the same matches by digest, for
+	// fingerprints: made when the first fingerprint is read.
+	digests []map[canon.Digest]*Match
 	// filter has, per level, a bit for the cheap hash of each wanted
 	// key: most training keys miss it, and the map (the larger, slower
 	// lookup) is asked only for those that hit.
@@ -60,22 +62,33 @@ var keyBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }
 // level levels[i]'s), naming at most maxRefs training items per key.
 func NewProbe(levels []canon.Level, keys [][]string, salt []byte, maxRefs int) *Probe {
 	p := &Probe{levels: levels, salt: salt, maxRefs: maxRefs, seed: maphash.MakeSeed(),
-		want: make([]map[string]*Match, len(levels)), digests: make([]map[canon.Digest]*Match, len(levels)), filter: make([][]uint64, len(levels))}
+		want: make([]map[string]*Match, len(levels)), filter: make([][]uint64, len(levels))}
 	for i := range levels {
-		p.want[i] = map[string]*Match{}
-		p.digests[i] = map[canon.Digest]*Match{}
+		p.want[i] = make(map[string]*Match, len(keys[i]))
 		p.filter[i] = make([]uint64, 1<<probeFilterBits/64)
 		for _, k := range keys[i] {
 			b := p.bit([]byte(k))
 			p.filter[i][b/64] |= 1 << (b % 64)
 			if p.want[i][k] == nil {
-				m := &Match{}
-				p.want[i][k] = m
-				p.digests[i][canon.DigestOf(k, salt)] = m
+				p.want[i][k] = &Match{}
 			}
 		}
 	}
 	return p
+}
+
+// byDigest returns, per level, the wanted matches by their keys' digests.
+func (p *Probe) byDigest() []map[canon.Digest]*Match {
+	if p.digests == nil {
+		p.digests = make([]map[canon.Digest]*Match, len(p.levels))
+		for i, want := range p.want {
+			p.digests[i] = make(map[canon.Digest]*Match, len(want))
+			for k, m := range want {
+				p.digests[i][canon.DigestOf(k, p.salt)] = m
+			}
+		}
+	}
+	return p.digests
 }
 
 func (p *Probe) add(m *Match, ref TrainRef) {
@@ -103,10 +116,11 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.
 			if merr != nil {
 				return fmt.Errorf("fingerprint %s: %w", in.Source.Path, merr)
 			}
+			digests := p.byDigest()
 			st, err = fingerprint.ScanKeys(in.Source.Path, canon.IDs(p.levels), func(k *fingerprint.KeyRow) error {
 				for li := range p.levels {
 					if k.Has[li] {
-						if m := p.digests[li][k.Keys[li]]; m != nil {
+						if m := digests[li][k.Keys[li]]; m != nil {
 							p.add(m, TrainRef{Corpus: k.Corpus, ID: k.ID})
 						}
 					}
@@ -117,26 +131,27 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.
 				return nil
 			})
 		} else {
-			st, err = dataset.ScanMapped(ctx, in.Source, workers, func(it dataset.Item) []*Match {
+			var read func(int64)
+			if prog != nil {
+				read = prog.Add
+			}
+			st, err = dataset.ScanSelected(ctx, in.Source, workers, func(label string) ([]*Match, bool) {
 				bp := keyBufs.Get().(*[]byte)
 				var hits []*Match
 				for li, l := range p.levels {
-					*bp = l.Append((*bp)[:0], it.Label)
+					*bp = l.Append((*bp)[:0], label)
 					if m := p.lookup(li, *bp); m != nil {
 						hits = append(hits, m)
 					}
 				}
 				keyBufs.Put(bp)
-				return hits
+				return hits, hits != nil
 			}, func(it dataset.Item, hits []*Match) error {
 				for _, m := range hits {
 					p.add(m, TrainRef{Corpus: in.Name, ID: it.ID})
 				}
-				if prog != nil {
-					prog.Add(1)
-				}
 				return nil
-			})
+			}, read)
 		}
 		if prog != nil {
 			prog.Done()

@@ -24,6 +24,10 @@ type Split struct {
 	// of reading Source again (the audit reads each input once).
 	Items []dataset.Item
 	Stats dataset.Stats
+	// keys, when not nil, are the canonical keys of Items at the levels
+	// checked, [level][item], as splitKeys computes them (a run that
+	// streams the training corpora past them computed them first).
+	keys [][]keyed
 }
 
 // Percent is a percentage rounded to two decimals the way the audit's
@@ -140,7 +144,13 @@ func Check(ctx context.Context, ix Lookuper, splits []Split, opt Options) (Resul
 			continue
 		}
 		res.Inputs = append(res.Inputs, in)
-		rows, only, err := overlapSplit(ctx, ix, sp.Name, items, opt)
+		keys := sp.keys
+		if len(keys) != len(opt.Levels) {
+			if keys, err = splitKeys(items, opt.Levels, opt.Workers); err != nil {
+				return res, fmt.Errorf("split %s: %w", sp.Name, err)
+			}
+		}
+		rows, only, err := overlapSplit(ctx, ix, sp.Name, items, keys, opt)
 		if err != nil {
 			return res, fmt.Errorf("split %s: %w", sp.Name, err)
 		}
@@ -155,20 +165,48 @@ type keyed struct {
 	failed bool
 }
 
-func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, opt Options) ([]SplitLevel, []AuditOnly, error) {
-	keys := make([][]keyed, len(opt.Levels)) // [level][item]
+// splitKeys returns the canonical keys of items at levels, [level][item],
+// computed on workers goroutines (0: GOMAXPROCS), each item's levels in
+// turn (the token levels share one tokenizer run that way). A panic is
+// recovered and returned (the first one).
+func splitKeys(items []dataset.Item, levels []canon.Level, workers int) ([][]keyed, error) {
+	keys := make([][]keyed, len(levels))
+	for li := range levels {
+		keys[li] = make([]keyed, len(items))
+	}
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	step := max((len(items)+workers-1)/workers, 1024)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	for lo := 0; lo < len(items); lo += step {
+		wg.Add(1)
+		go func(lo, hi int) {
+			defer wg.Done()
+			if err := panics.Catch(func() {
+				for i := lo; i < hi; i++ {
+					for li, l := range levels {
+						k, err := l.Canon(items[i].Label)
+						keys[li][i] = keyed{k, err != nil}
+					}
+				}
+			}); err != nil {
+				once.Do(func() { first = err })
+			}
+		}(lo, min(lo+step, len(items)))
+	}
+	wg.Wait()
+	return keys, first
+}
+
+func overlapSplit(ctx context.Context, ix Lookuper, name string, items []dataset.Item, keys [][]keyed, opt Options) ([]SplitLevel, []AuditOnly, error) {
 	found := make([]map[string]index.Match, len(opt.Levels))
 	for li := range opt.Levels {
-		keys[li] = make([]keyed, len(items))
-		found[li] = map[string]index.Match{}
-	}
-	// Item by item, so that the levels of one label are computed in turn
-	// (the token levels share one tokenizer run that way).
-	for i, it := range items {
-		for li, l := range opt.Levels {
-			k, err := l.Canon(it.Label)
-			keys[li][i] = keyed{k, err != nil}
-			found[li][k] = index.Match{}
+		found[li] = make(map[string]index.Match, len(items))
+		for _, k := range keys[li] {
+			found[li][k.key] = index.Match{}
 		}
 	}
 	for li, l := range opt.Levels {

@@ -418,10 +418,13 @@ func probeTests(ctx context.Context, job *Job, inputs []index.CorpusInput, fps [
 				sp.Items = []dataset.Item{}
 			}
 		}
-		for _, it := range sp.Items {
-			for li, l := range job.Levels {
-				k, _ := l.Canon(it.Label)
-				keys[li] = append(keys[li], k)
+		var err error
+		if sp.keys, err = splitKeys(sp.Items, job.Levels, job.Workers); err != nil {
+			return nil, fmt.Errorf("split %s: %w", sp.Name, err)
+		}
+		for li := range job.Levels {
+			for _, k := range sp.keys[li] {
+				keys[li] = append(keys[li], k.key)
 			}
 		}
 	}

@@ -1,0 +1,124 @@
+package audit
+
+import (
+	"context"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync"
+	"sync/atomic"
+
+	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/metrics/cdm"
+)
+
+// scoreChunk is how many pairs of a split cdm.Evaluate scores at a time (a
+// variable for the tests). A result holds its tokens, boxes and matches (a
+// few kilobytes), which the audit does not use (the report scores again
+// the few items it draws): scoring in chunks and keeping each result's
+// figures only (compact) keeps the live heap to the items, whatever the
+// split's size.
+var scoreChunk = 4096
+
+// evaluate scores pairs with CDM, scoreChunk at a time, on workers
+// goroutines, and returns their compact results in input order; done is
+// called after each pair, as cdm.Evaluate calls it.
+func evaluate(ctx context.Context, pairs []cdm.Pair, prof cdm.Profile, workers int, done func()) ([]cdm.Result, error) {
+	out := make([]cdm.Result, 0, len(pairs))
+	for lo := 0; lo < len(pairs); lo += scoreChunk {
+		res, err := cdm.Evaluate(ctx, pairs[lo:min(lo+scoreChunk, len(pairs))], prof, workers, done)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range res {
+			out = append(out, compact(r))
+		}
+	}
+	return out, nil
+}
+
+// compact is a result without its tokens, boxes and matches.
+func compact(r cdm.Result) cdm.Result {
+	r.Matches, r.GTTokens, r.PredTokens, r.GTBoxes, r.PredBoxes = nil, nil, nil, nil, nil
+	return r
+}
+
+// scoringHeadroom is how far the memory in use may grow while the audit
+// scores with CDM before the garbage collector must run, when that is more
+// than the live heap (the default doubling).
+const scoringHeadroom = 192 << 20
+
+// scoringGCPercent is the collector's target while the audit scores with
+// CDM (the default is 100): the memory limit set with it bounds the heap.
+const scoringGCPercent = 400
+
+// gcHeadroom lets the heap grow further between collections while the
+// audit scores with CDM, until the returned function puts the collector's
+// settings back: to scoringGCPercent, within a memory limit of the memory
+// in use now plus scoringHeadroom (or plus the live heap, when that is
+// more). CDM scoring allocates much and keeps little (compact results,
+// chunks of details): at the default target the collector runs every few
+// megabytes and takes a fifth of the CPU time. It collects first, to know
+// the memory in use. A GOGC or GOMEMLIMIT in the environment is the user's
+// choice, and is left as it is.
+func gcHeadroom() (restore func()) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	runtime.GC()
+	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
+	metrics.Read(s)
+	for _, v := range s {
+		if v.Value.Kind() != metrics.KindUint64 {
+			return func() {}
+		}
+	}
+	live, inUse := s[0].Value.Uint64(), s[1].Value.Uint64()-s[2].Value.Uint64()
+	limit := debug.SetMemoryLimit(int64(inUse + max(live, scoringHeadroom)))
+	pct := debug.SetGCPercent(scoringGCPercent)
+	return func() {
+		debug.SetGCPercent(pct)
+		debug.SetMemoryLimit(limit)
+	}
+}
+
+// eachItem calls fn for 0 to n-1 on workers goroutines (0: GOMAXPROCS),
+// in runs of consecutive indices. A panic in fn is recovered and returned
+// (the first one), and no run starts after it.
+func eachItem(n, workers int, fn func(i int)) error {
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	step := max((n+4*workers-1)/(4*workers), 256)
+	next := make(chan int, (n+step-1)/step)
+	for lo := 0; lo < n; lo += step {
+		next <- lo
+	}
+	close(next)
+	var wg sync.WaitGroup
+	var once sync.Once
+	var first error
+	var failed atomic.Bool
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for lo := range next {
+				if failed.Load() {
+					return
+				}
+				if err := panics.Catch(func() {
+					for i := lo; i < min(lo+step, n); i++ {
+						fn(i)
+					}
+				}); err != nil {
+					failed.Store(true)
+					once.Do(func() { first = err })
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}

@@ -1,0 +1,99 @@
+package audit
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"runtime/debug"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/metrics/cdm"
+)
+
+// TestEvaluateChunksCompact checks that scoring in chunks gives, in input
+// order, the results of one cdm.Evaluate over all the pairs, without their
+// tokens, boxes and matches, for chunk sizes around the number of pairs.
+func TestEvaluateChunksCompact(t *testing.T) {
+	gts := []string{`x^2`, `\frac{a}{b}`, `\sqrt{x+1}`, `a_{1}+a_{2}`, `\alpha\beta`, `x^2`, `\int_0^1 f(x)dx`}
+	preds := []string{`x^2`, `\frac{a}{c}`, `\sqrt{x+1}`, `a_1+a_2`, `\alpha \beta`, `x^{3}`, `\}`}
+	var pairs []cdm.Pair
+	for i := range 23 {
+		pairs = append(pairs, cdm.Pair{ID: fmt.Sprint(i), GT: gts[i%len(gts)], Pred: preds[(i*3)%len(preds)], NoPred: i == 11})
+	}
+	want, err := cdm.Evaluate(context.Background(), pairs, cdm.UniMERNet, 2, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer func(n int) { scoreChunk = n }(scoreChunk)
+	for _, chunk := range []int{1, 5, 22, 23, 24, 4096} {
+		scoreChunk = chunk
+		calls := 0
+		got, err := evaluate(context.Background(), pairs, cdm.UniMERNet, 2, func() { calls++ })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(pairs) || calls != len(pairs) {
+			t.Fatalf("chunk %d: %d results, %d done calls for %d pairs", chunk, len(got), calls, len(pairs))
+		}
+		for i := range pairs {
+			if w := compact(want[i]); !reflect.DeepEqual(got[i], w) {
+				t.Errorf("chunk %d, pair %d: %+v, want %+v", chunk, i, got[i], w)
+			}
+			if got[i].Matches != nil || got[i].GTTokens != nil || got[i].PredBoxes != nil {
+				t.Errorf("chunk %d, pair %d: details kept", chunk, i)
+			}
+		}
+	}
+}
+
+// TestGCHeadroomRestores checks that the collector's settings are back to
+// what they were once scoring is over.
+func TestGCHeadroomRestores(t *testing.T) {
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	pct := debug.SetGCPercent(150)
+	defer debug.SetGCPercent(pct)
+	limit := debug.SetMemoryLimit(-1)
+	restore := gcHeadroom()
+	if got := debug.SetGCPercent(-1); got != scoringGCPercent {
+		t.Errorf("GC percent while scoring %d, want %d", got, scoringGCPercent)
+	}
+	debug.SetGCPercent(scoringGCPercent)
+	if got := debug.SetMemoryLimit(-1); got == limit {
+		t.Errorf("memory limit while scoring unchanged (%d)", got)
+	}
+	restore()
+	if got := debug.SetGCPercent(-1); got != 150 {
+		t.Errorf("GC percent after scoring %d, want 150", got)
+	}
+	debug.SetGCPercent(150)
+	if got := debug.SetMemoryLimit(-1); got != limit {
+		t.Errorf("memory limit after scoring %d, want %d", got, limit)
+	}
+}
+
+// TestEachItem: every index is visited once, whatever the number of items
+// and workers, and a panic comes back as an error.
+func TestEachItem(t *testing.T) {
+	for _, n := range []int{0, 1, 255, 256, 257, 5000} {
+		for _, workers := range []int{0, 1, 3} {
+			seen := make([]int32, n)
+			if err := eachItem(n, workers, func(i int) { seen[i]++ }); err != nil {
+				t.Fatal(err)
+			}
+			for i, c := range seen {
+				if c != 1 {
+					t.Fatalf("%d items, %d workers: index %d visited %d times", n, workers, i, c)
+				}
+			}
+		}
+	}
+	err := eachItem(1000, 2, func(i int) {
+		if i == 600 {
+			panic("boom")
+		}
+	})
+	if err == nil {
+		t.Error("a panic in fn was not returned")
+	}
+}
