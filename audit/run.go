@@ -11,6 +11,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/gcpace"
 	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
@@ -182,7 +183,7 @@ func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
 		}
 		data = append(data, d)
 	}
-	defer gcHeadroom()()
+	defer gcpace.Start()() // fewer collections of CDM's layouts, memory bounded
 	for _, d := range data {
 		if d.plan.labelsOnly {
 			continue

@@ -2,10 +2,7 @@ package audit
 
 import (
 	"context"
-	"os"
 	"runtime"
-	"runtime/debug"
-	"runtime/metrics"
 	"sync"
 	"sync/atomic"
 
@@ -42,45 +39,6 @@ func evaluate(ctx context.Context, pairs []cdm.Pair, prof cdm.Profile, workers i
 func compact(r cdm.Result) cdm.Result {
 	r.Matches, r.GTTokens, r.PredTokens, r.GTBoxes, r.PredBoxes = nil, nil, nil, nil, nil
 	return r
-}
-
-// scoringHeadroom is how far the memory in use may grow while the audit
-// scores with CDM before the garbage collector must run, when that is more
-// than the live heap (the default doubling).
-const scoringHeadroom = 192 << 20
-
-// scoringGCPercent is the collector's target while the audit scores with
-// CDM (the default is 100): the memory limit set with it bounds the heap.
-const scoringGCPercent = 400
-
-// gcHeadroom lets the heap grow further between collections while the
-// audit scores with CDM, until the returned function puts the collector's
-// settings back: to scoringGCPercent, within a memory limit of the memory
-// in use now plus scoringHeadroom (or plus the live heap, when that is
-// more). CDM scoring allocates much and keeps little (compact results,
-// chunks of details): at the default target the collector runs every few
-// megabytes and takes a fifth of the CPU time. It collects first, to know
-// the memory in use. A GOGC or GOMEMLIMIT in the environment is the user's
-// choice, and is left as it is.
-func gcHeadroom() (restore func()) {
-	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
-		return func() {}
-	}
-	runtime.GC()
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}, {Name: "/memory/classes/total:bytes"}, {Name: "/memory/classes/heap/released:bytes"}}
-	metrics.Read(s)
-	for _, v := range s {
-		if v.Value.Kind() != metrics.KindUint64 {
-			return func() {}
-		}
-	}
-	live, inUse := s[0].Value.Uint64(), s[1].Value.Uint64()-s[2].Value.Uint64()
-	limit := debug.SetMemoryLimit(int64(inUse + max(live, scoringHeadroom)))
-	pct := debug.SetGCPercent(scoringGCPercent)
-	return func() {
-		debug.SetGCPercent(pct)
-		debug.SetMemoryLimit(limit)
-	}
 }
 
 // eachItem calls fn for 0 to n-1 on workers goroutines (0: GOMAXPROCS),

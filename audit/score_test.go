@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"reflect"
-	"runtime/debug"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -43,32 +42,6 @@ func TestEvaluateChunksCompact(t *testing.T) {
 				t.Errorf("chunk %d, pair %d: details kept", chunk, i)
 			}
 		}
-	}
-}
-
-// TestGCHeadroomRestores checks that the collector's settings are back to
-// what they were once scoring is over.
-func TestGCHeadroomRestores(t *testing.T) {
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	pct := debug.SetGCPercent(150)
-	defer debug.SetGCPercent(pct)
-	limit := debug.SetMemoryLimit(-1)
-	restore := gcHeadroom()
-	if got := debug.SetGCPercent(-1); got != scoringGCPercent {
-		t.Errorf("GC percent while scoring %d, want %d", got, scoringGCPercent)
-	}
-	debug.SetGCPercent(scoringGCPercent)
-	if got := debug.SetMemoryLimit(-1); got == limit {
-		t.Errorf("memory limit while scoring unchanged (%d)", got)
-	}
-	restore()
-	if got := debug.SetGCPercent(-1); got != 150 {
-		t.Errorf("GC percent after scoring %d, want 150", got)
-	}
-	debug.SetGCPercent(150)
-	if got := debug.SetMemoryLimit(-1); got != limit {
-		t.Errorf("memory limit after scoring %d, want %d", got, limit)
 	}
 }
 
