@@ -110,10 +110,10 @@ type Hashes struct {
 	Digest [16]byte  // SHA-256 (first 16 bytes) of the normalized, cropped pixels
 	Blank  bool      // no ink was found; such images never match anything
 	// Ink is the normalized canvas as a bitmap, which Verify compares;
-	// nil when it was not stored (a fingerprint of an older version).
+	// zero when absent (no ink, or hashes without it).
 	Ink Ink
-
-	// query caches the distance maps of a query's canvases (InkDistance).
+	// query caches, for a query, its canvases' outlines and their
+	// distance maps (InkDistance).
 	query  *queryInk
 	Width  int // of the decoded image
 	Height int
@@ -248,7 +248,7 @@ func NormalizeFor(g Gray, o Options) (Gray, bool) {
 	if !ok {
 		return Gray{}, false
 	}
-	n, _ := penCanvas(c, t, o.size(), o.Canvas, nil)
+	n := penCanvas(c, t, o.size(), o.Canvas, nil)
 	return Gray{W: n.Rect.Dx(), H: n.Rect.Dy(), Pix: n.Pix}, true
 }
 
@@ -495,8 +495,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		parts = &fp.Parts
 	}
-	canvas, _ := penCanvas(c, t, o.size(), o.Canvas, parts)
-
+	canvas := penCanvas(c, t, o.size(), o.Canvas, parts)
 	if err := hashCanvas(&fp.Hash, &fp.Fine, canvas, o); err != nil {
 		return fp, err
 	}
@@ -512,8 +511,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 				e = -e
 			}
 			p := &fp.Probes[i]
-			canvas, _ := penCanvas(reframe(c, side, e), t, o.size(), o.Canvas, nil)
-
+			canvas := penCanvas(reframe(c, side, e), t, o.size(), o.Canvas, nil)
 			if err := hashCanvas(&p.Hash, &p.Fine, canvas, o); err != nil {
 				return fp, err
 			}

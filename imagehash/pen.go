@@ -59,7 +59,7 @@ func penWidth(c Gray, t uint8) float64 {
 // to the target pen width, and the result averaged down to size.
 // When parts is not nil, it is set to the number of connected pieces of
 // ink on the work canvas before thickening.
-func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) (*image.Gray, []uint8) {
+func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
 	S := 2 * size
 	dw, dh, ox, oy := fitBox(c.W, c.H, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
@@ -118,7 +118,7 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) (*image.Gra
 			out.Pix[y*size+x] = uint8(255 - n*255/4)
 		}
 	}
-	return out, bin
+	return out
 }
 
 // dilate grows the ink (1 cells) of an S×S grid by ex cells left and
