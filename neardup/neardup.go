@@ -19,7 +19,7 @@ import (
 )
 
 // DefaultMaxDistance is the default pHash radius of a candidate pair, which
-// is reported when the fine hashes verify it (imagehash.VerifyDistance).
+// is reported when imagehash.Verify verifies it.
 // Measured on the CROHME 2014 InkML rasterized by eight pipelines against
 // the CROHME bitmaps (pens normalized, queries probed): radius 8 finds
 // 83–100% of the copies per pipeline, radius 10 another 1–5%, while the
@@ -66,7 +66,8 @@ type Job struct {
 	// for ink cut at an edge, and imagehash.VerifyDistance for every query
 	// (the stricter limit of a lone symbol needs the count of ink pieces
 	// the probes compute). It is the search the SQL over image
-	// fingerprints makes (sql/image_neardup.sql), for comparing the two.
+	// fingerprints makes (sql/image_neardup.sql), for comparing the two;
+	// the SQL's verdict is the fine hash's, without the ink.
 	NoProbes bool
 }
 
@@ -79,9 +80,9 @@ type Pair struct {
 	Distance   int    `json:"distance"`
 	Identical  bool   `json:"identical"` // same normalized pixels
 	// FineDistance is the 256-bit difference-hash distance of the pair;
-	// Verified says imagehash.Verify accepts it (within VerifyDistance, or
-	// the pixels are identical): a copy, not merely the same formula
-	// written alike.
+	// Verified says imagehash.Verify accepts it (the inks' chamfer
+	// distance, or the pixels are identical): a copy, not merely the same
+	// formula written alike.
 	FineDistance int    `json:"fine_distance"`
 	Verified     bool   `json:"verified"`
 	TestLabel    string `json:"test_label"`
