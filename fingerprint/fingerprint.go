@@ -117,6 +117,50 @@ type Row struct {
 	ImageBlank  *bool  `parquet:"image_blank,optional"`
 	ImageWidth  *int32 `parquet:"image_width,optional"`
 	ImageHeight *int32 `parquet:"image_height,optional"`
+	// ImageInk is the normalized ink (imagehash.Ink.Bytes, 512 bytes),
+	// which verifies a candidate pair; nil for a blank image. It is the
+	// column image_ink of an image fingerprint (imageRow), absent from a
+	// label fingerprint's schema.
+	ImageInk []byte `parquet:"-"`
+}
+
+// imageRow is a row of an image fingerprint: Row's columns, in its
+// order, and the ink column. (An embedded Row reads its optional columns
+// wrongly, so the fields are spelt out; TestImageRowMatchesRow keeps them
+// in step with Row.)
+type imageRow struct {
+	Corpus      string  `parquet:"corpus"`
+	ID          string  `parquet:"id"`
+	Seq         int64   `parquet:"seq"`
+	Tokens      int32   `parquet:"tokens"`
+	KeyRaw      []byte  `parquet:"key_raw,optional"`
+	KeyAudit    []byte  `parquet:"key_audit,optional"`
+	KeyWS       []byte  `parquet:"key_ws,optional"`
+	KeyTokens   []byte  `parquet:"key_tokens,optional"`
+	KeyRender   []byte  `parquet:"key_render,optional"`
+	Label       *string `parquet:"label,optional"`
+	ImageHash   *int64  `parquet:"image_hash,optional"`
+	ImageFine0  *int64  `parquet:"image_fine0,optional"`
+	ImageFine1  *int64  `parquet:"image_fine1,optional"`
+	ImageFine2  *int64  `parquet:"image_fine2,optional"`
+	ImageFine3  *int64  `parquet:"image_fine3,optional"`
+	ImageDigest []byte  `parquet:"image_digest,optional"`
+	ImageBlank  *bool   `parquet:"image_blank,optional"`
+	ImageWidth  *int32  `parquet:"image_width,optional"`
+	ImageHeight *int32  `parquet:"image_height,optional"`
+	ImageInk    []byte  `parquet:"image_ink,optional"`
+}
+
+// imageRowOf is r as an image fingerprint's row.
+func imageRowOf(r Row) imageRow {
+	return imageRow{r.Corpus, r.ID, r.Seq, r.Tokens, r.KeyRaw, r.KeyAudit, r.KeyWS, r.KeyTokens, r.KeyRender, r.Label,
+		r.ImageHash, r.ImageFine0, r.ImageFine1, r.ImageFine2, r.ImageFine3, r.ImageDigest, r.ImageBlank, r.ImageWidth, r.ImageHeight, r.ImageInk}
+}
+
+// row is the Row an image fingerprint's row reads as.
+func (r imageRow) row() Row {
+	return Row{r.Corpus, r.ID, r.Seq, r.Tokens, r.KeyRaw, r.KeyAudit, r.KeyWS, r.KeyTokens, r.KeyRender, r.Label,
+		r.ImageHash, r.ImageFine0, r.ImageFine1, r.ImageFine2, r.ImageFine3, r.ImageDigest, r.ImageBlank, r.ImageWidth, r.ImageHeight, r.ImageInk}
 }
 
 // Image returns the row's image hashes, and whether the row has them
@@ -142,6 +186,9 @@ func (r *Row) Image() (imagehash.Hashes, bool) {
 	}
 	fp.Hash = uint64(*r.ImageHash)
 	copy(fp.Digest[:], r.ImageDigest)
+	if k, ok := imagehash.InkFromBytes(r.ImageInk); ok {
+		fp.Ink = k
+	}
 	return fp, true
 }
 
@@ -158,6 +205,9 @@ func (r *Row) setImage(fp imagehash.Hashes) {
 	r.ImageFine0, r.ImageFine1 = word(fp.Fine[0]), word(fp.Fine[1])
 	r.ImageFine2, r.ImageFine3 = word(fp.Fine[2]), word(fp.Fine[3])
 	r.ImageDigest = append([]byte(nil), fp.Digest[:]...)
+	if !fp.Ink.IsZero() {
+		r.ImageInk = fp.Ink.Bytes()
+	}
 }
 
 // Key returns the row's digest at a level, and whether the row has one.
@@ -467,26 +517,67 @@ func Scan(path string, fn func(Row) error) (dataset.Stats, error) {
 		if err != nil {
 			return st, err
 		}
-		r := parquet.NewGenericReader[Row](f)
-		for {
-			n, err := r.Read(buf)
-			for i := range n {
-				st.Items++
-				if ferr := fn(buf[i]); ferr != nil {
-					r.Close()
-					f.Close()
-					return st, ferr
-				}
-			}
-			if err != nil {
-				r.Close()
-				f.Close()
-				if !errors.Is(err, io.EOF) {
-					st.FileError = fmt.Sprintf("%s: %v; the rest of the file was not read", p, err)
-				}
-				break
-			}
+		if err := scanFile(p, f, buf, &st, fn); err != nil {
+			return st, err
 		}
 	}
 	return st, nil
+}
+
+// hasInkColumn reports whether an open fingerprint file has the ink
+// column of an image fingerprint (false when its footer cannot be read:
+// the reader then reports why).
+func hasInkColumn(f *os.File) bool {
+	fi, err := f.Stat()
+	if err != nil {
+		return false
+	}
+	pf, err := parquet.OpenFile(f, fi.Size(), parquet.SkipPageIndex(true), parquet.SkipBloomFilters(true))
+	if err != nil {
+		return false
+	}
+	_, ok := pf.Schema().Lookup("image_ink")
+	return ok
+}
+
+// scanFile calls fn for every row of one open fingerprint file, reading
+// an image fingerprint's ink column too, and closes it.
+func scanFile(p string, f *os.File, buf []Row, st *dataset.Stats, fn func(Row) error) error {
+	defer f.Close()
+	var r *parquet.GenericReader[Row]
+	var ir *parquet.GenericReader[imageRow]
+	var ibuf []imageRow
+	if hasInkColumn(f) {
+		ir = parquet.NewGenericReader[imageRow](f)
+		ibuf = make([]imageRow, len(buf))
+		defer ir.Close()
+	} else {
+		r = parquet.NewGenericReader[Row](f)
+		defer r.Close()
+	}
+	for {
+		var n int
+		var err error
+		if ir != nil {
+			clear(ibuf)
+			n, err = ir.Read(ibuf)
+			for i := range n {
+				buf[i] = ibuf[i].row()
+			}
+		} else {
+			n, err = r.Read(buf)
+		}
+		for i := range n {
+			st.Items++
+			if ferr := fn(buf[i]); ferr != nil {
+				return ferr
+			}
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				st.FileError = fmt.Sprintf("%s: %v; the rest of the file was not read", p, err)
+			}
+			return nil
+		}
+	}
 }

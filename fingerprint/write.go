@@ -311,6 +311,10 @@ type fileWriter struct {
 	f   *os.File
 	w   *parquet.GenericWriter[Row]
 	buf []Row // rows not yet handed to w: the writer costs less per row in batches
+	// iw, for an image fingerprint, writes the rows with their ink
+	// column instead of w.
+	iw   *parquet.GenericWriter[imageRow]
+	ibuf []imageRow
 }
 
 const (
@@ -330,7 +334,17 @@ func (fw *fileWriter) flush() error {
 	if len(fw.buf) == 0 {
 		return nil
 	}
-	_, err := fw.w.Write(fw.buf)
+	var err error
+	if fw.iw != nil {
+		fw.ibuf = fw.ibuf[:0]
+		for _, r := range fw.buf {
+			fw.ibuf = append(fw.ibuf, imageRowOf(r))
+		}
+		_, err = fw.iw.Write(fw.ibuf)
+		clear(fw.ibuf)
+	} else {
+		_, err = fw.w.Write(fw.buf)
+	}
 	clear(fw.buf)
 	fw.buf = fw.buf[:0]
 	return err
@@ -384,7 +398,12 @@ func (pw *partWriter) write(r Row) error {
 			meta = append(meta, parquet.KeyValueMetadata(MetaImages, pw.images.String()),
 				parquet.KeyValueMetadata(MetaSources, string(src)))
 		}
-		fw = &fileWriter{f: f, w: parquet.NewGenericWriter[Row](f, meta...)}
+		fw = &fileWriter{f: f}
+		if pw.images != nil {
+			fw.iw = parquet.NewGenericWriter[imageRow](f, meta...)
+		} else {
+			fw.w = parquet.NewGenericWriter[Row](f, meta...)
+		}
 		pw.parts[part] = fw
 	}
 	fw.buf = append(fw.buf, r)
@@ -400,7 +419,13 @@ func (pw *partWriter) close() error {
 		if err := fw.flush(); err != nil && first == nil {
 			first = err
 		}
-		if err := fw.w.Close(); err != nil && first == nil {
+		var err error
+		if fw.iw != nil {
+			err = fw.iw.Close()
+		} else {
+			err = fw.w.Close()
+		}
+		if err != nil && first == nil {
 			first = err
 		}
 		if err := fw.f.Close(); err != nil && first == nil {

@@ -109,7 +109,13 @@ type Hashes struct {
 	Fine   [4]uint64 // a 256-bit difference hash of the same canvas, to verify candidates
 	Digest [16]byte  // SHA-256 (first 16 bytes) of the normalized, cropped pixels
 	Blank  bool      // no ink was found; such images never match anything
-	Width  int       // of the decoded image
+	// Ink is the normalized canvas as a bitmap, which Verify compares;
+	// zero when absent (no ink, or hashes without it).
+	Ink Ink
+	// query caches, for a query, its canvases' outlines and their
+	// distance maps (InkDistance).
+	query  *queryInk
+	Width  int // of the decoded image
 	Height int
 	// Probes, computed for a query when Options.Probe is set, are the
 	// hashes of the image with its ink box moved by ProbeShare on each
@@ -134,6 +140,7 @@ const wideOnePiece = 3
 type Probe struct {
 	Hash uint64
 	Fine [4]uint64
+	Ink  Ink
 }
 
 // NumProbes is the number of probes of a query: the four sides, the ink
@@ -488,9 +495,11 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		parts = &fp.Parts
 	}
-	if err := hashCanvas(&fp.Hash, &fp.Fine, penCanvas(c, t, o.size(), o.Canvas, parts), o); err != nil {
+	canvas := penCanvas(c, t, o.size(), o.Canvas, parts)
+	if err := hashCanvas(&fp.Hash, &fp.Fine, canvas, o); err != nil {
 		return fp, err
 	}
+	fp.Ink = inkOf(canvas)
 	if fp.Parts == 1 && c.W >= wideOnePiece*c.H {
 		fp.Parts = 2 // a formula a thick pen joined, not a lone symbol
 	}
@@ -502,10 +511,13 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 				e = -e
 			}
 			p := &fp.Probes[i]
-			if err := hashCanvas(&p.Hash, &p.Fine, penCanvas(reframe(c, side, e), t, o.size(), o.Canvas, nil), o); err != nil {
+			canvas := penCanvas(reframe(c, side, e), t, o.size(), o.Canvas, nil)
+			if err := hashCanvas(&p.Hash, &p.Fine, canvas, o); err != nil {
 				return fp, err
 			}
+			p.Ink = inkOf(canvas)
 		}
+		fp.query = newQueryInk(fp)
 	}
 	return fp, nil
 }
@@ -557,28 +569,45 @@ func fineBits(a, b [4]uint64) int {
 	return d
 }
 
-// VerifyDistance is the largest fine distance at which a candidate pair is
-// verified as a copy, and VerifyDistanceSymbol the same for a query of one
-// piece of ink (Hashes.Parts 1, mostly a lone symbol, which other
-// writers draw alike). Measured on CROHME 2014 and train-sample InkML
-// rasterized by eight pipelines (package inkraster) against the CROHME
-// bitmaps, pens normalized and queries probed, at pHash radius 8: these
-// thresholds verify 95.5% of the 10,656 copies (40 and 40: 96.9%) and 8
-// non-identical pairs within CROHME train (40 and 40: 57), most of them
-// other writers' lone symbols.
+// VerifyDistance is the largest fine distance at which a candidate pair
+// without ink bitmaps is verified as a copy, and VerifyDistanceSymbol the
+// same for a query of one piece of ink (Hashes.Parts 1, mostly a lone
+// symbol, which other writers draw alike): the rule before ink bitmaps
+// were stored (imagehash version 4), kept for hashes that have none.
 const (
 	VerifyDistance       = 30
 	VerifyDistanceSymbol = 14
 )
 
+// VerifyInk is the largest InkDistance at which a candidate pair is a
+// copy whatever its fine distance, and VerifyInkFine the largest at which
+// a pair the fine hash verifies (VerifyDistance, VerifyDistanceSymbol for
+// a lone symbol) stays one. Measured on CROHME 2014 and train-sample
+// InkML rasterized by other pipelines against the CROHME bitmaps, and
+// CROHME train against itself (other writers of one formula): see the
+// README, "Copies rasterized by another pipeline".
+const (
+	VerifyInk     = 0.7
+	VerifyInkFine = 0.9
+)
+
 // Verify returns the fine distance of a candidate pair and whether it is a
-// verified copy: the same cropped pixels, or a fine distance within
-// VerifyDistance (VerifyDistanceSymbol when the query is one piece of ink).
+// verified copy: the same cropped pixels; or, when both have ink bitmaps,
+// an InkDistance within VerifyInk, or within VerifyInkFine and a fine
+// distance within VerifyDistance (VerifyDistanceSymbol when the query is
+// one piece of ink); without ink bitmaps, that fine distance alone.
 func Verify(query, train Hashes) (int, bool) {
 	d := FineDistance(query, train)
+	if query.Digest == train.Digest {
+		return d, true
+	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
 		limit = VerifyDistanceSymbol
 	}
-	return d, query.Digest == train.Digest || d <= limit
+	if query.Ink.IsZero() || train.Ink.IsZero() {
+		return d, d <= limit
+	}
+	e := InkDistance(query, train)
+	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine
 }

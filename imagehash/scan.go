@@ -11,7 +11,7 @@ import (
 // Version is the version of the normalization and hashing code; it is
 // bumped whenever either changes, so that hashes stored by one version
 // (an index, a fingerprint) are never compared with another's.
-const Version = 4
+const Version = 5
 
 // HashItems decodes and hashes items on all cores, returning results
 // in input order; failed[i] holds the reason item i could not be hashed.

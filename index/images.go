@@ -22,9 +22,11 @@ import (
 // Badger database of their own (images/), one record per image:
 //
 //	'h' kind(1) corpus(2, big endian) seq(4, big endian) →
-//	    hash(8) fine(32) digest(16) flags(1) width(4) height(4) id label
+//	    hash(8) fine(32) digest(16) flags(1) width(4) height(4) [ink(512)] id label
 //
-// with id and label each prefixed by their uvarint length. Records are
+// with id and label each prefixed by their uvarint length, and the
+// normalized ink (imagehash.Ink.Bytes, which verifies candidates) present
+// when flags has bit 4. Records are
 // written in (corpus, seq) order by an incremental stream write, and read
 // back in that order to build an in-memory [Hamming].
 
@@ -144,7 +146,7 @@ func kindByte(k imagehash.Kind) byte {
 }
 
 func encodeImage(it dataset.ImageItem, fp imagehash.Hashes) []byte {
-	v := make([]byte, 0, 8+32+16+1+8+len(it.ID)+len(it.Label)+4)
+	v := make([]byte, 0, 8+32+16+1+8+imagehash.InkBytes+len(it.ID)+len(it.Label)+4)
 	v = binary.BigEndian.AppendUint64(v, fp.Hash)
 	for _, f := range fp.Fine {
 		v = binary.BigEndian.AppendUint64(v, f)
@@ -157,9 +159,15 @@ func encodeImage(it dataset.ImageItem, fp imagehash.Hashes) []byte {
 	if it.HasLabel {
 		flags |= 2
 	}
+	if !fp.Ink.IsZero() {
+		flags |= 4
+	}
 	v = append(v, flags)
 	v = binary.BigEndian.AppendUint32(v, uint32(fp.Width))
 	v = binary.BigEndian.AppendUint32(v, uint32(fp.Height))
+	if !fp.Ink.IsZero() {
+		v = append(v, fp.Ink.Bytes()...)
+	}
 	v = binary.AppendUvarint(v, uint64(len(it.ID)))
 	v = append(v, it.ID...)
 	v = binary.AppendUvarint(v, uint64(len(it.Label)))
@@ -183,6 +191,13 @@ func decodeImage(v []byte, r *ImageRecord) error {
 	r.Print.Width = int(binary.BigEndian.Uint32(v[17:]))
 	r.Print.Height = int(binary.BigEndian.Uint32(v[21:]))
 	rest := v[25:]
+	if flags&4 != 0 {
+		if len(rest) < imagehash.InkBytes {
+			return errCorruptImage
+		}
+		r.Print.Ink, _ = imagehash.InkFromBytes(rest[:imagehash.InkBytes])
+		rest = rest[imagehash.InkBytes:]
+	}
 	for _, dst := range []*string{&r.ID, &r.Label} {
 		n, k := binary.Uvarint(rest)
 		if k <= 0 || uint64(len(rest)-k) < n {

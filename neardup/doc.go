@@ -8,8 +8,10 @@
 // 256-bit difference hash and a pixel digest), and searches every test
 // hash among the training hashes within Job.MaxDistance by multi-index
 // hashing, with probes for ink cut at an edge. A candidate is reported
-// when the fine hash verifies it as a copy (imagehash.Verify), or with
-// Job.Unverified always. Each pair's labels are compared (package
+// when the two images' normalized ink verifies it as a copy
+// (imagehash.Verify: the chamfer distance of their outlines), or with
+// Job.Unverified always. Within a split that is itself a training corpus,
+// a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by
 // their digests.

@@ -19,7 +19,7 @@ import (
 )
 
 // DefaultMaxDistance is the default pHash radius of a candidate pair, which
-// is reported when the fine hashes verify it (imagehash.VerifyDistance).
+// is reported when imagehash.Verify verifies it.
 // Measured on the CROHME 2014 InkML rasterized by eight pipelines against
 // the CROHME bitmaps (pens normalized, queries probed): radius 8 finds
 // 83–100% of the copies per pipeline, radius 10 another 1–5%, while the
@@ -66,7 +66,8 @@ type Job struct {
 	// for ink cut at an edge, and imagehash.VerifyDistance for every query
 	// (the stricter limit of a lone symbol needs the count of ink pieces
 	// the probes compute). It is the search the SQL over image
-	// fingerprints makes (sql/image_neardup.sql), for comparing the two.
+	// fingerprints makes (sql/image_neardup.sql), for comparing the two;
+	// the SQL's verdict is the fine hash's, without the ink.
 	NoProbes bool
 }
 
@@ -79,9 +80,9 @@ type Pair struct {
 	Distance   int    `json:"distance"`
 	Identical  bool   `json:"identical"` // same normalized pixels
 	// FineDistance is the 256-bit difference-hash distance of the pair;
-	// Verified says imagehash.Verify accepts it (within VerifyDistance, or
-	// the pixels are identical): a copy, not merely the same formula
-	// written alike.
+	// Verified says imagehash.Verify accepts it (the inks' chamfer
+	// distance, or the pixels are identical): a copy, not merely the same
+	// formula written alike.
 	FineDistance int    `json:"fine_distance"`
 	Verified     bool   `json:"verified"`
 	TestLabel    string `json:"test_label"`
@@ -355,6 +356,7 @@ func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
 	}
 	query := r.job.Hash
 	query.Probe = !r.job.NoProbes
+	items := &splitItems{flags: map[int64]*itemFlags{}, listed: map[selfPair]bool{}}
 	st, _, err := imagehash.Scan(ctx, sp.Source, query, r.job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		sum.Items++
 		if fp.Blank {
@@ -362,13 +364,14 @@ func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
 			return nil
 		}
 		if found := r.candidates(sp.Name, it, fp, self); len(found) > 0 {
-			r.record(&sum, it, found, self)
+			r.record(items, it, found, self)
 		}
 		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("test images %s: %w", sp.Name, err)
 	}
+	items.count(&sum)
 	sum.Skipped = st.Skipped
 	r.rep.Inputs = append(r.rep.Inputs, ImageInput{Role: "test", Name: sp.Name, Path: sp.Source.Path, Size: tfp.Size, SHA256: tfp.SHA256, Stats: st})
 	r.rep.Summary = append(r.rep.Summary, sum)
@@ -442,36 +445,78 @@ func (r *run) compareLabels(label string, rec index.ImageRecord, fromFP bool, te
 }
 
 // record reports a test image's pairs (within one corpus, each unordered
-// pair once), offers them as evidence, and counts the image in its
-// split's summary.
-func (r *run) record(sum *Summary, it dataset.ImageItem, found []candidate, self map[string]bool) {
-	sum.WithNearDuplicate++
-	identical, mismatch, verified, notation := false, false, false, false
+// pair once, from whichever of its two items found it first) and offers
+// them as evidence, and notes what the image, and a pair's other item when
+// it is in the same split, were found to have.
+func (r *run) record(items *splitItems, it dataset.ImageItem, found []candidate, self map[string]bool) {
 	for _, c := range found {
-		identical = identical || c.pair.Identical
-		verified = verified || c.pair.Verified
-		mismatch = mismatch || c.pair.LabelMismatch
-		if lc := c.pair.LabelCheck; lc != nil && lc.Same && lc.Level != labelcheck.LevelWS {
-			notation = true
-		}
-		if self[c.pair.TrainSplit] && c.rec.Seq < it.Seq {
-			continue
+		items.note(it.Seq, c.pair)
+		if self[c.pair.TrainSplit] {
+			// The pair's other item is in this split too: it has the pair
+			// whichever of the two is the query.
+			items.note(c.rec.Seq, c.pair)
+			k := selfPair{c.pair.TrainSplit, min(it.Seq, c.rec.Seq), max(it.Seq, c.rec.Seq)}
+			if items.listed[k] {
+				continue
+			}
+			items.listed[k] = true
 		}
 		r.rep.Pairs = append(r.rep.Pairs, c.pair)
 		if !c.fromFP { // a fingerprint has no image to show
 			r.ev.offer(c.pair, it, c.rec)
 		}
 	}
-	if identical {
-		sum.Identical++
+}
+
+// splitItems is what one test split's items were found to have, for its
+// summary, and which of its pairs within one corpus were listed.
+type splitItems struct {
+	flags  map[int64]*itemFlags // by the item's seq
+	listed map[selfPair]bool
+}
+
+// itemFlags is what an item's pairs are.
+type itemFlags struct {
+	identical, verified, mismatch, notation bool
+}
+
+// selfPair is an unordered pair of items of a split that is itself a
+// training corpus: the corpus, and the two seqs, smaller first.
+type selfPair struct {
+	corpus string
+	a, b   int64
+}
+
+// note records a pair of the item seq.
+func (s *splitItems) note(seq int64, p Pair) {
+	f := s.flags[seq]
+	if f == nil {
+		f = &itemFlags{}
+		s.flags[seq] = f
 	}
-	if verified {
-		sum.Verified++
+	f.identical = f.identical || p.Identical
+	f.verified = f.verified || p.Verified
+	f.mismatch = f.mismatch || p.LabelMismatch
+	if lc := p.LabelCheck; lc != nil && lc.Same && lc.Level != labelcheck.LevelWS {
+		f.notation = true
 	}
-	if mismatch {
-		sum.LabelMismatch++
-	} else if notation {
-		sum.LabelNotation++
+}
+
+// count adds the split's items with pairs to its summary.
+func (s *splitItems) count(sum *Summary) {
+	for _, f := range s.flags {
+		sum.WithNearDuplicate++
+		if f.identical {
+			sum.Identical++
+		}
+		if f.verified {
+			sum.Verified++
+		}
+		if f.mismatch {
+			sum.LabelMismatch++
+		} else if f.notation {
+			sum.LabelNotation++
+		}
 	}
 }
 

@@ -131,9 +131,9 @@ func CopyReason(p neardup.Pair) string {
 	case p.Identical:
 		return "a copy: the same pixels once normalized"
 	case p.Verified:
-		return fmt.Sprintf("a copy: the fine 256-bit hash differs by %d bits (a copy is within %d, %d for a lone symbol), pHash by %d", p.FineDistance, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.Distance)
+		return fmt.Sprintf("a copy: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas), or within %.1f px with the fine 256-bit hash within %d bits (%d for a lone symbol); the fine hash differs by %d bits, pHash by %d", imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance, p.Distance)
 	}
-	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the fine hash differs by %d bits (a copy is within %d, %d for a lone symbol): images alike, such as one formula written alike by two writers", p.Distance, p.FineDistance, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol)
+	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the normalized inks lie farther apart than a copy's (chamfer distance above %.1f px, or above %.1f px with the fine hash within %d bits, %d for a lone symbol; it differs by %d bits): images alike, such as one formula written alike by two writers", p.Distance, imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance)
 }
 
 // LabelReason says how a pair's labels compare.

@@ -25,10 +25,12 @@
 --
 -- The checks need no pixels: identical when the digests of the normalized
 -- pixels are equal; verified when identical or the 256-bit difference
--- hashes differ in at most 30 bits (imagehash.VerifyDistance; neardup
--- also searches each test image with eight probes for ink cut at an edge
--- and verifies a lone symbol within 14 bits, which need the test images
--- themselves: the SQL is neardup with NoProbes and --unverified);
+-- hashes differ in at most 30 bits (imagehash.VerifyDistance: the fine-hash
+-- verdict; neardup itself verifies by the chamfer distance of the
+-- normalized ink, column image_ink, which this SQL does not compute, and
+-- searches each test image with eight probes for ink cut at an edge, which
+-- need the test images themselves: the SQL is neardup with NoProbes and
+-- --unverified, its verified column the fine-hash verdict);
 -- label_mismatch when both images have a label and their ws digests
 -- differ (neardup's label check also merges labels that differ only in
 -- notation, at the tokens, render and typeset rungs, so it flags a subset
