@@ -202,7 +202,7 @@ func TestImages(t *testing.T) {
 	lv := levels(t, "ws")
 	in := []Input{{Name: "train", Source: dataset.Source{Path: src}, SHA256: "abc"}, {Name: "plain", Source: dataset.Source{Path: filepath.Join(src, "img")}}}
 	out := filepath.Join(dir, "img.fp.parquet")
-	o := Options{Levels: lv, Tool: "test", Images: true}
+	o := Options{Levels: lv, Tool: "test", Images: true, WithInk: true}
 	res, err := Write(out, in, o)
 	if err != nil {
 		t.Fatal(err)
@@ -240,6 +240,29 @@ func TestImages(t *testing.T) {
 		return nil
 	}); err != nil || n != 7 {
 		t.Fatalf("%d rows, %v", n, err)
+	}
+	// Without WithInk: the same hashes, and no ink (the file does not
+	// show the formulas).
+	noInk := filepath.Join(dir, "noink.fp.parquet")
+	if _, err := Write(noInk, in, Options{Levels: lv, Tool: "test", Images: true}); err != nil {
+		t.Fatal(err)
+	}
+	inked := 0
+	if _, err := Scan(noInk, func(r Row) error {
+		fp, _ := r.Image()
+		if len(r.ImageInk) > 0 || !fp.Ink.IsZero() {
+			t.Errorf("row %s: ink kept without WithInk", r.ID)
+		}
+		if w := want[r.ID]; !w.Ink.IsZero() {
+			inked++
+			w.Ink = imagehash.Ink{}
+			if fp != w {
+				t.Errorf("row %s without ink: %+v, want %+v", r.ID, fp, w)
+			}
+		}
+		return nil
+	}); err != nil || inked == 0 {
+		t.Fatalf("%d rows with ink in the images, %v", inked, err)
 	}
 	m, err := Open(out)
 	if err != nil {

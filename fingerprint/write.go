@@ -48,7 +48,13 @@ type Options struct {
 	Images bool
 	// Hash, with Images, says how images are hashed; the zero value is
 	// the near-duplicate search's default (pHash, stretch canvas, 64 px).
-	Hash        imagehash.Options
+	Hash imagehash.Options
+	// WithInk, with Images, keeps each image's normalized ink (column
+	// image_ink, a 64×64 bitmap), so that neardup verifies candidates
+	// against the file as it does against the images. The file then shows
+	// every formula at 64×64, as WithLabels shows every label; without it
+	// neardup verifies by the fine hash alone.
+	WithInk     bool
 	ImageLimits dataset.ImageLimits
 	Workers     int // hashing goroutines (default: all cores)
 
@@ -218,6 +224,9 @@ func scanInputs(ctx context.Context, inputs []Input, o Options, res *Result, wri
 					r.setLabel(it.Label, o)
 				}
 				r.setImage(fp)
+				if !o.WithInk {
+					r.ImageInk = nil
+				}
 				if fp.Blank {
 					ir.Blank++
 				}

@@ -137,7 +137,7 @@ func TestLoadImageFingerprint(t *testing.T) {
 	fpPath := filepath.Join(dir, "imgs.fp.parquet")
 	lv, _ := canon.ParseLevels("ws")
 	if _, err := fingerprint.Write(fpPath, []fingerprint.Input{{Name: "imgs", Source: dataset.Source{Path: folder}}},
-		fingerprint.Options{Levels: lv, Images: true, Tool: "test"}); err != nil {
+		fingerprint.Options{Levels: lv, Images: true, WithInk: true, Tool: "test"}); err != nil {
 		t.Fatal(err)
 	}
 	o := imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch}

@@ -223,7 +223,7 @@ func writeImageFingerprint(t *testing.T, out, name, src string, o fingerprint.Op
 	if err != nil {
 		t.Fatal(err)
 	}
-	o.Images, o.Tool = true, "test"
+	o.Images, o.WithInk, o.Tool = true, true, "test" // with the ink: verified as on the images
 	if o.Levels == nil {
 		o.Levels, _ = canon.ParseLevels("audit,ws")
 	}

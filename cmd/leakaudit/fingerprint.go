@@ -20,6 +20,7 @@ func newFingerprintCmd() *cobra.Command {
 		salt        string
 		partitions  int
 		withLabels  bool
+		withInk     bool
 		asJSON      bool
 		images      bool
 		force       bool
@@ -48,8 +49,12 @@ rules version; a fingerprint made under other rules is refused.
 folders with img/, zip and tar archives, Parquet image structs, InkML):
 per image the hashes neardup searches and verifies with, and the keys of
 its label when it has one. neardup --train and the audit's train_images
-accept the file in place of the images, with the same pairs. The hashes
-are not salted: they reveal a coarse outline of each image.
+accept the file in place of the images. The hashes are not salted: they
+reveal a coarse outline of each image. --with-ink keeps each image's
+normalized ink too (64×64), so that candidates are verified as on the
+images (the same pairs); the file then shows every formula at 64×64.
+Without it, candidates are verified by the fine hash alone, which finds a
+few copies fewer.
 --partitions N writes a hive-style folder (part=NNN/data.parquet) by the
 first byte of the first level's digest, which query engines read in
 parallel.
@@ -92,7 +97,7 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 			}
 			opts := fingerprint.Options{Levels: lv, Salt: []byte(salt),
 				WithLabels: withLabels, Partitions: partitions, Tool: toolName(), Force: force,
-				Images: images, Hash: imagehash.Options{Kind: kind, Canvas: canv}}
+				Images: images, WithInk: withInk, Hash: imagehash.Options{Kind: kind, Canvas: canv}}
 			if err := fingerprint.CheckOut(out, fin, opts); err != nil {
 				return err
 			}
@@ -140,6 +145,7 @@ fingerprint (or an empty folder, with --partitions), or with --force.`,
 	f.BoolVar(&withLabels, "with-labels", false, "keep the labels too (the file then reveals the corpus)")
 	f.BoolVar(&asJSON, "json", false, "print what was written as JSON on stdout")
 	addForce(cmd, &force)
+	f.BoolVar(&withInk, "with-ink", false, "with --images: keep each image's normalized ink (64×64), so neardup verifies as on the images (the file then shows every formula)")
 	f.BoolVar(&images, "images", false, "fingerprint the inputs' images (the hashes neardup uses) instead of their label records")
 	f.StringVar(&hash, "hash", string(imagehash.PHash), "with --images: perceptual hash, as neardup --hash")
 	f.StringVar(&canvas, "canvas", string(imagehash.Stretch), "with --images: stretch or aspect, as neardup --canvas")

@@ -32,7 +32,7 @@ func TestRealImageFingerprint(t *testing.T) {
 	dir := t.TempDir()
 	crohme := filepath.Join(root, "crohme")
 	fp := filepath.Join(dir, "train.img.fp.parquet")
-	out, stderr, code := runCode(t, "fingerprint", "--images", "--json", "--input", "train="+filepath.Join(crohme, "train"), "--out", fp)
+	out, stderr, code := runCode(t, "fingerprint", "--images", "--with-ink", "--json", "--input", "train="+filepath.Join(crohme, "train"), "--out", fp)
 	if code != exitOK {
 		t.Fatalf("fingerprint --images: exit %d\n%s", code, stderr)
 	}

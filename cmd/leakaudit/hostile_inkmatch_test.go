@@ -134,7 +134,7 @@ func TestHostileInkEitherSide(t *testing.T) {
 	}
 	// fingerprint --images of the InkML stands in for it.
 	fp := filepath.Join(dir, "ink.fp.parquet")
-	if _, err := run(t, "fingerprint", "--images", "--input", "ink="+ink, "--out", fp); err != nil {
+	if _, err := run(t, "fingerprint", "--images", "--with-ink", "--input", "ink="+ink, "--out", fp); err != nil {
 		t.Fatalf("fingerprint --images of InkML: %v", err)
 	}
 	out, err := run(t, "neardup", "--train", fp, "--test", "bm="+bm, "--json")
