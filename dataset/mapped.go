@@ -26,7 +26,7 @@ func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 // whole: the parallel JSON string list reader then calls it with a label
 // in a reused buffer, and gives the others their Seq, span and nothing
 // else (see ScanSelected).
-func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error, onLabel func(string) (T, bool)) (Stats, error) {
+func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error, onLabel func(KeepLabel) (T, bool)) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -114,7 +114,7 @@ func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			return fnErr
 		}}
 	if onLabel != nil {
-		hook.label = func(b *fastBatch, i int, label string) bool {
+		hook.label = func(b *fastBatch, i int, label KeepLabel) bool {
 			v, whole := onLabel(label)
 			b.vals.([]T)[i] = v
 			return whole
