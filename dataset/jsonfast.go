@@ -100,6 +100,9 @@ type mapHook struct {
 	// and the element gets its ID and Label only when label returns true
 	// (ScanSelected).
 	label func(b *fastBatch, i int, label KeepLabel) bool
+	// pass, with label, is told of n items in a row that label did not
+	// keep, in place of n calls of deliver.
+	pass func(n int) error
 }
 
 // fastHandoff is where the splitter stopped: the file offset of the next
@@ -176,9 +179,23 @@ func fastStrings(r io.Reader, off int64, maxRaw int, e *emitter) (fastHandoff, e
 	return handoff, err
 }
 
-// deliverBatch delivers a decoded batch in order.
+// deliverBatch delivers a decoded batch in order. Under mapHook.label the
+// elements neither skipped nor kept (no reason, no ID) are only counted,
+// and handed to hook.pass a run at a time, before the next delivery.
 func deliverBatch(b *fastBatch, e *emitter) error {
+	selecting := e.hook != nil && e.hook.label != nil
+	passed := 0
 	for i := range b.elems {
+		if selecting && b.reasons[i] == "" && b.items[i].ID == "" {
+			passed++
+			continue
+		}
+		if passed > 0 {
+			if err := passRun(e, passed); err != nil {
+				return err
+			}
+			passed = 0
+		}
 		if reason := b.reasons[i]; reason != "" {
 			id := b.items[i].ID
 			e.skip(b.elems[i].seq, id, "element "+id, reason)
@@ -194,6 +211,18 @@ func deliverBatch(b *fastBatch, e *emitter) error {
 		if err != nil {
 			return errStop{err}
 		}
+	}
+	if passed > 0 {
+		return passRun(e, passed)
+	}
+	return nil
+}
+
+// passRun counts n items read and not kept, and tells hook.pass.
+func passRun(e *emitter, n int) error {
+	e.stats.Items += int64(n)
+	if err := e.hook.pass(n); err != nil {
+		return errStop{err}
 	}
 	return nil
 }

@@ -40,7 +40,7 @@ func ScanSelected[T any](ctx context.Context, src Source, workers int, keep func
 		v, kept := keep(KeepLabel{Label: it.Label})
 		return selected{v, kept}
 	}, func(it Item, s selected) error {
-		if n++; n == selectedBatch && read != nil {
+		if n++; n >= selectedBatch && read != nil {
 			read(n)
 			n = 0
 		}
@@ -51,6 +51,12 @@ func ScanSelected[T any](ctx context.Context, src Source, workers int, keep func
 	}, func(label KeepLabel) (selected, bool) {
 		v, kept := keep(label)
 		return selected{v, kept}, kept
+	}, func(k int) error {
+		if n += int64(k); n >= selectedBatch && read != nil {
+			read(n)
+			n = 0
+		}
+		return nil
 	})
 	if n > 0 && read != nil {
 		read(n)
