@@ -50,6 +50,15 @@ func TestDecodeSelected(t *testing.T) {
 	} {
 		checkDecodeSelected(t, []byte(`"`+body+`"`))
 	}
+	// Each byte that is not plain at each place of two words, among
+	// spaces or not.
+	for _, text := range []string{"abcdefghijklmnopqrs", "a b c d e f g h i j", "        x        "} {
+		for _, odd := range []string{`\\`, `\n`, `\u0020`, `\q`, "\x01", "\x7f", "\xff", "é", " "} {
+			for p := range len(text) + 1 {
+				checkDecodeSelected(t, []byte(`"`+text[:p]+odd+text[p:]+`"`))
+			}
+		}
+	}
 	// Random literals over the bytes that matter.
 	rng := rand.New(rand.NewPCG(37, 41))
 	alphabet := []string{"a", " ", `\\`, `\"`, `\/`, `\n`, `\t`, `\b`, `\f`, `\r`, `\u0020`, `\u00e9`, `\ud83d`, `\ude00`, `\x`, `\`, "\x01", "\t", "é", "\xff", "\xc3", "[", "]"}
