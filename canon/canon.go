@@ -42,6 +42,17 @@ func AppendAuditKey(dst []byte, s string) []byte {
 	return dst[:n]
 }
 
+// AuditKeyOfSpaceless returns AuditKey(label) given noSpace, which must be
+// label with every U+0020 removed, without copying: the delimiters `\[`
+// and `\]` hold no space, so removing them from the label and then its
+// spaces is removing its spaces and then the first and last two bytes.
+func AuditKeyOfSpaceless(label, noSpace string) string {
+	if len(label) >= 4 && strings.HasPrefix(label, `\[`) && strings.HasSuffix(label, `\]`) {
+		return noSpace[2 : len(noSpace)-2]
+	}
+	return noSpace
+}
+
 // IsSpace reports whether r counts as whitespace for the ws level: the
 // Unicode White_Space property plus U+200B ZERO WIDTH SPACE and U+FEFF ZERO
 // WIDTH NO-BREAK SPACE.

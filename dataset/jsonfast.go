@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"io"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -98,7 +99,10 @@ type mapHook struct {
 	// in place of compute: the label is in a buffer the worker reuses,
 	// and the element gets its ID and Label only when label returns true
 	// (ScanSelected).
-	label func(b *fastBatch, i int, label string) bool
+	label func(b *fastBatch, i int, label KeepLabel) bool
+	// pass, with label, is told of n items in a row that label did not
+	// keep, in place of n calls of deliver.
+	pass func(n int) error
 }
 
 // fastHandoff is where the splitter stopped: the file offset of the next
@@ -175,9 +179,23 @@ func fastStrings(r io.Reader, off int64, maxRaw int, e *emitter) (fastHandoff, e
 	return handoff, err
 }
 
-// deliverBatch delivers a decoded batch in order.
+// deliverBatch delivers a decoded batch in order. Under mapHook.label the
+// elements neither skipped nor kept (no reason, no ID) are only counted,
+// and handed to hook.pass a run at a time, before the next delivery.
 func deliverBatch(b *fastBatch, e *emitter) error {
+	selecting := e.hook != nil && e.hook.label != nil
+	passed := 0
 	for i := range b.elems {
+		if selecting && b.reasons[i] == "" && b.items[i].ID == "" {
+			passed++
+			continue
+		}
+		if passed > 0 {
+			if err := passRun(e, passed); err != nil {
+				return err
+			}
+			passed = 0
+		}
 		if reason := b.reasons[i]; reason != "" {
 			id := b.items[i].ID
 			e.skip(b.elems[i].seq, id, "element "+id, reason)
@@ -193,6 +211,18 @@ func deliverBatch(b *fastBatch, e *emitter) error {
 		if err != nil {
 			return errStop{err}
 		}
+	}
+	if passed > 0 {
+		return passRun(e, passed)
+	}
+	return nil
+}
+
+// passRun counts n items read and not kept, and tells hook.pass.
+func passRun(e *emitter, n int) error {
+	e.stats.Items += int64(n)
+	if err := e.hook.pass(n); err != nil {
+		return errStop{err}
 	}
 	return nil
 }
@@ -256,34 +286,119 @@ func decodeElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 }
 
 // selectElems is decodeElems for mapHook.label: each element's label is
-// decoded into one buffer, checked as decodeElems checks it, and handed to
-// the hook; only a skipped element (its ID) and one the hook keeps (its ID
-// and a copy of its label) cost an allocation.
+// decoded into one buffer (with the label less its spaces into another, by
+// decodeSelected), checked as decodeElems checks it, and handed to the
+// hook; only a skipped element (its ID) and one the hook keeps (its ID and
+// a copy of its label) cost an allocation.
 func selectElems(b *fastBatch, lo, hi, maxRaw int, e *emitter) {
 	buf := make([]byte, 0, 512)
+	nosp := make([]byte, 0, 512)
 	for i := lo; i < hi; i++ {
 		el := &b.elems[i]
 		raw := b.block.b[el.lo:el.hi]
 		it := Item{Seq: el.seq, Start: el.start, End: el.end}
-		reason := rawReason(raw, maxRaw)
-		if reason == "" {
-			var ok bool
-			if buf, ok = appendUnquoted(buf[:0], raw); !ok {
-				reason = ReasonMalformed
-			} else if len(bytes.TrimSpace(buf)) == 0 {
+		var reason string
+		var fused bool
+		if len(raw) > maxRaw {
+			reason = ReasonTooLong
+		} else {
+			buf, nosp, reason, fused = decodeSelected(buf, nosp, raw)
+			if reason == "" && !blankFree(buf) && len(bytes.TrimSpace(buf)) == 0 {
 				reason = ReasonEmpty
-			} else if len(buf) > e.limits.maxLabel() {
+			} else if reason == "" && len(buf) > e.limits.maxLabel() {
 				reason = ReasonTooLong
 			}
+		}
+		kl := KeepLabel{Label: unsafe.String(unsafe.SliceData(buf), len(buf))}
+		if fused {
+			kl.NoSpace = unsafe.String(unsafe.SliceData(nosp), len(nosp))
 		}
 		switch {
 		case reason != "":
 			it.ID = strconv.FormatInt(el.seq, 10)
-		case e.hook.label(b, i, unsafe.String(unsafe.SliceData(buf), len(buf))):
+		case e.hook.label(b, i, kl):
 			it.ID, it.Label = strconv.FormatInt(el.seq, 10), string(buf)
 		}
 		b.items[i], b.reasons[i] = it, reason
 	}
+}
+
+// blankFree reports, in constant time, that a decoded label cannot be all
+// white space: its first byte is ASCII and not a space. When it is false
+// the label may still not be blank (the caller trims it to see).
+func blankFree(label []byte) bool {
+	return len(label) > 0 && label[0] > ' ' && label[0] < utf8.RuneSelf
+}
+
+// decodeSelected decodes the JSON string literal raw (quotes included, no
+// longer than the limit) into label, and when fused, the same label with
+// every U+0020 removed into nosp, in one pass over the bytes. Its reason is
+// the one rawReason and appendUnquoted give together: invalid UTF-8 before
+// malformed. The UTF-8 check runs only when a byte is not ASCII or the
+// literal is malformed. A \u escape is left to appendUnquoted, and nosp is
+// then not made (fused is false).
+func decodeSelected(label, nosp, raw []byte) (_, _ []byte, reason string, fused bool) {
+	body := raw[1 : len(raw)-1]
+	l := slices.Grow(label[:0], len(body))[:len(body)]
+	n := slices.Grow(nosp[:0], len(body))[:len(body)]
+	li, ni := 0, 0
+	ascii := true
+	for i := 0; i < len(body); i++ {
+		c := body[i]
+		switch {
+		case c == '\\':
+			if i+1 == len(body) {
+				return l[:0], n[:0], malformedOrUTF8(body), false
+			}
+			i++
+			switch c = body[i]; c {
+			case '"', '\\', '/':
+			case 'b':
+				c = '\b'
+			case 'f':
+				c = '\f'
+			case 'n':
+				c = '\n'
+			case 'r':
+				c = '\r'
+			case 't':
+				c = '\t'
+			default: // \u and anything else
+				if reason = rawReason(raw, len(raw)); reason != "" {
+					return l[:0], n[:0], reason, false
+				}
+				out, ok := appendUnquoted(l[:0], raw)
+				if !ok {
+					return out, n[:0], ReasonMalformed, false
+				}
+				return out, n[:0], "", false
+			}
+		case c < 0x20:
+			return l[:0], n[:0], malformedOrUTF8(body), false
+		case c >= utf8.RuneSelf:
+			ascii = false
+		}
+		l[li] = c
+		li++
+		n[ni] = c
+		if c != ' ' {
+			ni++
+		}
+	}
+	if !ascii && !utf8.Valid(body) {
+		return l[:0], n[:0], ReasonInvalidUTF8, false
+	}
+	return l[:li], n[:ni], "", true
+}
+
+// malformedOrUTF8 is the reason of a malformed literal: invalid UTF-8
+// when its bytes are not valid UTF-8 (that check comes first), else
+// malformed.
+func malformedOrUTF8(body []byte) string {
+	if !utf8.Valid(body) {
+		return ReasonInvalidUTF8
+	}
+	return ReasonMalformed
 }
 
 // fastBatchLen is how many elements a batch holds at most.

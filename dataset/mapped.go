@@ -18,15 +18,16 @@ const mappedBatch = 4096
 // twice at once. The scan
 // stops when ctx is cancelled or fn returns an error.
 func ScanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error) (Stats, error) {
-	return scanMapped(ctx, src, workers, f, fn, nil)
+	return scanMapped(ctx, src, workers, f, fn, nil, nil)
 }
 
 // scanMapped is ScanMapped; onLabel, when not nil, is what f computes
 // from an item's label alone, with whether the item is to be delivered
 // whole: the parallel JSON string list reader then calls it with a label
 // in a reused buffer, and gives the others their Seq, span and nothing
-// else (see ScanSelected).
-func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error, onLabel func(string) (T, bool)) (Stats, error) {
+// else (see ScanSelected); onPass is then told of n items in a row not
+// delivered whole, in place of n calls of fn.
+func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item) T, fn func(Item, T) error, onLabel func(KeepLabel) (T, bool), onPass func(n int) error) (Stats, error) {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
@@ -114,10 +115,22 @@ func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			return fnErr
 		}}
 	if onLabel != nil {
-		hook.label = func(b *fastBatch, i int, label string) bool {
+		hook.label = func(b *fastBatch, i int, label KeepLabel) bool {
 			v, whole := onLabel(label)
 			b.vals.([]T)[i] = v
 			return whole
+		}
+		hook.pass = func(n int) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if fnErr == nil {
+				fnErr = onPass(n)
+			}
+			if fnErr != nil {
+				cancel()
+			}
+			return fnErr
 		}
 	}
 	items := make([]Item, 0, mappedBatch)

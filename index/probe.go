@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash/maphash"
 	"sync"
+	"unsafe"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/checksum"
@@ -43,16 +44,16 @@ type Probe struct {
 const probeFilterBits = 20
 
 // bit is a key's bit in the filter.
-func (p *Probe) bit(key []byte) uint64 {
-	return maphash.Bytes(p.seed, key) & (1<<probeFilterBits - 1)
+func (p *Probe) bit(key string) uint64 {
+	return maphash.String(p.seed, key) & (1<<probeFilterBits - 1)
 }
 
 // lookup returns the match of a key at level li, or nil.
-func (p *Probe) lookup(li int, key []byte) *Match {
+func (p *Probe) lookup(li int, key string) *Match {
 	if b := p.bit(key); p.filter[li][b/64]&(1<<(b%64)) == 0 {
 		return nil
 	}
-	return p.want[li][string(key)] // no allocation: a map lookup by converted bytes
+	return p.want[li][key]
 }
 
 // keyBufs are the workers' key buffers.
@@ -67,7 +68,7 @@ func NewProbe(levels []canon.Level, keys [][]string, salt []byte, maxRefs int) *
 		p.want[i] = make(map[string]*Match, len(keys[i]))
 		p.filter[i] = make([]uint64, 1<<probeFilterBits/64)
 		for _, k := range keys[i] {
-			b := p.bit([]byte(k))
+			b := p.bit(k)
 			p.filter[i][b/64] |= 1 << (b % 64)
 			if p.want[i][k] == nil {
 				p.want[i][k] = &Match{}
@@ -135,16 +136,27 @@ func (p *Probe) Read(ctx context.Context, inputs []CorpusInput, sums []checksum.
 			if prog != nil {
 				read = prog.Add
 			}
-			st, err = dataset.ScanSelected(ctx, in.Source, workers, func(label string) ([]*Match, bool) {
-				bp := keyBufs.Get().(*[]byte)
+			st, err = dataset.ScanSelected(ctx, in.Source, workers, func(label dataset.KeepLabel) ([]*Match, bool) {
+				var bp *[]byte
 				var hits []*Match
 				for li, l := range p.levels {
-					*bp = l.Append((*bp)[:0], label)
-					if m := p.lookup(li, *bp); m != nil {
+					var key string
+					if l.ID == canon.Audit && label.NoSpace != "" {
+						key = canon.AuditKeyOfSpaceless(label.Label, label.NoSpace)
+					} else {
+						if bp == nil {
+							bp = keyBufs.Get().(*[]byte)
+						}
+						*bp = l.Append((*bp)[:0], label.Label)
+						key = unsafe.String(unsafe.SliceData(*bp), len(*bp))
+					}
+					if m := p.lookup(li, key); m != nil {
 						hits = append(hits, m)
 					}
 				}
-				keyBufs.Put(bp)
+				if bp != nil {
+					keyBufs.Put(bp)
+				}
 				return hits, hits != nil
 			}, func(it dataset.Item, hits []*Match) error {
 				for _, m := range hits {
