@@ -9,11 +9,16 @@ import (
 // in the pen: its width relative to the ink box, anti-aliasing, and which
 // gaps between strokes it closes. Drawing a path with a pen of width p
 // gives path ⊕ disc(p); dilating that by (T−p)/2 gives path ⊕ disc(T),
-// whatever p ≤ T was. So every image's ink is thickened to one common pen
-// T: its pen width is estimated (twice the ink area over the ink's edge
-// count), the ink is resampled to a work canvas twice as fine as the hash
-// canvas (a cell is ink when enough of it is), and dilated by what is
-// missing up to T, per axis, as the canvas may stretch the two axes
+// whatever p ≤ T was; eroding it by (p−T)/2 gives path ⊕ disc(T) closed
+// by disc((p−T)/2) when p > T (the gaps the thick pen closed stay closed,
+// but no stroke vanishes). So every image's ink is redrawn with one
+// common pen T: its pen width is estimated (twice the ink area over the
+// ink's edge count); the strokes' own box, the ink box less the pen, is
+// what is fitted to a work canvas twice as fine as the hash canvas, drawn
+// with T (penBox), so that a thick pen does not squeeze the strokes into
+// less of the canvas than a thin one; the ink is resampled to it (a cell
+// is ink when enough of it is) and dilated by what is missing up to T or
+// eroded by the excess, per axis, as the canvas may stretch the two axes
 // differently.
 
 // penTarget is the common pen width, in cells of the work canvas (twice
@@ -54,9 +59,10 @@ func penWidth(c Gray, t uint8) float64 {
 }
 
 // penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white
-// ground), thickened to a common pen: the ink is resampled to a work
-// canvas twice as fine, every cell holding ink made ink, the ink dilated
-// to the target pen width, and the result averaged down to size.
+// ground), redrawn with a common pen: the ink is resampled to a work
+// canvas twice as fine (penBox), every cell holding ink made ink, the ink
+// dilated or eroded to the target pen width, and the result averaged down
+// to size.
 // When parts is not nil, it is set to the number of connected pieces of
 // ink on the work canvas before thickening.
 func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
