@@ -9,11 +9,16 @@ import (
 // in the pen: its width relative to the ink box, anti-aliasing, and which
 // gaps between strokes it closes. Drawing a path with a pen of width p
 // gives path ⊕ disc(p); dilating that by (T−p)/2 gives path ⊕ disc(T),
-// whatever p ≤ T was. So every image's ink is thickened to one common pen
-// T: its pen width is estimated (twice the ink area over the ink's edge
-// count), the ink is resampled to a work canvas twice as fine as the hash
-// canvas (a cell is ink when enough of it is), and dilated by what is
-// missing up to T, per axis, as the canvas may stretch the two axes
+// whatever p ≤ T was; eroding it by (p−T)/2 gives path ⊕ disc(T) closed
+// by disc((p−T)/2) when p > T (the gaps the thick pen closed stay closed,
+// but no stroke vanishes). So every image's ink is redrawn with one
+// common pen T: its pen width is estimated (twice the ink area over the
+// ink's edge count); the strokes' own box, the ink box less the pen, is
+// what is fitted to a work canvas twice as fine as the hash canvas, drawn
+// with T (penBox), so that a thick pen does not squeeze the strokes into
+// less of the canvas than a thin one; the ink is resampled to it (a cell
+// is ink when enough of it is) and dilated by what is missing up to T or
+// eroded by the excess, per axis, as the canvas may stretch the two axes
 // differently.
 
 // penTarget is the common pen width, in cells of the work canvas (twice
@@ -54,14 +59,16 @@ func penWidth(c Gray, t uint8) float64 {
 }
 
 // penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white
-// ground), thickened to a common pen: the ink is resampled to a work
-// canvas twice as fine, every cell holding ink made ink, the ink dilated
-// to the target pen width, and the result averaged down to size.
+// ground), redrawn with a common pen: the ink is resampled to a work
+// canvas twice as fine (penBox), every cell holding ink made ink, the ink
+// dilated or eroded to the target pen width, and the result averaged down
+// to size.
 // When parts is not nil, it is set to the number of connected pieces of
 // ink on the work canvas before thickening.
 func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
 	S := 2 * size
-	dw, dh, ox, oy := fitBox(c.W, c.H, S, canvas)
+	p := penWidth(c, t)
+	dw, dh, ox, oy := penBox(c.W, c.H, p, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
 	// Ink coverage of each cell, by area, separably: each source row's ink
 	// averaged into the cells' columns once, then the rows into cells.
@@ -86,10 +93,16 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 			dst[tx] = acc
 		}
 	}
+	// The box may overhang the canvas by what the pen adds beyond the
+	// common pen; that ink is within what erode takes away.
+	x0, x1 := max(0, -ox), min(dw, S-ox)
 	for ty, sy := range ys {
-		line := cov[(oy+ty)*S+ox : (oy+ty)*S+ox+dw]
+		if oy+ty < 0 || oy+ty >= S {
+			continue
+		}
+		line := cov[(oy+ty)*S+ox+x0 : (oy+ty)*S+ox+x1]
 		for k, wy := range sy.w {
-			src := rows[(sy.first+k)*dw : (sy.first+k+1)*dw]
+			src := rows[(sy.first+k)*dw+x0 : (sy.first+k)*dw+x1]
 			for tx, v := range src {
 				line[tx] += wy * v
 			}
@@ -105,10 +118,10 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 	if parts != nil {
 		*parts = components(bin, S)
 	}
-	p := penWidth(c, t)
 	px, py := max(1, p/kx), max(1, p/ky)
 	ex, ey := int((penTarget-px)/2+0.5), int((penTarget-py)/2+0.5)
 	dilate(bin, S, max(ex, 0), max(ey, 0))
+	erode(bin, S, max(-ex, 0), max(-ey, 0))
 	// Average 2×2 cells down to the canvas.
 	out := image.NewGray(image.Rect(0, 0, size, size))
 	for y := 0; y < size; y++ {
@@ -119,6 +132,28 @@ func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray
 		}
 	}
 	return out
+}
+
+// penBox is the box a w×h ink box drawn with a pen p pixels wide takes on
+// an S×S work canvas (dw×dh at ox, oy): the strokes' own box (the ink box
+// less the pen) is scaled so that, drawn with the common pen, it fills
+// the canvas (Stretch, each axis; Aspect, the longer one, centred). An
+// axis the pen fills more than half of (a minus sign's height) is fitted
+// whole, as fitBox does.
+func penBox(w, h int, p float64, S int, canvas Canvas) (dw, dh, ox, oy int) {
+	scale := func(n int) float64 {
+		if float64(n) < 2*p {
+			return float64(S) / float64(n)
+		}
+		return (float64(S) - penTarget) / (float64(n) - p)
+	}
+	sx, sy := scale(w), scale(h)
+	if canvas != Stretch {
+		sx = min(sx, sy)
+		sy = sx
+	}
+	dw, dh = max(1, int(float64(w)*sx+0.5)), max(1, int(float64(h)*sy+0.5))
+	return dw, dh, (S - dw) / 2, (S - dh) / 2
 }
 
 // dilate grows the ink (1 cells) of an S×S grid by ex cells left and
@@ -156,6 +191,48 @@ func dilate(g []uint8, S, ex, ey int) {
 	if ey > 0 {
 		for x := 0; x < S; x++ {
 			grow(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 1 }, ey)
+		}
+	}
+}
+
+// erode thins the ink (1 cells) of an S×S grid by ex cells left and
+// right and ey cells up and down, separably: a cell stays ink when every
+// cell within reach along the axis is ink (outside the grid counts as
+// ink, so that strokes touching the ink box's edge keep touching it).
+// Eroding a pen of width p by (p−T)/2 leaves at least a pen of width T
+// along the strokes, as dilate grows a thinner pen to T.
+func erode(g []uint8, S, ex, ey int) {
+	line := make([]uint8, S)
+	shrink := func(get func(i int) uint8, clear func(i int), e int) {
+		for i := 0; i < S; i++ {
+			line[i] = get(i)
+		}
+		last := -e - 1 // the nearest ground before i (outside the grid is ink)
+		for i := 0; i < S; i++ {
+			if line[i] == 0 {
+				last = i
+			} else if i-last <= e {
+				clear(i)
+			}
+		}
+		last = S + e // the nearest ground after i
+		for i := S - 1; i >= 0; i-- {
+			if line[i] == 0 {
+				last = i
+			} else if last-i <= e {
+				clear(i)
+			}
+		}
+	}
+	if ex > 0 {
+		for y := 0; y < S; y++ {
+			r := g[y*S : (y+1)*S]
+			shrink(func(i int) uint8 { return r[i] }, func(i int) { r[i] = 0 }, ex)
+		}
+	}
+	if ey > 0 {
+		for x := 0; x < S; x++ {
+			shrink(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 0 }, ey)
 		}
 	}
 }
