@@ -504,7 +504,7 @@ type rowGroupPiece struct {
 // input order. The output row groups are those a serial copy makes: one
 // per input row group, cut after a read of parquetReadRows rows brings it
 // to maxRowGroupRows rows or more.
-func filterRowGroups(pf *parquet.File, w *parquet.Writer, keep func(int64) bool, workers int) (n int64, err error) {
+func filterRowGroups(pf *parquet.File, w rowGroupBeginner, keep func(int64) bool, workers int) (n int64, err error) {
 	workers = max(1, workers)
 	tasks := make(chan *rowGroupTask)
 	// order holds the tasks in input order for the committer; its buffer
@@ -576,9 +576,15 @@ func filterRowGroups(pf *parquet.File, w *parquet.Writer, keep func(int64) bool,
 	return n, nil
 }
 
+// rowGroupBeginner is the part of a Parquet writer the workers use: a
+// row group they fill concurrently and the writer commits.
+type rowGroupBeginner interface {
+	BeginRowGroup() *parquet.ConcurrentRowGroupWriter
+}
+
 // filter reads the task's row group and sends its kept rows as encoded
 // row groups, closing t.pieces at the end or on the first error.
-func (t *rowGroupTask) filter(w *parquet.Writer, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, stop <-chan struct{}) {
+func (t *rowGroupTask) filter(w rowGroupBeginner, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, stop <-chan struct{}) {
 	defer close(t.pieces)
 	send := func(p rowGroupPiece) bool {
 		select {

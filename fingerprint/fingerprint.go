@@ -153,14 +153,12 @@ type imageRow struct {
 
 // imageRowOf is r as an image fingerprint's row.
 func imageRowOf(r Row) imageRow {
-	return imageRow{r.Corpus, r.ID, r.Seq, r.Tokens, r.KeyRaw, r.KeyAudit, r.KeyWS, r.KeyTokens, r.KeyRender, r.Label,
-		r.ImageHash, r.ImageFine0, r.ImageFine1, r.ImageFine2, r.ImageFine3, r.ImageDigest, r.ImageBlank, r.ImageWidth, r.ImageHeight, r.ImageInk}
+	return imageRow(r) // the same fields; only the ink's tag differs
 }
 
 // row is the Row an image fingerprint's row reads as.
 func (r imageRow) row() Row {
-	return Row{r.Corpus, r.ID, r.Seq, r.Tokens, r.KeyRaw, r.KeyAudit, r.KeyWS, r.KeyTokens, r.KeyRender, r.Label,
-		r.ImageHash, r.ImageFine0, r.ImageFine1, r.ImageFine2, r.ImageFine3, r.ImageDigest, r.ImageBlank, r.ImageWidth, r.ImageHeight, r.ImageInk}
+	return Row(r)
 }
 
 // Image returns the row's image hashes, and whether the row has them
