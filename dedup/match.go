@@ -362,8 +362,7 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 				if o.Digest == fp.Digest {
 					return 0, true
 				}
-				f := imagehash.FineDistance(fp, o)
-				return f, f <= imagehash.VerifyDistance
+				return imagehash.Verify(fp, o) // neardup's rule: the ink, else the fine hash
 			}
 			here.Search(fp.Hash, radius, func(pos, _ int) {
 				if c := kept[keys[pos]]; c != nil && keys[pos] != k {

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"image"
+	_ "image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
@@ -107,6 +110,7 @@ func TestRealDedup(t *testing.T) {
 	if n := countLines(t, filepath.Join(out, "removed.jsonl")); int64(n) != tr.Removed {
 		t.Errorf("removed.jsonl has %d lines, want %d", n, tr.Removed)
 	}
+	checkWithinVerified(t, filepath.Join(out, "removed.jsonl"), filepath.Join(crohme, "train", "img"))
 	again := runDedup(t, exitOK, append([]string{"--release", "train=" + filepath.Join(out, "train"), "--images", "--within", "--level", "audit,ws,tokens", "--out", filepath.Join(dir, "again")}, against...)...)
 	if again.Releases[0].Removed != 0 {
 		t.Errorf("cleaning the clean release removed %v", again.Releases[0].ByReason)
@@ -354,5 +358,54 @@ db: %[2]s/db
 	stdout, stderr, code := runCode(t, "overlap", "--json", "--level", "audit", "--train", fp, "--test", filepath.Join(root, "labels", "hme100k_train_captions.json"))
 	if code != exitOK || !strings.Contains(stdout, `"found"`) {
 		t.Errorf("overlap against the test fingerprints: exit %d\n%s", code, stderr)
+	}
+}
+
+// checkWithinVerified: every item removed as a copy of another image of
+// its release (reason within, level image) is a pair neardup's rule
+// (imagehash.Verify, the removed item's image as the query) verifies; img is the release's image folder.
+func checkWithinVerified(t *testing.T, removed, img string) {
+	t.Helper()
+	hash := func(id string, o imagehash.Options) imagehash.Hashes {
+		f, err := os.Open(filepath.Join(img, id+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		m, _, err := image.Decode(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h, err := imagehash.Compute(m, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	data, err := os.ReadFile(removed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for line := range strings.SplitSeq(strings.TrimSpace(string(data)), "\n") {
+		var r struct {
+			ID, Reason, Level string
+			Matches           []string
+		}
+		if err := json.Unmarshal([]byte(line), &r); err != nil {
+			t.Fatal(err)
+		}
+		if r.Reason != "within" || r.Level != "image" || len(r.Matches) != 1 {
+			continue
+		}
+		n++
+		q := hash(r.ID, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
+		c := hash(strings.TrimPrefix(r.Matches[0], "train:"), imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true}) // a release's images are all hashed as queries
+		if fine, ok := imagehash.Verify(q, c); !ok {
+			t.Errorf("%s removed as a copy of %s, which neardup's rule does not verify (fine %d, ink %.2f)", r.ID, r.Matches[0], fine, imagehash.InkDistance(q, c))
+		}
+	}
+	if n == 0 {
+		t.Error("no item removed as an image copy inside the release")
 	}
 }
