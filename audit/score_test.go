@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"reflect"
+	"sync/atomic"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -26,13 +27,13 @@ func TestEvaluateChunksCompact(t *testing.T) {
 	defer func(n int) { scoreChunk = n }(scoreChunk)
 	for _, chunk := range []int{1, 5, 22, 23, 24, 4096} {
 		scoreChunk = chunk
-		calls := 0
-		got, err := evaluate(context.Background(), pairs, cdm.UniMERNet, 2, func() { calls++ })
+		var calls atomic.Int64 // done is called from the scoring goroutines
+		got, err := evaluate(context.Background(), pairs, cdm.UniMERNet, 2, func() { calls.Add(1) })
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(got) != len(pairs) || calls != len(pairs) {
-			t.Fatalf("chunk %d: %d results, %d done calls for %d pairs", chunk, len(got), calls, len(pairs))
+		if len(got) != len(pairs) || calls.Load() != int64(len(pairs)) {
+			t.Fatalf("chunk %d: %d results, %d done calls for %d pairs", chunk, len(got), calls.Load(), len(pairs))
 		}
 		for i := range pairs {
 			if w := compact(want[i]); !reflect.DeepEqual(got[i], w) {
