@@ -13,6 +13,7 @@ import (
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/gcpace"
 	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/internal/parallel"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -81,7 +82,7 @@ func Run(ctx context.Context, job Job) (*Findings, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := r.itemEvidence(data, found, near); err != nil {
+	if err := r.itemEvidence(ctx, data, found, near); err != nil {
 		return nil, err
 	}
 	r.derive()
@@ -389,7 +390,7 @@ func lookupEvidenceLevels() (evidenceLevels, error) {
 // itemEvidence is the per-item phase: each split's figures, and each of
 // its items' evidence (exactness, class, training matches, near-copy,
 // suspect rules, known errors).
-func (r *run) itemEvidence(data []*splitData, found foundLabels, near nearestPairs) error {
+func (r *run) itemEvidence(ctx context.Context, data []*splitData, found foundLabels, near nearestPairs) error {
 	lv, err := lookupEvidenceLevels()
 	if err != nil {
 		return err
@@ -398,8 +399,9 @@ func (r *run) itemEvidence(data []*splitData, found foundLabels, near nearestPai
 		sf := r.splitFinding(d)
 		exact1 := 0
 		evs := make([]ItemEvidence, len(d.items))
-		if err := eachItem(len(d.items), r.job.Workers, func(i int) {
+		if err := parallel.For(ctx, len(d.items), r.job.Workers, func(i int) error {
 			evs[i] = r.item(d, d.items[i], d.results[i], lv, found, near)
+			return nil
 		}); err != nil {
 			return fmt.Errorf("split %s: item evidence: %w", d.plan.cfg.Name, err)
 		}

@@ -2,11 +2,7 @@ package audit
 
 import (
 	"context"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
-	"github.com/leakaudit/leakaudit/internal/panics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
 )
 
@@ -39,44 +35,4 @@ func evaluate(ctx context.Context, pairs []cdm.Pair, prof cdm.Profile, workers i
 func compact(r cdm.Result) cdm.Result {
 	r.Matches, r.GTTokens, r.PredTokens, r.GTBoxes, r.PredBoxes = nil, nil, nil, nil, nil
 	return r
-}
-
-// eachItem calls fn for 0 to n-1 on workers goroutines (0: GOMAXPROCS),
-// in runs of consecutive indices. A panic in fn is recovered and returned
-// (the first one), and no run starts after it.
-func eachItem(n, workers int, fn func(i int)) error {
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	step := max((n+4*workers-1)/(4*workers), 256)
-	next := make(chan int, (n+step-1)/step)
-	for lo := 0; lo < n; lo += step {
-		next <- lo
-	}
-	close(next)
-	var wg sync.WaitGroup
-	var once sync.Once
-	var first error
-	var failed atomic.Bool
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for lo := range next {
-				if failed.Load() {
-					return
-				}
-				if err := panics.Catch(func() {
-					for i := lo; i < min(lo+step, n); i++ {
-						fn(i)
-					}
-				}); err != nil {
-					failed.Store(true)
-					once.Do(func() { first = err })
-				}
-			}
-		}()
-	}
-	wg.Wait()
-	return first
 }

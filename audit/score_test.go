@@ -45,29 +45,3 @@ func TestEvaluateChunksCompact(t *testing.T) {
 		}
 	}
 }
-
-// TestEachItem: every index is visited once, whatever the number of items
-// and workers, and a panic comes back as an error.
-func TestEachItem(t *testing.T) {
-	for _, n := range []int{0, 1, 255, 256, 257, 5000} {
-		for _, workers := range []int{0, 1, 3} {
-			seen := make([]int32, n)
-			if err := eachItem(n, workers, func(i int) { seen[i]++ }); err != nil {
-				t.Fatal(err)
-			}
-			for i, c := range seen {
-				if c != 1 {
-					t.Fatalf("%d items, %d workers: index %d visited %d times", n, workers, i, c)
-				}
-			}
-		}
-	}
-	err := eachItem(1000, 2, func(i int) {
-		if i == 600 {
-			panic("boom")
-		}
-	})
-	if err == nil {
-		t.Error("a panic in fn was not returned")
-	}
-}

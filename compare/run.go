@@ -10,10 +10,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/parquet-go/parquet-go"
 
@@ -23,6 +21,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/panics"
+	"github.com/leakaudit/leakaudit/internal/parallel"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/metrics"
 	"github.com/leakaudit/leakaudit/metrics/cdm"
@@ -190,12 +189,15 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 			out.Limitations = append(out.Limitations, fmt.Sprintf("%s: no labels file: the items are those of the prediction files, with the first file's ground truths", sc.Name))
 		}
 		d.tokens, d.gtL3 = make([]int, n), make([]string, n)
-		parallel(n, job.Workers, func(i int) {
+		if err := parallel.For(ctx, n, job.Workers, func(i int) error {
 			if k, err := l3.Canon(d.items[i].Label); err == nil {
 				d.gtL3[i] = k
 				d.tokens[i] = len(strings.Fields(k))
 			}
-		})
+			return nil
+		}); err != nil {
+			return nil, fmt.Errorf("split %s: labels: %w", sc.Name, err)
+		}
 		data = append(data, d)
 	}
 
@@ -211,16 +213,19 @@ func Run(ctx context.Context, job Job) (*Comparison, error) {
 			}
 			n := len(d.items)
 			md.exactL1, md.dist = make([]bool, n), make([]int, n)
-			parallel(n, job.Workers, func(i int) {
+			if err := parallel.For(ctx, n, job.Workers, func(i int) error {
 				md.dist[i] = -1
 				if !md.has[i] {
-					return
+					return nil
 				}
 				md.exactL1[i] = metrics.Exact(l1, d.items[i].Label, md.pred[i])
 				if kp, err := l3.Canon(md.pred[i]); err == nil && d.gtL3[i] != "" {
 					md.dist[i] = metrics.TokenDistance(kp, d.gtL3[i])
 				}
-			})
+				return nil
+			}); err != nil {
+				return nil, fmt.Errorf("split %s: text scores: %w", d.cfg.Name, err)
+			}
 		}
 	}
 
@@ -301,16 +306,17 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 		p.Start("CDM "+d.cfg.Name, int64(len(formulas)+len(todo)))
 		tick, end = func() { p.Add(1) }, p.Done
 	}
-	err := parallelCtx(ctx, len(formulas), job.Workers, func(k int) {
+	err := parallel.For(ctx, len(formulas), job.Workers, func(k int) error {
 		sides[k] = cdm.Render(formulas[k], prof)
 		tick()
+		return nil
 	})
 	if err != nil {
 		end()
-		return err
+		return cdmError(err)
 	}
 	missing := cdm.Side{Failure: cdm.FailMissing}
-	err = parallelCtx(ctx, len(todo), job.Workers, func(k int) {
+	err = parallel.For(ctx, len(todo), job.Workers, func(k int) error {
 		j := todo[k]
 		pred := missing
 		if j.pred >= 0 {
@@ -320,10 +326,11 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 		// Keep what the statistics and the items need.
 		d.models[j.model].res[j.item] = cdm.Result{Status: r.Status, Reason: r.Reason, F1: r.F1, Exact: r.Exact, Counted: r.Counted}
 		tick()
+		return nil
 	})
 	end()
 	if err != nil {
-		return err
+		return cdmError(err)
 	}
 	for mi, md := range d.models {
 		if md != nil {
@@ -334,29 +341,14 @@ func score(ctx context.Context, job Job, d *splitData, prof cdm.Profile, logf fu
 	return nil
 }
 
-// parallelCtx runs f(0…n−1) on workers goroutines, stops early when ctx
-// is cancelled, and returns a panic in f as an internal error.
-func parallelCtx(ctx context.Context, n, workers int, f func(i int)) error {
-	var once sync.Once
-	var internal error
-	var stop atomic.Bool
-	parallel(n, workers, func(i int) {
-		if stop.Load() {
-			return
-		}
-		if ctx.Err() != nil {
-			stop.Store(true)
-			return
-		}
-		if err := panics.Catch(func() { f(i) }); err != nil {
-			once.Do(func() { internal = fmt.Errorf("CDM: %w", err) })
-			stop.Store(true)
-		}
-	})
-	if internal != nil {
-		return internal
+// cdmError is err of the CDM stage: a panic in it named as such, a
+// cancelled context as it is.
+func cdmError(err error) error {
+	var pe *panics.Error
+	if errors.As(err, &pe) {
+		return fmt.Errorf("CDM: %w", err)
 	}
-	return ctx.Err()
+	return err
 }
 
 // readPredictions reads one model's predictions on a split into d: items
@@ -636,29 +628,4 @@ func readJSONLRows(p string) ([]cdm.ItemRow, error) {
 		}
 		rows = append(rows, r)
 	}
-}
-
-func maxProcs() int { return runtime.GOMAXPROCS(0) }
-
-// parallel runs f(0…n−1) on workers goroutines (0: GOMAXPROCS).
-func parallel(n, workers int, f func(i int)) {
-	if workers <= 0 {
-		workers = maxProcs()
-	}
-	var wg sync.WaitGroup
-	var next atomic.Int64
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= n {
-					return
-				}
-				f(i)
-			}
-		}()
-	}
-	wg.Wait()
 }

@@ -1,12 +1,12 @@
 package metrics
 
 import (
+	"context"
 	"fmt"
-	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
+	"github.com/leakaudit/leakaudit/internal/parallel"
 	"github.com/leakaudit/leakaudit/internal/setting"
 
 	"github.com/leakaudit/leakaudit/metrics/imege"
@@ -61,14 +61,18 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 		}
 	}
 	var out []Value
+	// each calls f for every item, on all CPUs; a panic in f is returned.
+	each := func(f func(i int)) error {
+		return parallel.For(context.Background(), len(gts), 0, func(i int) error { f(i); return nil })
+	}
 	// Canonical keys and normalized strings are computed once per run.
 	keys := map[string][2][]string{}
-	keysAt := func(l canon.Level) [2][]string {
+	keysAt := func(l canon.Level) ([2][]string, error) {
 		if k, ok := keys[l.Name]; ok {
-			return k
+			return k, nil
 		}
 		// the tokens and render levels share one tokenizer run per
-		// string, so they are computed together; halves run in parallel
+		// string, so they are computed together
 		levels := []canon.Level{l}
 		if l.Name == "tokens" || l.Name == "render" {
 			t, _ := canon.LookupLevel("tokens")
@@ -79,38 +83,35 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 		for j := range levels {
 			out[j][0], out[j][1] = make([]string, len(gts)), make([]string, len(gts))
 		}
-		var wg sync.WaitGroup
-		half := len(gts) / 2
-		for _, rng := range [][2]int{{0, half}, {half, len(gts)}} {
-			wg.Add(1)
-			go func(a, b int) {
-				defer wg.Done()
-				for i := a; i < b; i++ {
-					for side, s := range [2]string{gts[i], p[i]} {
-						for j, lv := range levels {
-							k, err := lv.Canon(s)
-							if err != nil {
-								k = "\x00failed" + string(rune('0'+side))
-							}
-							out[j][side][i] = k
-						}
+		if err := each(func(i int) {
+			for side, s := range [2]string{gts[i], p[i]} {
+				for j, lv := range levels {
+					k, err := lv.Canon(s)
+					if err != nil {
+						k = "\x00failed" + string(rune('0'+side))
 					}
+					out[j][side][i] = k
 				}
-			}(rng[0], rng[1])
+			}
+		}); err != nil {
+			return [2][]string{}, fmt.Errorf("%s keys: %w", l.Name, err)
 		}
-		wg.Wait()
 		for j, lv := range levels {
 			keys[lv.Name] = out[j]
 		}
-		return keys[l.Name]
+		return keys[l.Name], nil
 	}
 	dists := map[bool][]int{} // token distances, as given (false) and at L3 (true)
 	var normG, normP []string
-	normalized := func() {
+	normalized := func() error {
 		if normG == nil {
-			normG, normP = make([]string, len(gts)), make([]string, len(gts))
-			parallelFor(len(gts), func(i int) { normG[i], normP[i] = NormalizeText(gts[i]), NormalizeText(p[i]) })
+			g, q := make([]string, len(gts)), make([]string, len(gts))
+			if err := each(func(i int) { g[i], q[i] = NormalizeText(gts[i]), NormalizeText(p[i]) }); err != nil {
+				return fmt.Errorf("normalizing: %w", err)
+			}
+			normG, normP = g, q
 		}
+		return nil
 	}
 	for _, name := range names {
 		v := Value{Name: name, N: len(gts)}
@@ -120,7 +121,10 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			if !ok {
 				return nil, fmt.Errorf("unknown level in %q", name)
 			}
-			k := keysAt(l)
+			k, err := keysAt(l)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			exact := 0
 			for i := range gts {
 				if has[i] && k[0][i] == k[1][i] {
@@ -136,14 +140,19 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			g, q := gts, p
 			if strings.HasSuffix(name, ":L3") {
 				l, _ := canon.LookupLevel("tokens")
-				k := keysAt(l)
+				k, err := keysAt(l)
+				if err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
 				g, q = k[0], k[1]
 			}
 			l3 := strings.HasSuffix(name, ":L3")
 			d, ok := dists[l3]
 			if !ok {
 				d = make([]int, len(gts))
-				parallelFor(len(gts), func(i int) { d[i] = TokenDistance(q[i], g[i]) })
+				if err := each(func(i int) { d[i] = TokenDistance(q[i], g[i]) }); err != nil {
+					return nil, fmt.Errorf("%s: %w", name, err)
+				}
 				dists[l3] = d
 			}
 			within := 0
@@ -154,14 +163,18 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			}
 			v.Value, v.Missing = frac(within, len(gts)), missing
 		case name == "bleu_unimernet":
-			normalized()
+			if err := normalized(); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			v.Value = bleuUniMERNetNormalized(normG, normP).BLEU
 		case name == "bleu_im2markup":
 			v.Value = BLEUIm2markup(gts, p).BLEU
 		case name == "bleu_nougat":
 			b := make([]float64, len(gts))
 			ok := make([]bool, len(gts))
-			parallelFor(len(gts), func(i int) { b[i], ok[i] = SentenceBLEUNougat(gts[i], p[i]) })
+			if err := each(func(i int) { b[i], ok[i] = SentenceBLEUNougat(gts[i], p[i]) }); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			var sum float64
 			v.N = 0
 			for i := range b {
@@ -172,22 +185,30 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			}
 			v.Value = sum / float64(max(1, v.N))
 		case name == "ed_unimernet":
-			normalized()
+			if err := normalized(); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			e := make([]float64, len(gts))
-			parallelFor(len(gts), func(i int) { e[i] = edNormalized(normG[i], normP[i], false) })
+			if err := each(func(i int) { e[i] = edNormalized(normG[i], normP[i], false) }); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			var s float64
 			for _, x := range e {
 				s += x
 			}
 			v.Value = s / float64(max(1, len(gts)))
 		case name == "ed_pix2tex":
-			normalized()
+			if err := normalized(); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			e := make([]float64, len(gts))
-			parallelFor(len(gts), func(i int) {
+			if err := each(func(i int) {
 				if normG[i] != "" {
 					e[i] = edNormalized(normG[i], normP[i], true)
 				}
-			})
+			}); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			var s float64
 			v.N = 0
 			for i := range gts {
@@ -200,7 +221,9 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 		case name == "ed_nougat":
 			e := make([]float64, len(gts))
 			ok := make([]bool, len(gts))
-			parallelFor(len(gts), func(i int) { e[i], ok[i] = EDNougat(gts[i], p[i]) })
+			if err := each(func(i int) { e[i], ok[i] = EDNougat(gts[i], p[i]) }); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			var s float64
 			v.N = 0
 			for i := range gts {
@@ -227,7 +250,9 @@ func Compute(names []string, gts, preds []string, has []bool, opt Options) ([]Va
 			sc := texbleu.Scorer{Tok: tok, Emb: emb}
 			scores := make([]float64, len(gts))
 			errs := make([]error, len(gts))
-			parallelFor(len(gts), func(i int) { scores[i], errs[i] = sc.Score(gts[i], p[i]) })
+			if err := each(func(i int) { scores[i], errs[i] = sc.Score(gts[i], p[i]) }); err != nil {
+				return nil, fmt.Errorf("%s: %w", name, err)
+			}
 			var sum float64
 			for i := range gts {
 				if errs[i] != nil {
@@ -252,21 +277,4 @@ func frac(k, n int) float64 {
 		return 0
 	}
 	return float64(k) / float64(n)
-}
-
-// parallelFor runs f(0…n−1) on all CPUs; each index is written by one
-// goroutine, so results are as deterministic as the sequential loop.
-func parallelFor(n int, f func(i int)) {
-	workers := min(runtime.GOMAXPROCS(0), max(1, n/256))
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for i := w; i < n; i += workers {
-				f(i)
-			}
-		}(w)
-	}
-	wg.Wait()
 }
