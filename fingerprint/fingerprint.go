@@ -190,7 +190,10 @@ func (r *Row) Image() (imagehash.Hashes, bool) {
 	return fp, true
 }
 
-func (r *Row) setImage(fp imagehash.Hashes) {
+// setImage sets the row's image columns from fp: its size, whether it is
+// blank, its hashes and pixel digest, and with o.WithInk its normalized
+// ink (the ink is never set otherwise).
+func (r *Row) setImage(fp imagehash.Hashes, o Options) {
 	w, h := int32(fp.Width), int32(fp.Height)
 	r.ImageWidth, r.ImageHeight = &w, &h
 	blank := fp.Blank
@@ -203,7 +206,7 @@ func (r *Row) setImage(fp imagehash.Hashes) {
 	r.ImageFine0, r.ImageFine1 = word(fp.Fine[0]), word(fp.Fine[1])
 	r.ImageFine2, r.ImageFine3 = word(fp.Fine[2]), word(fp.Fine[3])
 	r.ImageDigest = append([]byte(nil), fp.Digest[:]...)
-	if !fp.Ink.IsZero() {
+	if o.WithInk && !fp.Ink.IsZero() {
 		r.ImageInk = fp.Ink.Bytes()
 	}
 }

@@ -223,10 +223,7 @@ func scanInputs(ctx context.Context, inputs []Input, o Options, res *Result, wri
 				if it.HasLabel {
 					r.setLabel(it.Label, o)
 				}
-				r.setImage(fp)
-				if !o.WithInk {
-					r.ImageInk = nil
-				}
+				r.setImage(fp, o)
 				if fp.Blank {
 					ir.Blank++
 				}
