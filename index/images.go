@@ -31,12 +31,28 @@ import (
 // back in that order to build an in-memory [Hamming].
 
 // ImageSettings are the hashing parameters an image index was built with;
-// records made with other settings are never mixed with them.
+// records made with other settings are never mixed with them. Version and
+// Canary are those of the code that hashed them (BuildImages and
+// CoversImages set them): an index hashed by code that hashes the canary
+// images differently is built again, even under the same version.
 type ImageSettings struct {
 	Kind    imagehash.Kind   `json:"kind"`
 	Canvas  imagehash.Canvas `json:"canvas"`
 	Size    int              `json:"size"`
-	Version int              `json:"version"` // of the normalization code
+	Version int              `json:"version"`          // of the normalization code
+	Canary  string           `json:"canary,omitempty"` // fingerprint.ImageCanary of the hashing code
+}
+
+// withCanary returns set with canary c.
+func (set ImageSettings) withCanary(c string) ImageSettings {
+	set.Canary = c
+	return set
+}
+
+// current returns set with this build's imagehash.Version and canary.
+func (set ImageSettings) current() ImageSettings {
+	set.Version, set.Canary = ImageVersion, fingerprint.ImageCanary()
+	return set
 }
 
 // ImageVersion is bumped whenever normalization or hashing changes.
@@ -216,7 +232,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums [
 	if ix.readOnly {
 		return rep, errors.New("index opened read-only")
 	}
-	set.Version = ImageVersion
+	set = set.current()
 	if !ix.m.current() {
 		rep.Rebuilt = "the index had another layout"
 		ix.m.Complete, ix.m.ImageComplete = false, false
@@ -253,6 +269,13 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums [
 	if !same {
 		if len(ix.m.ImageCorpora) > 0 {
 			rep.Rebuilt = "the index held other image corpora or other hash settings"
+			if old := ix.m.ImageHash; old != nil && old.Canary != set.Canary && old.withCanary(set.Canary) == set {
+				// Same settings and version, other hashing code.
+				rep.Rebuilt = fmt.Sprintf("its images were hashed by code that hashes the canary images differently (canary %.12s…, this leakaudit's %.12s…)", old.Canary, set.Canary)
+				if old.Canary == "" {
+					rep.Rebuilt = "its images were hashed by a leakaudit that recorded no image canary"
+				}
+			}
 			if ix.m.ImageComplete {
 				// Lookups must not see a partly cleared database.
 				ix.m.ImageComplete = false
@@ -349,7 +372,7 @@ func (ix *DB) BuildImages(ctx context.Context, inputs []ImageCorpusInput, sums [
 // CoversImages reports whether the manifest holds exactly these image
 // corpora, complete, with these settings.
 func (m Manifest) CoversImages(sums []checksum.Input, set ImageSettings) bool {
-	set.Version = ImageVersion
+	set = set.current()
 	if !m.ImageComplete || m.ImageHash == nil || *m.ImageHash != set || len(m.ImageCorpora) != len(sums) {
 		return false
 	}

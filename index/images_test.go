@@ -178,3 +178,59 @@ func TestLoadImageFingerprint(t *testing.T) {
 		t.Errorf("a label fingerprint: %v", err)
 	}
 }
+
+// TestImageIndexCanary: an image index whose hashes were made by code
+// with another canary (or none recorded), under the same settings and
+// version, does not cover the images: it is hashed again, with a reason
+// that names the canary.
+func TestImageIndexCanary(t *testing.T) {
+	folder := imageFolder(t, 3)
+	fp, err := checksum.Of(folder)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := []ImageCorpusInput{{Name: "imgs", Source: dataset.ImageSource{Path: folder}}}
+	fps := []checksum.Input{{Name: "imgs", File: fp}}
+	set := ImageSettings{Kind: imagehash.PHash, Canvas: imagehash.Stretch}
+	for _, tc := range []struct{ name, canary, reason string }{
+		{"another canary", "0123456789abcdef0123456789abcdef", "hashes the canary images differently"},
+		{"no canary", "", "recorded no image canary"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "db")
+			db, err := Open(dir, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.BuildImages(context.Background(), in, fps, set, "test", 1, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := db.Manifest().ImageHash.Canary; got != fingerprint.ImageCanary() {
+				t.Fatalf("manifest canary %q, want %q", got, fingerprint.ImageCanary())
+			}
+			// The index as another build would have left it.
+			db.m.ImageHash.Canary = tc.canary
+			if err := db.saveManifest(); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			if db, err = Open(dir, Options{}); err != nil {
+				t.Fatal(err)
+			}
+			defer db.Close()
+			if db.Manifest().CoversImages(fps, set) {
+				t.Error("an index of another canary covers the images")
+			}
+			rep, err := db.BuildImages(context.Background(), in, fps, set, "test", 1, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(rep.Rebuilt, tc.reason) || len(rep.Indexed) != 1 || len(rep.Reused) != 0 || rep.Postings != 3 {
+				t.Errorf("rebuild: %+v", rep)
+			}
+			if m := db.Manifest(); !m.CoversImages(fps, set) || m.ImageHash.Canary != fingerprint.ImageCanary() {
+				t.Errorf("after the rebuild: covers %v, canary %q", m.CoversImages(fps, set), m.ImageHash.Canary)
+			}
+		})
+	}
+}
