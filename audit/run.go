@@ -147,19 +147,20 @@ func (r *run) addInput(role, name, path string) (*InputFile, error) {
 // the corrections file, reads every split (refusing predictions that are
 // not, before scoring any), and scores every split with predictions.
 func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
-	// The splits are read and digested meanwhile, each on its own
-	// goroutine, and recorded below in order.
+	// The splits are read and digested meanwhile, on at most Workers
+	// goroutines, and recorded below in order. A panic reading a split is
+	// that split's error, reported in order as a reading error is.
 	reads := make([]splitRead, len(r.plan.splits))
+	var readErr error
 	var wg sync.WaitGroup
-	for i, sp := range r.plan.splits {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			if err := panics.Catch(func() { reads[i] = readSplitFile(sp) }); err != nil {
+	wg.Go(func() {
+		readErr = parallel.For(ctx, len(r.plan.splits), r.job.Workers, func(i int) error {
+			if err := panics.Catch(func() { reads[i] = splitReader(r.plan.splits[i]) }); err != nil {
 				reads[i].err = err
 			}
-		}()
-	}
+			return nil
+		})
+	})
 	defer wg.Wait() // when an error returns early
 	for _, t := range r.plan.train {
 		if _, err := r.addInput("train corpus", t.Name, t.Source.Path); err != nil {
@@ -176,6 +177,9 @@ func (r *run) readAndScore(ctx context.Context) ([]*splitData, error) {
 		}
 	}
 	wg.Wait()
+	if readErr != nil {
+		return nil, readErr
+	}
 	var data []*splitData
 	for i, sp := range r.plan.splits {
 		d, err := r.readSplit(sp, reads[i])
@@ -206,6 +210,9 @@ type splitRead struct {
 	// (the first one stops before the other).
 	digestErr, err error
 }
+
+// splitReader reads a split's file (a variable for the tests).
+var splitReader = readSplitFile
 
 // readSplitFile digests a split's file and reads its items.
 func readSplitFile(sp splitPlan) splitRead {
