@@ -2,6 +2,7 @@ package fingerprint
 
 import (
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/imagehash"
@@ -53,6 +54,44 @@ func TestCanaryDigest(t *testing.T) {
 		tc.change(&fp)
 		if got := canaryDigest([]imagehash.Hashes{fp}); got == want {
 			t.Errorf("%s changed, digest unchanged", tc.name)
+		}
+	}
+}
+
+// TestCheckImagesCanary: an image fingerprint is accepted only when its
+// images were hashed by code with this build's canary; one without a
+// canary (made before it was recorded) or with another is refused, and the
+// settings are recorded and read back with it.
+func TestCheckImagesCanary(t *testing.T) {
+	want := Settings(imagehash.Options{})
+	if want.Canary != ImageCanary() {
+		t.Fatalf("settings canary %q", want.Canary)
+	}
+	if got, err := parseImageSettings(want.String()); err != nil || got != want {
+		t.Errorf("%s read back as %+v, %v", want, got, err)
+	}
+	withCanary := func(c string) *ImageSettings { s := want; s.Canary = c; return &s }
+	otherKind := *withCanary("0123")
+	otherKind.Kind = imagehash.DHash
+	for _, tc := range []struct {
+		name   string
+		images *ImageSettings
+		err    string // "" for accepted
+	}{
+		{"this canary", withCanary(want.Canary), ""},
+		{"no canary", withCanary(""), "recorded no image canary"},
+		{"another canary", withCanary("0123456789abcdef0123456789abcdef"), "hashes the canary images differently"},
+		{"another hash", &otherKind, "this search uses kind=phash canvas=stretch size=64 version="},
+	} {
+		m := Meta{Tool: "leakaudit test", Images: tc.images}
+		err := m.CheckImages(imagehash.Options{})
+		switch {
+		case tc.err == "" && err != nil:
+			t.Errorf("%s: %v", tc.name, err)
+		case tc.err != "" && (err == nil || !strings.Contains(err.Error(), tc.err)):
+			t.Errorf("%s: error %v, want %q", tc.name, err, tc.err)
+		case err != nil && strings.Contains(err.Error(), "canary="):
+			t.Errorf("%s: the message shows the canary as a setting: %v", tc.name, err)
 		}
 	}
 }

@@ -34,8 +34,9 @@
 // candidate pair), its decoded size, and, for an image with a label, the
 // label's keys. An image that cannot be decoded is counted with its reason
 // and gets no row; a blank image (no ink) gets a row marked blank with no
-// hashes, as it never matches. The metadata records the hash settings and
-// imagehash.Version, and, per corpus, the SHA-256 of the input it was made
+// hashes, as it never matches. The metadata records the hash settings,
+// imagehash.Version and the image canary (ImageCanary: a file hashed by
+// code that hashes the canary differently is refused), and, per corpus, the SHA-256 of the input it was made
 // from (checksum.Of), so that a test split that is the
 // fingerprinted corpus itself is compared with it as with itself.
 //
@@ -80,7 +81,7 @@ const (
 	MetaHash      = "leakaudit.hash"
 	MetaLevels    = "leakaudit.levels"     // "ws:2,tokens:2": name and rules version of each level
 	MetaSaltCheck = "leakaudit.salt_check" // hex digest of the salt, for a salted file
-	MetaImages    = "leakaudit.images"     // "kind=phash canvas=stretch size=64 version=3", for an image fingerprint
+	MetaImages    = "leakaudit.images"     // "kind=phash canvas=stretch size=64 version=5 canary=HEX", for an image fingerprint
 	MetaSources   = "leakaudit.sources"    // JSON object: corpus → SHA-256 of its input, for an image fingerprint
 )
 
@@ -278,13 +279,18 @@ type ImageSettings struct {
 	Canvas  imagehash.Canvas
 	Size    int
 	Version int // imagehash.Version
+	// Canary is ImageCanary of the code that hashed the images: code
+	// that hashes differently under the same Version gives other pairs.
+	// Empty in a file made before it was recorded.
+	Canary string
 }
 
 // Settings returns the settings images hashed with o are recorded under:
 // phash on the stretch canvas of 64 pixels unless o says otherwise (the
-// near-duplicate search's defaults), and this imagehash.Version.
+// near-duplicate search's defaults), this imagehash.Version and this
+// build's ImageCanary.
 func Settings(o imagehash.Options) ImageSettings {
-	s := ImageSettings{Kind: o.Kind, Canvas: o.Canvas, Size: o.Size, Version: imagehash.Version}
+	s := ImageSettings{Kind: o.Kind, Canvas: o.Canvas, Size: o.Size, Version: imagehash.Version, Canary: ImageCanary()}
 	if s.Kind == "" {
 		s.Kind = imagehash.PHash
 	}
@@ -302,8 +308,19 @@ func (s ImageSettings) Options() imagehash.Options {
 	return imagehash.Options{Kind: s.Kind, Canvas: s.Canvas, Size: s.Size}
 }
 
+// String renders the settings as the metadata records them (MetaImages).
 func (s ImageSettings) String() string {
-	return fmt.Sprintf("kind=%s canvas=%s size=%d version=%d", s.Kind, s.Canvas, s.Size, s.Version)
+	v := fmt.Sprintf("kind=%s canvas=%s size=%d version=%d", s.Kind, s.Canvas, s.Size, s.Version)
+	if s.Canary != "" {
+		v += " canary=" + s.Canary
+	}
+	return v
+}
+
+// hashSettings is s without its canary: the settings a search chooses.
+func (s ImageSettings) hashSettings() ImageSettings {
+	s.Canary = ""
+	return s
 }
 
 func sameImages(a, b *ImageSettings) bool {
@@ -324,6 +341,8 @@ func parseImageSettings(v string) (ImageSettings, error) {
 			s.Size, err = strconv.Atoi(val)
 		case "version":
 			s.Version, err = strconv.Atoi(val)
+		case "canary":
+			s.Canary = val
 		}
 		if err != nil {
 			return s, err
@@ -345,8 +364,12 @@ func (m Meta) CheckImages(o imagehash.Options) error {
 		return errors.New("it holds no image hashes; make it with fingerprint --images")
 	case m.Images.Version != want.Version:
 		return fmt.Errorf("its images were hashed by imagehash version %d, this leakaudit's is version %d (made by %s); make it again with this version", m.Images.Version, want.Version, m.Tool)
-	case *m.Images != want:
-		return setting.Errorf("its images were hashed with %s, this search uses %s; search with its settings (%s, %s) or make it again", m.Images, want, setting.Hash, setting.Canvas)
+	case m.Images.hashSettings() != want.hashSettings():
+		return setting.Errorf("its images were hashed with %s, this search uses %s; search with its settings (%s, %s) or make it again", m.Images.hashSettings(), want.hashSettings(), setting.Hash, setting.Canvas)
+	case m.Images.Canary == "":
+		return fmt.Errorf("its images were hashed by a leakaudit that recorded no image canary (made by %s); make it again with this version", m.Tool)
+	case m.Images.Canary != want.Canary:
+		return fmt.Errorf("its images were hashed by code that hashes the canary images differently from this leakaudit (canary %.12s…, this leakaudit's %.12s…; made by %s), though under the same imagehash version %d: its pairs would differ; make it again with this version", m.Images.Canary, want.Canary, m.Tool, want.Version)
 	}
 	return nil
 }
