@@ -18,10 +18,15 @@ import (
 	"github.com/leakaudit/leakaudit/internal/panics"
 )
 
-// maxRun is the most consecutive indices a goroutine takes at a time: long
-// enough that handing out runs costs nothing next to the work of an item,
-// short enough that the goroutines finish together.
-const maxRun = 256
+// maxRun is the most consecutive indices a goroutine takes at a time, and
+// runsPerWorker how many runs each goroutine gets at least: a run is long
+// enough that handing it out (one atomic add) costs nothing next to the
+// work of its items, and short enough that the goroutines finish together
+// when items take unequal times (CDM renders).
+const (
+	maxRun        = 64
+	runsPerWorker = 32
+)
 
 // For calls fn(i) for every i in 0…n−1 on at most workers goroutines
 // (workers ≤ 0: GOMAXPROCS), and waits for them. Each goroutine takes runs
@@ -37,7 +42,7 @@ func For(ctx context.Context, n, workers int, fn func(i int) error) error {
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	run := min(maxRun, max(1, n/(8*workers)))
+	run := min(maxRun, max(1, n/(runsPerWorker*workers)))
 	workers = min(workers, (n+run-1)/run)
 	done := ctx.Done()
 	var (
