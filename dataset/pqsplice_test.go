@@ -517,7 +517,6 @@ func TestSnappySplice(t *testing.T) {
 	}
 }
 
-
 // BenchmarkWriteSubsetParquet rewrites a Hugging Face-style release
 // (image struct with 512 bytes, label; 10,000-row groups, one page per
 // chunk, Snappy) that loses 0.7% of its rows, by the page splice and row
