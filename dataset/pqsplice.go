@@ -46,9 +46,9 @@ func unsupported(format string, args ...any) error {
 }
 
 // maxSpliceRowGroup bounds the compressed size of a row group the splice
-// holds in memory; a file with a larger one is rewritten row by row, which
-// cuts its output row groups smaller.
-const maxSpliceRowGroup = 256 << 20
+// holds in memory (a few at a time); a file with a larger one is rewritten
+// row by row, which cuts its output row groups smaller.
+const maxSpliceRowGroup = 64 << 20
 
 // maxSplicePage bounds a page's uncompressed size.
 const maxSplicePage = 256 << 20
@@ -184,7 +184,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	order := make(chan *spliceTask, workers+1)
 	stop := make(chan struct{})
 	// Written row groups' buffers are used again.
-	free := make(chan []byte, workers+2)
+	free := make(chan []byte, 2)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
@@ -661,6 +661,11 @@ func (s *splicer) decompress(src []byte, want int) ([]byte, error) {
 	}
 	if n != want || want < 0 {
 		return nil, fmt.Errorf("page of %d bytes uncompressed, its header says %d", n, want)
+	}
+	// A Snappy element makes at most 64 bytes of 2: a longer claim is a
+	// lie, refused before it is allocated.
+	if want > 32*len(src)+64 {
+		return nil, fmt.Errorf("%d Snappy bytes cannot make %d", len(src), want)
 	}
 	if cap(s.plain) < want {
 		s.plain = make([]byte, want)
