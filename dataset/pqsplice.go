@@ -19,16 +19,18 @@ import (
 // The page splice: a Parquet rewrite that does not decode rows. Each
 // column chunk's pages are read raw; a page that loses no row is copied as
 // it is (header and compressed bytes), a page that loses every row is left
-// out, and a page that loses some is decompressed, its removed values cut
-// out (definition levels and dictionary indices decoded and encoded again,
-// PLAIN values copied as byte ranges) and compressed again with the same
-// codec under a new header. Snappy pages are spliced in their compressed
-// form: the new stream reuses the old one's copy elements wherever their
-// source survives the cut, and writes the rest as literals, so that no
-// Snappy compression runs. The footer is written anew: row counts,
-// offsets and sizes; column statistics keep only the null count of a
-// spliced chunk (min and max may no longer be reached), page indexes and
-// Bloom filters are not written.
+// out, and a page that loses some gets a new header and body: its
+// definition levels and dictionary indices are decoded and encoded again,
+// its PLAIN values cut out as byte ranges. A Snappy page of mostly long
+// literals (incompressible values, such as images) is cut in its
+// compressed form and never decompressed: the new stream is the old
+// literals' bytes and those of its copies whose source survives the cut,
+// so that each value's bytes are copied once, from the input to the
+// output. Any other Snappy page is decompressed, cut and compressed again.
+// The footer is written anew: row counts, offsets and sizes; the
+// statistics of a chunk that lost rows keep only its null count (its min
+// and max may no longer be reached); page indexes and Bloom filters are
+// not written.
 //
 // What it handles: files whose columns are not repeated (flat columns and
 // groups of them, such as a Hugging Face image struct {bytes, path}),
@@ -301,9 +303,15 @@ type splicer struct {
 	keptIx []int32
 	enc2   []byte
 	enc    []byte // encoded levels or indices
-	body   []byte // a page's new uncompressed bytes (not Snappy)
-	segs   []spliceSeg
-	ranges []keptRange
+	ps     pageSpace
+	buf    []byte   // scratch for lengths
+	lbuf   []byte   // scratch for definition levels
+	parts  [][]byte // a page's new body
+	hdr    []byte   // the Snappy tags of a new body
+	// A page's new bytes, and compressed.
+	plainBuf, zbuf []byte
+	segs           []spliceSeg
+	ranges         []keptRange
 }
 
 // rowGroup splices one row group into t.out and t.cols.
@@ -497,58 +505,68 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om 
 // page splices a data page that keeps k of its len(keep) rows, appending
 // its new header and body to out; it returns the new page's uncompressed
 // size with its header, and its nulls.
-func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out []byte) (_ []byte, uncomp int, nulls int64, err error) {
+func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out []byte) ([]byte, int, int64, error) {
+	out, uncomp, nulls, err := s.pageWith(h, body, leaf, codec, keep, k, out, true)
+	if errors.Is(err, errSpaceHops) { // too deep to read without decompressing
+		out, uncomp, nulls, err = s.pageWith(h, body, leaf, codec, keep, k, out, false)
+	}
+	return out, uncomp, nulls, err
+}
+
+// pageWith is page, reading a Snappy page's PLAIN values without
+// decompressing it when lazy allows (see openSpace).
+func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out []byte, lazy bool) (_ []byte, uncomp int, nulls int64, err error) {
 	v2 := h.Type == format.DataPageV2
-	// space is what the page's compressed stream holds, uncompressed: the
-	// whole page (v1), or its values (v2, whose levels are stored apart);
-	// the values start at vstart in it.
-	var levels, space, stream []byte
+	// The page's space is what its compressed stream holds, uncompressed:
+	// the whole page (v1), or its values (v2, whose levels are stored
+	// apart); the values start at vstart in it.
+	var levels, stream []byte
 	var vstart int
 	var enc format.Encoding
 	compressed := codec == format.Snappy
+	want := int(h.UncompressedPageSize)
 	if v2 {
 		d := &h.DataPageHeaderV2.V
 		dl := int(d.DefinitionLevelsByteLength)
-		if dl < 0 || dl > len(body) || dl > int(h.UncompressedPageSize) {
+		if dl < 0 || dl > len(body) || dl > want {
 			return out, 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", dl, len(body))
 		}
 		if leaf.maxDef == 0 && dl != 0 {
 			return out, 0, 0, errors.New("definition levels in a required column")
 		}
-		levels, stream, enc = body[:dl], body[dl:], d.Encoding
+		levels, stream, enc, want = body[:dl], body[dl:], d.Encoding, want-dl
 		if d.IsCompressed.Valid && !d.IsCompressed.V {
 			compressed = false
 		}
-		space = stream
-		if compressed {
-			if space, err = s.decompress(stream, int(h.UncompressedPageSize)-dl); err != nil {
-				return out, 0, 0, err
-			}
+	} else {
+		stream, enc = body, h.DataPageHeader.V.Encoding
+	}
+	ps := &s.ps
+	if compressed {
+		if err := s.openSpace(stream, want, lazy && enc == format.Plain); err != nil {
+			return out, 0, 0, err
 		}
 	} else {
-		d := &h.DataPageHeader.V
-		enc, stream, space = d.Encoding, body, body
-		if compressed {
-			if space, err = s.decompress(body, int(h.UncompressedPageSize)); err != nil {
-				return out, 0, 0, err
-			}
-		}
-		if leaf.maxDef > 0 {
-			if d.DefinitionLevelEncoding != format.RLE {
-				return out, 0, 0, unsupported("definition levels in %v", d.DefinitionLevelEncoding)
-			}
-			if len(space) < 4 {
-				return out, 0, 0, errors.New("page too short for its definition levels")
-			}
-			n := binary.LittleEndian.Uint32(space)
-			if uint64(n) > uint64(len(space)-4) {
-				return out, 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", n, len(space))
-			}
-			levels, vstart = space[4:4+n], 4+int(n)
-		}
+		*ps = pageSpace{b: stream, whole: true, el: ps.el[:0]}
 	}
-	if !compressed && len(body) != int(h.UncompressedPageSize) {
-		return out, 0, 0, fmt.Errorf("uncompressed page of %d bytes, its header says %d", len(body), h.UncompressedPageSize)
+	if !v2 && leaf.maxDef > 0 {
+		if d := &h.DataPageHeader.V; d.DefinitionLevelEncoding != format.RLE {
+			return out, 0, 0, unsupported("definition levels in %v", d.DefinitionLevelEncoding)
+		}
+		var n uint32
+		if n, s.buf, err = ps.u32(0, s.buf); err != nil {
+			return out, 0, 0, fmt.Errorf("definition levels: %w", err)
+		}
+		if uint64(n) > uint64(ps.len()-4) {
+			return out, 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", n, ps.len())
+		}
+		if levels, s.lbuf, err = ps.bytes(4, 4+int(n), s.lbuf[:0]); err != nil {
+			return out, 0, 0, err
+		}
+		vstart = 4 + int(n)
+	}
+	if !compressed && len(stream) != want {
+		return out, 0, 0, fmt.Errorf("uncompressed page of %d bytes, its header says %d", len(stream), want)
 	}
 	// The definition levels: the rows that have a value, and the kept ones.
 	nv := len(keep)
@@ -592,10 +610,13 @@ func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, code
 	// encoded again.
 	switch enc {
 	case format.Plain:
-		segs, err = plainSegs(segs, space, vstart, leaf, lv, keep)
+		segs, s.buf, err = plainSegs(segs, ps, vstart, leaf, lv, keep, s.buf)
 	case format.PlainDictionary, format.RLEDictionary:
 		var lit []byte
-		if lit, err = s.dictIndices(space[vstart:], present, leaf, lv, keep); err == nil {
+		if !ps.whole {
+			return out, 0, 0, errors.New("dictionary indices not decompressed")
+		}
+		if lit, err = s.dictIndices(ps.b[vstart:], present, leaf, lv, keep); err == nil {
 			segs = append(segs, spliceSeg{lit: lit})
 		}
 	default:
@@ -605,31 +626,56 @@ func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, code
 		return out, 0, 0, err
 	}
 	s.segs = segs
-	// The new body.
+	// The new body, in parts.
 	newSpace := 0
 	for _, g := range segs {
 		newSpace += g.len()
 	}
-	s.body = s.body[:0]
+	parts := s.parts[:0]
 	if v2 {
-		s.body = append(s.body, lev...)
+		parts = append(parts, lev)
 	}
-	if compressed {
-		if s.body, s.ranges, err = snappySplice(s.body, stream, space, segs, newSpace, s.ranges); err != nil {
+	switch {
+	case compressed && !ps.whole:
+		if parts, s.hdr, s.ranges, err = snappySplice(parts, s.hdr, ps, segs, newSpace, s.ranges); err != nil {
 			return out, 0, 0, err
 		}
-	} else {
+	case compressed:
+		// A page that compresses well has short elements, cheaper to
+		// compress again than to splice.
+		s.plainBuf = s.plainBuf[:0]
 		for _, g := range segs {
 			if g.lit != nil {
-				s.body = append(s.body, g.lit...)
+				s.plainBuf = append(s.plainBuf, g.lit...)
 			} else {
-				s.body = append(s.body, space[g.a:g.b]...)
+				s.plainBuf = append(s.plainBuf, ps.b[g.a:g.b]...)
 			}
+		}
+		if s.zbuf, err = parquet.LookupCompressionCodec(codec).Encode(s.zbuf[:0], s.plainBuf); err != nil {
+			return out, 0, 0, err
+		}
+		parts = append(parts, s.zbuf)
+	default:
+		for _, g := range segs {
+			if g.lit != nil {
+				parts = append(parts, g.lit)
+			} else {
+				parts = append(parts, ps.b[g.a:g.b])
+			}
+		}
+	}
+	s.parts = parts
+	size := 0
+	var crc uint32
+	for _, p := range parts {
+		size += len(p)
+		if h.CRC != 0 {
+			crc = crc32.Update(crc, crc32.IEEETable, p)
 		}
 	}
 	nh := *h
 	nh.UncompressedPageSize = int32(newSpace)
-	nh.CompressedPageSize = int32(len(s.body))
+	nh.CompressedPageSize = int32(size)
 	if v2 {
 		d := &nh.DataPageHeaderV2.V
 		nh.UncompressedPageSize += int32(len(lev))
@@ -642,15 +688,43 @@ func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, code
 		d.Statistics = format.Statistics{NullCount: keptNulls}
 	}
 	if h.CRC != 0 {
-		nh.CRC = int32(crc32.ChecksumIEEE(s.body))
+		nh.CRC = int32(crc)
 	}
 	hb, err := thrift.Marshal(&s.proto, &nh)
 	if err != nil {
 		return out, 0, 0, err
 	}
 	out = append(out, hb...)
-	out = append(out, s.body...)
+	for _, p := range parts {
+		out = append(out, p...)
+	}
 	return out, len(hb) + int(nh.UncompressedPageSize), keptNulls, nil
+}
+
+// openSpace reads a Snappy page stream into s.ps: its elements, and its
+// bytes decompressed unless lazy (PLAIN values, read through the stream)
+// and the stream is mostly long literals.
+func (s *splicer) openSpace(stream []byte, want int, lazy bool) error {
+	// Mostly literals: it compresses by less than 1/8.
+	if lazy && len(stream)*8 >= want*7 {
+		el, n, err := snappyElems(s.ps.el, stream)
+		s.ps = pageSpace{el: el, n: n}
+		if err != nil {
+			return err
+		}
+		if n != want {
+			return fmt.Errorf("page of %d bytes uncompressed, its header says %d", n, want)
+		}
+		if len(el)*64 <= n {
+			return nil
+		}
+	}
+	b, err := s.decompress(stream, want)
+	if err != nil {
+		return err
+	}
+	s.ps = pageSpace{b: b, whole: true, el: s.ps.el[:0]}
+	return nil
 }
 
 // decompress returns a Snappy stream's bytes, which must be want long.
@@ -749,11 +823,12 @@ func decodeHybrid(dst []uint32, src []byte, width, n int) ([]uint32, error) {
 	return dst, nil
 }
 
-// plainSegs appends the byte ranges of space that hold the kept rows'
-// PLAIN values, which start at vstart; levels are the rows' definition
-// levels (none: every row has a value).
-func plainSegs(segs []spliceSeg, space []byte, vstart int, leaf *spliceLeaf, levels []uint8, keep []bool) ([]spliceSeg, error) {
+// plainSegs appends the byte ranges of the page space ps that hold the
+// kept rows' PLAIN values, which start at vstart; levels are the rows'
+// definition levels (none: every row has a value). buf is scratch.
+func plainSegs(segs []spliceSeg, ps *pageSpace, vstart int, leaf *spliceLeaf, levels []uint8, keep []bool, buf []byte) ([]spliceSeg, []byte, error) {
 	p := vstart
+	end := ps.len()
 	open := false // the last segment can grow
 	for i, k := range keep {
 		if levels != nil && int(levels[i]) < leaf.maxDef {
@@ -761,17 +836,18 @@ func plainSegs(segs []spliceSeg, space []byte, vstart int, leaf *spliceLeaf, lev
 		}
 		a := p
 		if leaf.width > 0 {
-			if leaf.width > len(space)-p {
-				return segs, fmt.Errorf("value %d of %d bytes past the page's end", i, leaf.width)
+			if leaf.width > end-p {
+				return segs, buf, fmt.Errorf("value %d of %d bytes past the page's end", i, leaf.width)
 			}
 			p += leaf.width
 		} else {
-			if len(space)-p < 4 {
-				return segs, fmt.Errorf("value %d: page ends in its length", i)
+			var n uint32
+			var err error
+			if n, buf, err = ps.u32(p, buf); err != nil {
+				return segs, buf, fmt.Errorf("value %d: %w", i, err)
 			}
-			n := binary.LittleEndian.Uint32(space[p:])
-			if uint64(n) > uint64(len(space)-p-4) {
-				return segs, fmt.Errorf("value %d of %d bytes past the page's end", i, n)
+			if uint64(n) > uint64(end-p-4) {
+				return segs, buf, fmt.Errorf("value %d of %d bytes past the page's end", i, n)
 			}
 			p += 4 + int(n)
 		}
@@ -785,7 +861,7 @@ func plainSegs(segs []spliceSeg, space []byte, vstart int, leaf *spliceLeaf, lev
 			open = true
 		}
 	}
-	return segs, nil
+	return segs, buf, nil
 }
 
 // dictIndices decodes the dictionary indices of a page's present values
@@ -996,85 +1072,102 @@ func appendSnappyCopy(dst []byte, l, off int) []byte {
 // newA on.
 type keptRange struct{ a, b, newA int }
 
-// snappySplice appends to dst the Snappy stream of the bytes segs make of
-// plain (the output of the stream src) and of literals, total bytes in
-// all. It compresses nothing: a copy of src whose bytes and source are
+// snappySplice appends to parts the Snappy stream of the bytes segs make
+// of the page space ps (read from a Snappy stream, whose elements it has)
+// and of literals, total bytes in all; hdr holds the tags it writes. It
+// compresses nothing: a copy of the old stream whose bytes and source are
 // kept, each in one range, stays a copy (its distance shortened by the
-// bytes cut between them); everything else is written as literals.
-func snappySplice(dst, src, plain []byte, segs []spliceSeg, total int, ranges []keptRange) ([]byte, []keptRange, error) {
-	n, i, err := snappyLen(src)
-	if err != nil {
-		return dst, ranges, err
-	}
-	if n != len(plain) {
-		return dst, ranges, fmt.Errorf("snappy: %d bytes, the page has %d", n, len(plain))
-	}
+// bytes cut between them); everything else is written as literals, whose
+// bytes are slices of the old stream or of the page.
+func snappySplice(parts [][]byte, hdr []byte, ps *pageSpace, segs []spliceSeg, total int, ranges []keptRange) ([][]byte, []byte, []keptRange, error) {
+	n := ps.len()
 	ranges = ranges[:0]
 	pos := 0
 	for _, g := range segs {
 		if g.lit == nil {
 			if g.a < 0 || g.b > n || g.a > g.b || len(ranges) > 0 && g.a < ranges[len(ranges)-1].b {
-				return dst, ranges, errors.New("snappy: range outside the page or out of order")
+				return parts, hdr, ranges, errors.New("snappy: range outside the page or out of order")
 			}
 			ranges = append(ranges, keptRange{a: g.a, b: g.b, newA: pos})
 		}
 		pos += g.len()
 	}
-	dst = binary.AppendUvarint(dst, uint64(total))
-	var pieces [][]byte
-	plen := 0
+	// The tags go to hdr, which must not move while parts point into it:
+	// at most a literal's and a copy's tags per element or segment.
+	el := ps.el
+	if need := 16 + 10*(len(el)+len(segs)+1); cap(hdr) < need {
+		hdr = make([]byte, 0, need)
+	}
+	hdr = hdr[:0]
+	hdr = binary.AppendUvarint(hdr, uint64(total))
+	parts = append(parts, hdr)
+	// A literal being gathered: the place of its tag in parts (-1: none),
+	// and its length.
+	pending, plen := -1, 0
 	flush := func() {
-		if plen > 0 {
-			dst = appendSnappyLiteral(dst, plen)
-			for _, p := range pieces {
-				dst = append(dst, p...)
-			}
-			pieces, plen = pieces[:0], 0
+		if pending >= 0 {
+			start := len(hdr)
+			hdr = appendSnappyLiteral(hdr, plen)
+			parts[pending] = hdr[start:]
+			pending, plen = -1, 0
 		}
 	}
-	var e snappyElem // e.u1 == 0: none read yet
-	r := 0           // the kept range being written
+	addLit := func(b []byte) {
+		if pending < 0 {
+			pending = len(parts)
+			parts = append(parts, nil)
+		}
+		parts = append(parts, b)
+		plen += len(b)
+	}
+	ei := 0
+	r := 0 // the kept range being written
 	for _, g := range segs {
 		if g.lit != nil {
 			if len(g.lit) > 0 {
-				pieces = append(pieces, g.lit)
-				plen += len(g.lit)
+				addLit(g.lit)
 			}
 			continue
 		}
 		cur := ranges[r]
 		r++
 		for a := g.a; a < g.b; {
-			if e.u1 <= a {
-				if e, i, err = nextSnappyElem(src, i, e.u1, n); err != nil {
-					return dst, ranges, err
-				}
-				continue
+			for ei < len(el) && el[ei].u1 <= a {
+				ei++
 			}
+			if ei == len(el) {
+				return parts, hdr, ranges, errors.New("snappy: stream ends early")
+			}
+			e := &el[ei]
 			hi := min(e.u1, g.b)
 			whole := e.off > 0 && a == e.u0 && hi == e.u1
 			switch {
 			case whole && e.u0-e.off >= g.a:
 				// Its source in the same range: the same distance.
 				flush()
-				dst = append(dst, e.raw...)
+				parts = append(parts, e.raw)
 			case whole:
 				// Its source in an earlier range, whole: a copy still.
 				s0, l := e.u0-e.off, e.u1-e.u0
 				k := sort.Search(r-1, func(j int) bool { return ranges[j].b > s0 })
 				if k < r-1 && ranges[k].a <= s0 && s0+l <= ranges[k].b {
 					flush()
-					dst = appendSnappyCopy(dst, l, cur.newA+(e.u0-cur.a)-(ranges[k].newA+(s0-ranges[k].a)))
+					start := len(hdr)
+					hdr = appendSnappyCopy(hdr, l, cur.newA+(e.u0-cur.a)-(ranges[k].newA+(s0-ranges[k].a)))
+					parts = append(parts, hdr[start:])
 					break
 				}
 				fallthrough
 			default:
-				pieces = append(pieces, plain[a:hi])
-				plen += hi - a
+				b, _, err := ps.bytes(a, hi, nil)
+				if err != nil {
+					return parts, hdr, ranges, err
+				}
+				addLit(b)
 			}
 			a = hi
 		}
 	}
 	flush()
-	return dst, ranges, nil
+	return parts, hdr, ranges, nil
 }

@@ -46,7 +46,17 @@ func spliceRows(n int) []spliceRow {
 		r := &rows[i]
 		r.Latex = fmt.Sprintf("x_{%d} + \\frac{%d}{%d}", i, i%7, i%13+1)
 		if i%11 != 0 {
-			img := &spliceImage{Bytes: bytes.Repeat([]byte{byte(i), byte(i >> 8)}, 20+i%17)}
+			// Random bytes, as an image's: its pages are read through
+			// their Snappy stream, not decompressed.
+			b := make([]byte, 40+i%61)
+			x := uint32(i)*2654435761 + 1
+			for j := range b {
+				x ^= x << 13
+				x ^= x >> 17
+				x ^= x << 5
+				b[j] = byte(x)
+			}
+			img := &spliceImage{Bytes: b}
 			if i%5 != 0 {
 				img.Path = ptr(fmt.Sprintf("%08d.png", i))
 			}
@@ -493,7 +503,8 @@ func TestSnappySplice(t *testing.T) {
 		x = x*1664525 + 1013904223
 		rnd[i] = byte(x >> 24)
 	}
-	for _, plain := range [][]byte{rep.Bytes(), rnd, append(append([]byte{}, rnd[:70_000]...), rep.Bytes()...)} {
+	lazy := 0
+	for _, plain := range [][]byte{rep.Bytes(), rnd, append(append([]byte{}, rnd[:70_000]...), rep.Bytes()[:2000]...)} {
 		src, _ := codec.Encode(nil, plain)
 		for _, step := range []int{3, 97, 1000, 65_536} {
 			var segs []spliceSeg
@@ -505,15 +516,32 @@ func TestSnappySplice(t *testing.T) {
 				segs = append(segs, spliceSeg{a: a, b: b})
 				want = append(want, plain[a:b]...)
 			}
-			got, _, err := snappySplice(nil, src, plain, segs, len(want), nil)
-			if err != nil {
-				t.Fatal(err)
+			el, n, err := snappyElems(nil, src)
+			if err != nil || n != len(plain) {
+				t.Fatalf("stream of %d bytes: %v", n, err)
 			}
-			dec, err := codec.Decode(nil, got)
-			if err != nil || !bytes.Equal(dec, want) {
-				t.Fatalf("step %d: the spliced stream decodes to %d bytes (%v), want %d", step, len(dec), err, len(want))
+			// The page read whole, and read through its stream.
+			for _, ps := range []*pageSpace{{b: plain, whole: true, el: el}, {el: el, n: n}} {
+				parts, _, _, err := snappySplice(nil, nil, ps, segs, len(want), nil)
+				if errors.Is(err, errSpaceHops) && !ps.whole {
+					continue // a page the splice decompresses
+				}
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !ps.whole {
+					lazy++
+				}
+				got := bytes.Join(parts, nil)
+				dec, err := codec.Decode(nil, got)
+				if err != nil || !bytes.Equal(dec, want) {
+					t.Fatalf("step %d, whole %v: the spliced stream decodes to %d bytes (%v), want %d", step, ps.whole, len(dec), err, len(want))
+				}
 			}
 		}
+	}
+	if lazy < 4 {
+		t.Errorf("%d splices read the page through its stream, want the random ones", lazy)
 	}
 }
 
