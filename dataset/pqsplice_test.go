@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -209,9 +210,33 @@ func TestParquetSplice(t *testing.T) {
 				}
 				checkSpliceOutput(t, in, out)
 				checkSpliceOutput(t, rowsOut, out)
+				if name == "all" { // no chunk lost a row: their statistics hold
+					a, b := footerOf(t, in), footerOf(t, out)
+					for i := range a.RowGroups {
+						for j := range a.RowGroups[i].Columns {
+							if x, y := a.RowGroups[i].Columns[j].MetaData.Statistics, b.RowGroups[i].Columns[j].MetaData.Statistics; !reflect.DeepEqual(x, y) {
+								t.Errorf("row group %d column %d: statistics %+v, the input's %+v", i, j, y, x)
+							}
+						}
+					}
+				}
 			})
 		}
 	}
+}
+
+// footerOf returns a Parquet file's footer.
+func footerOf(t *testing.T, p string) *format.FileMetaData {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pf, err := parquet.OpenFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pf.Metadata()
 }
 
 // checkSpliceOutput compares the spliced file out with its input in:
@@ -458,9 +483,53 @@ func TestHostileParquetSplice(t *testing.T) {
 			}
 		}})
 	}
+	// Uncompressed pages, damaged where the levels and values are.
+	plainIn := filepath.Join(dir, "plain.parquet")
+	writeSpliceInput(t, plainIn, rows, []int{700, 1300}, parquet.DataPageVersion(1), parquet.Compression(&parquet.Uncompressed), parquet.PageBufferSize(4096),
+		parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain))
+	plain, err := os.ReadFile(plainIn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pp, err := parquet.OpenFile(bytes.NewReader(plain), int64(len(plain)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// bodyAt is where the first page of a column chunk of row group 0
+	// starts its body.
+	bodyAt := func(col int) int {
+		m := pp.Metadata().RowGroups[0].Columns[col].MetaData
+		var proto thrift.CompactProtocol
+		r := proto.NewReaderFromBytes(plain[m.DataPageOffset:])
+		var h format.PageHeader
+		if err := thrift.NewDecoder(r).Decode(&h); err != nil {
+			t.Fatal(err)
+		}
+		return int(m.DataPageOffset) + r.BytesRead()
+	}
+	var plainCases []damage
+	for _, d := range []struct {
+		name string
+		col  int // 0: image.bytes (two levels), 2: latex_formula (required)
+		at   int
+		b    []byte
+	}{
+		{"levels longer than the page", 0, 0, []byte{0xff, 0xff, 0xff, 0x7f}},
+		{"levels bit-packed past their end", 0, 4, []byte{0xff, 0x7f}},
+		{"levels cut in a bit-packed group", 0, 0, []byte{0x02, 0, 0, 0, 0x03, 0xaa}},
+		{"levels run wider than their bits", 0, 4, []byte{0x02, 0xff}},
+		{"value longer than the page", 2, 0, []byte{0xff, 0xff, 0xff, 0x7f}},
+		{"value length cut", 2, 0, []byte{0xf0, 0xff, 0x00, 0x00}},
+	} {
+		at := bodyAt(d.col) + d.at
+		plainCases = append(plainCases, damage{d.name, func(b []byte) { copy(b[at:], d.b) }})
+	}
 	failed := 0
-	for _, c := range cases {
+	for i, c := range append(cases, plainCases...) {
 		b := append([]byte{}, good...)
+		if i >= len(cases) {
+			b = append([]byte{}, plain...)
+		}
 		c.edit(b)
 		p := filepath.Join(dir, "bad.parquet")
 		if err := os.WriteFile(p, b, 0o644); err != nil {
@@ -475,6 +544,9 @@ func TestHostileParquetSplice(t *testing.T) {
 		case err := <-done:
 			if err != nil && strings.Contains(err.Error(), "runtime error") {
 				t.Errorf("%s: %v", c.name, err)
+			}
+			if i >= len(cases) && err == nil {
+				t.Errorf("%s: no error", c.name)
 			}
 			if err != nil {
 				failed++
