@@ -71,7 +71,8 @@
 // [WriteSubset] and [WriteImageSubset] write a release without some of its
 // items, in the source's own format and layout: every kept record's or
 // image's bytes are copied as they were (a Parquet file keeps its schema,
-// metadata and compression), never from outside the source, and a source
+// metadata and compression, and is rewritten page by page where its pages
+// allow, else row by row), never from outside the source, and a source
 // read only in part is refused. [StreamWriter] writes a stream file's
 // subset during the caller's own scan of it, to the same bytes.
 package dataset

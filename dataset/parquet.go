@@ -159,26 +159,44 @@ func scanParquet(src Source, e *emitter) (err error) {
 	}
 	rows := pf.NumRows()
 	for seq := int64(0); seq < rows; seq++ {
-		ids := strconv.FormatInt(seq, 10)
 		s, null, err := label.next()
 		if err != nil {
 			return e.finish(fmt.Errorf("reading row %d of %d: %w; the remaining rows were not read", seq, rows, err))
 		}
+		ids := ""
+		idNull := true
 		if id != nil {
-			if v, vnull, err := id.next(); err != nil {
+			if ids, idNull, err = id.next(); err != nil {
 				return e.finish(fmt.Errorf("reading id of row %d: %w", seq, err))
-			} else if !vnull {
-				ids = v
 			}
 		}
-		where := "row " + strconv.FormatInt(seq, 10)
+		if idNull {
+			ids = strconv.FormatInt(seq, 10)
+		}
 		if null {
-			e.skip(seq, ids, where, ReasonNull)
+			e.skip(seq, ids, rowWhere(seq), ReasonNull)
 			continue
 		}
-		if err := e.deliver(Item{Seq: seq, ID: ids, Label: s}, where); err != nil {
+		if err := e.deliverRow(Item{Seq: seq, ID: ids, Label: s}); err != nil {
 			return e.finish(err)
 		}
+	}
+	return nil
+}
+
+// rowWhere is where a Parquet row is.
+func rowWhere(seq int64) string { return "row " + strconv.FormatInt(seq, 10) }
+
+// deliverRow is deliver with the position of a Parquet row, built only
+// when the item is skipped.
+func (e *emitter) deliverRow(it Item) error {
+	if reason := e.check(it); reason != "" {
+		e.skip(it.Seq, it.ID, rowWhere(it.Seq), reason)
+		return nil
+	}
+	e.stats.Items++
+	if err := e.fn(it); err != nil {
+		return errStop{err}
 	}
 	return nil
 }

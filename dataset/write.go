@@ -455,6 +455,39 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	if err != nil {
 		return 0, fmt.Errorf("%s: %w", src.Path, err)
 	}
+	f, err := os.Create(out)
+	if err != nil {
+		return 0, err
+	}
+	bw := bufio.NewWriterSize(f, 1<<20)
+	// The page splice first; a file it does not handle is written row by
+	// row, over what it wrote, with the keep decisions it took.
+	kl := &keepLog{f: keep}
+	keep = kl.keep
+	if spliceParquetFiles {
+		n, err = spliceParquet(in, pf.Metadata(), bw, keep, runtime.GOMAXPROCS(0))
+		if err == nil {
+			err = bw.Flush()
+		}
+		if !errors.Is(err, errSpliceUnsupported) {
+			if cerr := f.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return n, fmt.Errorf("%s: %w", src.Path, err)
+			}
+			return n, nil
+		}
+		bw.Reset(f)
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return 0, err
+		}
+		if err := f.Truncate(0); err != nil {
+			f.Close()
+			return 0, err
+		}
+	}
 	opts := []parquet.WriterOption{pf.Schema()}
 	if md := pf.Metadata(); len(md.RowGroups) > 0 && len(md.RowGroups[0].Columns) > 0 {
 		opts = append(opts, parquet.Compression(parquet.LookupCompressionCodec(md.RowGroups[0].Columns[0].MetaData.Codec)))
@@ -462,11 +495,6 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	for _, kv := range pf.Metadata().KeyValueMetadata {
 		opts = append(opts, parquet.KeyValueMetadata(kv.Key, kv.Value))
 	}
-	f, err := os.Create(out)
-	if err != nil {
-		return 0, err
-	}
-	bw := bufio.NewWriterSize(f, 1<<20)
 	w := parquet.NewWriter(bw, opts...)
 	n, err = filterRowGroups(pf, w, keep, runtime.GOMAXPROCS(0))
 	if err != nil {
@@ -481,6 +509,36 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 		err = cerr
 	}
 	return n, err
+}
+
+// spliceParquetFiles says whether writeParquetSubset tries the page
+// splice (spliceParquet) before the row-by-row rewrite; tests turn it off
+// to compare the two.
+var spliceParquetFiles = true
+
+// keepLog asks f once per seq, in seq order from 0, and answers again
+// from its record when asked again (a rewrite started over).
+type keepLog struct {
+	f    func(int64) bool
+	bits []uint64
+	n    int64
+}
+
+func (k *keepLog) keep(seq int64) bool {
+	if seq < k.n {
+		return k.bits[seq/64]&(1<<(seq%64)) != 0
+	}
+	v := k.f(seq)
+	if seq == k.n {
+		if seq%64 == 0 {
+			k.bits = append(k.bits, 0)
+		}
+		if v {
+			k.bits[seq/64] |= 1 << (seq % 64)
+		}
+		k.n++
+	}
+	return v
 }
 
 // rowGroupTask is one input row group to filter: which rows to keep, and

@@ -28,8 +28,8 @@
 # and npm (network for the one npm install), /usr/bin/time, and about
 # 2 GB of disk under $WORK_DIR (default: the system's temporary folder).
 set -euo pipefail
-SIZES=${SIZES:-"3000000 10000000"}
-DEDUP_SIZES=${DEDUP_SIZES:-3000000}
+SIZES=${SIZES-"3000000 10000000"}
+DEDUP_SIZES=${DEDUP_SIZES-3000000}
 PARQUET_ROWS=${PARQUET_ROWS:-1000000}
 RUNS=${RUNS:-2}
 SEED=${SEED:-20261124} # gen-labels.py's seed
@@ -185,6 +185,11 @@ if [ "$PARQUET_ROWS" -gt 0 ]; then
     la=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["releases"][0]["kept"])' < "$WORK/out")
     agree "$job: kept" "$la" "$duck"
   done
+  # Read back by DuckDB, leakaudit's release is the input's rows that
+  # DuckDB keeps, in input order (DuckDB's own output has them in another
+  # order).
+  differ=$(node "$WORK/npm/duck.mjs" "WITH want AS (SELECT row_number() OVER (ORDER BY file_row_number) - 1 AS r, image, latex_formula FROM read_parquet('$WORK/release.parquet', file_row_number=true) WHERE $a NOT IN (SELECT $ta FROM read_json('$TEST', format='array', records=false))), got AS (SELECT file_row_number AS r, image, latex_formula FROM read_parquet('$WORK/clean/train/release.parquet', file_row_number=true)) SELECT count(*) FROM got FULL JOIN want ON got.r = want.r AND got.image IS NOT DISTINCT FROM want.image AND got.latex_formula IS NOT DISTINCT FROM want.latex_formula WHERE got.r IS NULL OR want.r IS NULL")
+  [ "$differ" = "[[0]]" ] || { echo "$job: leakaudit's release, read by DuckDB, is not the input's kept rows in order ($differ rows differ)" >&2; exit 1; }
   report "$job" duckdb
-  echo "$job: kept $la of $PARQUET_ROWS ($(du -m "$WORK/release.parquet" | cut -f1) MB)"
+  echo "$job: kept $la of $PARQUET_ROWS ($(du -m "$WORK/release.parquet" | cut -f1) MB); DuckDB reads leakaudit's release back to the kept rows, in input order"
 fi
