@@ -182,7 +182,10 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	}
 	r.mih = index.NewHamming(r.train.hashes)
 	if !job.NoProbes {
-		r.edge = index.NewHamming(r.train.edgeKeys())
+		keys, pos := r.train.edgeKeys()
+		if len(keys) > 0 {
+			r.edge, r.edgePos = index.NewHamming(keys), pos
+		}
 	}
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
@@ -206,10 +209,12 @@ type run struct {
 	rep   Report
 	train trainSet
 	mih   *index.Hamming // over train.hashes
-	// edge is over the training records' edge keys (nil with
-	// Job.NoProbes): a second search, for ink cut at an edge.
-	edge *index.Hamming
-	ev   evidencePicker
+	// edge is over the edge keys of the training records with ink
+	// (records[edgePos[i]] has the i-th; nil with Job.NoProbes or when
+	// no record has ink): a second search, for ink cut at an edge.
+	edge    *index.Hamming
+	edgePos []int
+	ev      evidencePicker
 }
 
 // trainSet is what the test images are searched among: the training
@@ -229,11 +234,18 @@ type trainSet struct {
 	fpLevel canon.Level
 }
 
-// edgeKeys returns each record's edge key (imagehash.Ink.EdgeKey),
-// computed from its stored ink on all cores; 0 for a record without ink,
-// which VerifyEdge never verifies.
-func (t *trainSet) edgeKeys() []uint64 {
-	keys := make([]uint64, len(t.records))
+// edgeKeys returns the edge keys (imagehash.Ink.EdgeKey) of the records
+// with ink, computed from their stored ink on all cores, and each one's
+// record position. Records without ink (from a fingerprint made without
+// it) are left out: VerifyEdge never verifies them.
+func (t *trainSet) edgeKeys() ([]uint64, []int) {
+	var pos []int
+	for i := range t.records {
+		if !t.records[i].Print.Ink.IsZero() {
+			pos = append(pos, i)
+		}
+	}
+	keys := make([]uint64, len(pos))
 	workers := runtime.GOMAXPROCS(0)
 	var wg sync.WaitGroup
 	for w := range workers {
@@ -241,12 +253,12 @@ func (t *trainSet) edgeKeys() []uint64 {
 		go func() {
 			defer wg.Done()
 			for i := w; i < len(keys); i += workers {
-				keys[i] = t.records[i].Print.Ink.EdgeKey()
+				keys[i] = t.records[pos[i]].Print.Ink.EdgeKey()
 			}
 		}()
 	}
 	wg.Wait()
-	return keys
+	return keys, pos
 }
 
 // keep adds a training record, unless it has no ink.
@@ -466,7 +478,8 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		consider(pos, d, false)
 	})
 	if r.edge != nil {
-		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(pos, _ int) {
+		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
+			pos := r.edgePos[i]
 			if seen[pos] {
 				return
 			}
