@@ -3,17 +3,20 @@
 // 2014 and train-sample InkML as leakaudit reads it, and rasterized by the
 // five corner rasterizers of package internal/inkraster and random ones
 // from seeds) it counts the items whose own CROHME bitmap is found at the
-// default settings, and splits the misses into retrieval misses (the
-// bitmap's pHash is beyond the radius from the query and all its probes)
-// and verification misses (within the radius, but the fine hashes do not
-// verify the pair), with the distances of each. Wrong pairs are counted as
-// in audit's TestHostileInkMatchRealData. With -control, CROHME train is
-// also searched against itself and its verified pairs that are not pixel
-// copies are listed.
+// default settings (searched as neardup searches: the pHash within the
+// radius and the edge keys within imagehash.EdgeRadius), and splits the
+// misses into retrieval misses (the bitmap is beyond both radii from the
+// query and all its probes) and verification misses (found, but
+// imagehash.Verify, or VerifyEdge for a pair the edge keys alone found,
+// does not verify it), with the pHash and fine distances of each. Wrong
+// pairs are counted as in neardup's TestHostileInkMatchRealData. With
+// -control, CROHME train is also searched against itself and its verified
+// pairs that are not pixel copies are listed.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false]
 //
-// -list only lists the sets with their rasterizers' parameters.
+// -list only lists the sets with their rasterizers' parameters; -edge=false
+// searches by the pHash alone (the matcher before the edge keys).
 // Hashing cost is reported as CPU time of the process (getrusage), per
 // training image and per query (a query hashes nine canvases: its own and
 // eight probes), so that a shared machine does not inflate it.
