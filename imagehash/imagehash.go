@@ -13,7 +13,9 @@
 // same canvas and a SHA-256 digest of the cropped pixels, which mark exact
 // copies whatever their polarity or margins. A query also hashes probes
 // ([Options.Probe]): its ink box moved in and out at each side, so that a
-// copy whose ink was cut at an edge is still found.
+// copy whose ink was cut at an edge is still found; and [Ink.EdgeKey], a
+// pHash of the ink without a band at each side, finds a copy whose cut
+// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone

@@ -10,7 +10,12 @@
 // hashing, with probes for ink cut at an edge. A candidate is reported
 // when the two images' normalized ink verifies it as a copy
 // (imagehash.Verify: the chamfer distance of their outlines), or with
-// Job.Unverified always. Within a split that is itself a training corpus,
+// Job.Unverified always. The query's edge keys (imagehash.EdgeKeys, the
+// ink without a band at each side) are also searched, within
+// imagehash.EdgeRadius of keys computed from the training images' stored
+// ink, so that a copy whose ink was cut at an edge is found beyond the
+// pHash radius; such a pair (Pair.EdgeKey) is reported only when
+// imagehash.VerifyEdge verifies it. Within a split that is itself a training corpus,
 // a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by

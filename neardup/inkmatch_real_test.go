@@ -208,22 +208,22 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	sigs := map[string]map[string]string{ink14: strokeSignatures(t, ink14), inkTS: strokeSignatures(t, inkTS)}
 	// At the default settings: CROHME 2014 as leakaudit reads its InkML
 	// finds ≥ 99% of its bitmaps (the goal), train-sample ≥ 98%; every
-	// rasterized set ≥ 80% (the development seeds: 85–99%; the 99% goal
-	// is not met by every rasterizer) and all sets together ≥ 94% (95.7%
-	// on the development seeds); at most 0.1% wrong pairs per set,
-	// rounded up to one pair. The read sets and the five corner
-	// rasterizers are deterministic: each must find at least the items it
-	// found when measured (stop 41, with thick pens thinned; README,
-	// "Copies rasterized by another pipeline"), so that any loss of recall
-	// fails. (A pen of 3.3 px on an 80×80 canvas, seed 827649761, finds
-	// two thirds: such seeds fail the 80% floor.)
+	// rasterized set ≥ 88% (the 99% goal is not met by every rasterizer:
+	// three seeds drawn after the edge keys were written found 89.9–100%
+	// per set) and all sets together ≥ 97% (98.0% on those seeds); at
+	// most 0.1% wrong pairs per set, rounded up to one pair. The read sets
+	// and the five corner rasterizers are deterministic: each must find
+	// at least the items it found when measured (stop 42, with the edge
+	// keys; README, "Copies rasterized by another pipeline"), so that any
+	// loss of recall fails. (A pen of 3.3 px on an 80×80 canvas, seed
+	// 827649761, finds 69%: such seeds fail the 88% floor.)
 	minFound := map[string]int{
 		"read-2014": 986, "read-train-sample": 196,
-		"thin-40-2014": 985, "thin-40-train-sample": 197,
+		"thin-40-2014": 986, "thin-40-train-sample": 197,
 		"thick-512-2014": 985, "thick-512-train-sample": 197,
-		"stretch-256-2014": 851, "stretch-256-train-sample": 169,
+		"stretch-256-2014": 932, "stretch-256-train-sample": 186,
 		"up-400-2014": 986, "up-400-train-sample": 194,
-		"down-25-2014": 946, "down-25-train-sample": 189,
+		"down-25-2014": 963, "down-25-train-sample": 191,
 	}
 	minRecall := map[string]float64{
 		"read-2014": 0.99, "read-train-sample": 0.98,
@@ -241,8 +241,8 @@ func TestHostileInkMatchRealData(t *testing.T) {
 		}
 	}
 	t.Logf("all sets: %d of %d found (%.1f%%), %d wrong pairs (%.3f%%)", totalF, totalQ, 100*float64(totalF)/float64(totalQ), totalW, 100*float64(totalW)/float64(totalQ))
-	if float64(totalF) < 0.94*float64(totalQ) {
-		t.Errorf("all sets: %d of %d found, want ≥ 94%%", totalF, totalQ)
+	if float64(totalF) < 0.97*float64(totalQ) {
+		t.Errorf("all sets: %d of %d found, want ≥ 97%%", totalF, totalQ)
 	}
 	// The false-pair control: CROHME train against itself. Pixel-identical
 	// pairs are copies in the release (42 of them); every other pair is
@@ -274,13 +274,13 @@ func TestHostileInkMatchRealData(t *testing.T) {
 
 // inkShortfalls lists how one set's score falls short of what
 // TestHostileInkMatchRealData holds it to: recall at least minRecall[name]
-// (0.80 for a set not named), at least minFound[name] items found when
+// (0.88 for a set not named), at least minFound[name] items found when
 // named, and at most 0.1% wrong pairs, rounded up to one pair.
 func inkShortfalls(name string, sc inkScore, minRecall map[string]float64, minFound map[string]int) []string {
 	var out []string
 	want, ok := minRecall[name]
 	if !ok {
-		want = 0.80
+		want = 0.88
 	}
 	if recall := float64(sc.found) / float64(max(sc.queries, 1)); recall < want {
 		out = append(out, fmt.Sprintf("%s: recall %.3f, want ≥ %.2f", name, recall, want))

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"math/bits"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/checksum"
@@ -63,7 +66,8 @@ type Job struct {
 	// by another writer.
 	Unverified bool
 	// NoProbes searches with each test image's own hashes only: no probes
-	// for ink cut at an edge, and imagehash.VerifyDistance for every query
+	// and no edge keys for ink cut at an edge, and
+	// imagehash.VerifyDistance for every query
 	// (the stricter limit of a lone symbol needs the count of ink pieces
 	// the probes compute). It is the search the SQL over image
 	// fingerprints makes (sql/image_neardup.sql), for comparing the two;
@@ -94,6 +98,11 @@ type Pair struct {
 	// when a side has no label).
 	LabelMismatch bool               `json:"label_mismatch"`
 	LabelCheck    *labelcheck.Result `json:"label_check,omitempty"`
+	// EdgeKey marks a pair found by the edge key only (imagehash.EdgeKeys,
+	// for ink cut at an edge): its Distance, the pHash distance from the
+	// query's nearest probe, is beyond the radius, and it was verified by
+	// imagehash.VerifyEdge.
+	EdgeKey bool `json:"edge_key,omitempty"`
 }
 
 // Summary counts one test split.
@@ -172,6 +181,12 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		return r.rep, err
 	}
 	r.mih = index.NewHamming(r.train.hashes)
+	if !job.NoProbes {
+		keys, pos := r.train.edgeKeys()
+		if len(keys) > 0 {
+			r.edge, r.edgePos = index.NewHamming(keys), pos
+		}
+	}
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
 			return r.rep, err
@@ -194,7 +209,12 @@ type run struct {
 	rep   Report
 	train trainSet
 	mih   *index.Hamming // over train.hashes
-	ev    evidencePicker
+	// edge is over the edge keys of the training records with ink
+	// (records[edgePos[i]] has the i-th; nil with Job.NoProbes or when
+	// no record has ink): a second search, for ink cut at an edge.
+	edge    *index.Hamming
+	edgePos []int
+	ev      evidencePicker
 }
 
 // trainSet is what the test images are searched among: the training
@@ -212,6 +232,33 @@ type trainSet struct {
 	// strongest level they hold (render, tokens, then ws; "" when none).
 	fpKeys  map[fpSeq]canon.Digest
 	fpLevel canon.Level
+}
+
+// edgeKeys returns the edge keys (imagehash.Ink.EdgeKey) of the records
+// with ink, computed from their stored ink on all cores, and each one's
+// record position. Records without ink (from a fingerprint made without
+// it) are left out: VerifyEdge never verifies them.
+func (t *trainSet) edgeKeys() ([]uint64, []int) {
+	var pos []int
+	for i := range t.records {
+		if !t.records[i].Print.Ink.IsZero() {
+			pos = append(pos, i)
+		}
+	}
+	keys := make([]uint64, len(pos))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(keys); i += workers {
+				keys[i] = t.records[pos[i]].Print.Ink.EdgeKey()
+			}
+		}()
+	}
+	wg.Wait()
+	return keys, pos
 }
 
 // keep adds a training record, unless it has no ink.
@@ -386,8 +433,10 @@ type candidate struct {
 }
 
 // candidates returns the training images within the radius of a test
-// image (those the fine hash verifies, or all with Job.Unverified), their
-// labels compared, nearest first; a split's image is never its own pair.
+// image (those imagehash.Verify verifies, or all with Job.Unverified), and
+// those beyond it that the edge keys find within imagehash.EdgeRadius and
+// imagehash.VerifyEdge verifies, their labels compared, nearest first; a
+// split's image is never its own pair.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
 	var found []candidate
 	var testDigest, testWS canon.Digest
@@ -395,15 +444,24 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	r.mih.SearchAny(fp.SearchHashes(), r.job.MaxDistance, func(pos, d int) {
+	var seen map[int]bool // the positions the pHash search found
+	if r.edge != nil {
+		seen = map[int]bool{}
+	}
+	consider := func(pos, d int, edge bool) {
 		rec := r.train.records[pos]
 		if self[rec.Corpus] && rec.Seq == it.Seq {
 			return // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label}
-		p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print)
-		if !p.Verified && !r.job.Unverified {
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge}
+		if edge {
+			// Only verified pairs: beyond the radius, the unverified
+			// candidates are mostly other formulas.
+			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
+				return
+			}
+		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && !r.job.Unverified {
 			return
 		}
 		if it.HasLabel && rec.HasLabel {
@@ -411,7 +469,27 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
+	}
+	search := fp.SearchHashes()
+	r.mih.SearchAny(search, r.job.MaxDistance, func(pos, d int) {
+		if seen != nil {
+			seen[pos] = true
+		}
+		consider(pos, d, false)
 	})
+	if r.edge != nil {
+		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
+			pos := r.edgePos[i]
+			if seen[pos] {
+				return
+			}
+			d := 64
+			for _, h := range search {
+				d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
+			}
+			consider(pos, d, true)
+		})
+	}
 	sort.Slice(found, func(a, b int) bool {
 		x, y := found[a].pair, found[b].pair
 		if x.Distance != y.Distance {

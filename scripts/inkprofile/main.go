@@ -3,17 +3,20 @@
 // 2014 and train-sample InkML as leakaudit reads it, and rasterized by the
 // five corner rasterizers of package internal/inkraster and random ones
 // from seeds) it counts the items whose own CROHME bitmap is found at the
-// default settings, and splits the misses into retrieval misses (the
-// bitmap's pHash is beyond the radius from the query and all its probes)
-// and verification misses (within the radius, but the fine hashes do not
-// verify the pair), with the distances of each. Wrong pairs are counted as
-// in audit's TestHostileInkMatchRealData. With -control, CROHME train is
-// also searched against itself and its verified pairs that are not pixel
-// copies are listed.
+// default settings (searched as neardup searches: the pHash within the
+// radius and the edge keys within imagehash.EdgeRadius), and splits the
+// misses into retrieval misses (the bitmap is beyond both radii from the
+// query and all its probes) and verification misses (found, but
+// imagehash.Verify, or VerifyEdge for a pair the edge keys alone found,
+// does not verify it), with the pHash and fine distances of each. Wrong
+// pairs are counted as in neardup's TestHostileInkMatchRealData. With
+// -control, CROHME train is also searched against itself and its verified
+// pairs that are not pixel copies are listed.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false]
 //
-// -list only lists the sets with their rasterizers' parameters.
+// -list only lists the sets with their rasterizers' parameters; -edge=false
+// searches by the pHash alone (the matcher before the edge keys).
 // Hashing cost is reported as CPU time of the process (getrusage), per
 // training image and per query (a query hashes nine canvases: its own and
 // eight probes), so that a shared machine does not inflate it.
@@ -45,6 +48,68 @@ import (
 	"github.com/leakaudit/leakaudit/neardup"
 )
 
+// edgeKeys says whether queries also search by their edge keys.
+var edgeKeys bool
+
+// searcher finds training bitmaps as neardup does: by the pHash within the
+// radius and, when edgeKeys is set, by the edge keys within
+// imagehash.EdgeRadius.
+type searcher struct {
+	mih, edge *index.Hamming
+	train     []bitmap
+	radius    int
+}
+
+func newSearcher(train []bitmap, radius int) *searcher {
+	s := &searcher{train: train, radius: radius}
+	hashes := make([]uint64, len(train))
+	for i, b := range train {
+		hashes[i] = b.fp.Hash
+	}
+	s.mih = index.NewHamming(hashes)
+	if edgeKeys {
+		keys := make([]uint64, len(train))
+		for i := range train {
+			keys[i] = train[i].fp.Ink.EdgeKey()
+		}
+		s.edge = index.NewHamming(keys)
+	}
+	return s
+}
+
+// search calls fn once for each verified candidate of fp: its position,
+// pHash distance (from the query's nearest search hash) and fine distance.
+func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
+	seen := map[int]bool{}
+	s.mih.SearchAny(fp.SearchHashes(), s.radius, func(p, d int) {
+		seen[p] = true
+		if fine, ok := imagehash.Verify(fp, s.train[p].fp); ok {
+			fn(p, d, fine)
+		}
+	})
+	if s.edge == nil {
+		return
+	}
+	s.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(p, _ int) {
+		if seen[p] {
+			return
+		}
+		seen[p] = true
+		if fine, ok := imagehash.VerifyEdge(fp, s.train[p].fp); ok {
+			fn(p, phashDistance(fp, s.train[p].fp), fine)
+		}
+	})
+}
+
+// phashDistance is the pHash distance of b from a's nearest search hash.
+func phashDistance(a, b imagehash.Hashes) int {
+	d := 64
+	for _, h := range a.SearchHashes() {
+		d = min(d, bits.OnesCount64(h^b.Hash))
+	}
+	return d
+}
+
 // bitmap is one training bitmap and its fingerprint.
 type bitmap struct {
 	corpus, id string
@@ -73,6 +138,7 @@ func main() {
 	only := flag.String("sets", "", "comma-separated set names to run (default: all)")
 	control := flag.Bool("control", false, "also search CROHME train against itself")
 	radius := flag.Int("radius", neardup.DefaultMaxDistance, "pHash search radius")
+	flag.BoolVar(&edgeKeys, "edge", true, "also search by the edge keys (imagehash.EdgeKeys), as neardup does")
 	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
 	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
@@ -124,13 +190,13 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 	}
 	fmt.Printf("training bitmaps: %d, %.0f CPU-µs per image (decoding included), %v wall\n",
 		len(train), 1e6*(cpuTime()-cpu0).Seconds()/float64(len(train)), time.Since(t0).Round(time.Millisecond))
-	hashes := make([]uint64, len(train))
 	pos := map[string]int{}
 	for i, b := range train {
-		hashes[i] = b.fp.Hash
 		pos[b.corpus+":"+b.id] = i
 	}
-	mih := index.NewHamming(hashes)
+	cpu0 = cpuTime()
+	srch := newSearcher(train, radius)
+	fmt.Printf("search index: %.0f CPU-µs per training image (pHash and edge keys)\n", 1e6*(cpuTime()-cpu0).Seconds()/float64(len(train)))
 	// Two bitmaps are one sample when their pixels are identical or all
 	// but (as in TestHostileInkMatchRealData).
 	sameBitmap := func(i, j int) bool {
@@ -176,17 +242,23 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 				return
 			}
 			own := train[ownPos].fp
-			ownD := 64
-			for _, h := range fp.SearchHashes() {
-				ownD = min(ownD, bits.OnesCount64(h^own.Hash))
-			}
+			ownD := phashDistance(fp, own)
 			ownFine, ownOK := imagehash.Verify(fp, own)
-			wrong := 0
-			mih.SearchAny(fp.SearchHashes(), radius, func(p, d int) {
-				if p == ownPos {
-					return
+			retrieved := ownD <= radius
+			if !retrieved && srch.edge != nil {
+				// Beyond the radius: found when an edge key is within
+				// imagehash.EdgeRadius and VerifyEdge verifies it.
+				k := own.Ink.EdgeKey()
+				for _, h := range fp.EdgeKeys() {
+					retrieved = retrieved || bits.OnesCount64(h^k) <= imagehash.EdgeRadius
 				}
-				if _, ok := imagehash.Verify(fp, train[p].fp); !ok {
+				if retrieved {
+					ownFine, ownOK = imagehash.VerifyEdge(fp, own)
+				}
+			}
+			wrong := 0
+			srch.search(fp, func(p, _, _ int) {
+				if p == ownPos {
 					return
 				}
 				if train[p].corpus == s.own && sigs[id] != "" && sigs[id] == sigs[train[p].id] || sameBitmap(p, ownPos) {
@@ -199,17 +271,17 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			t.items++
 			t.wrong += wrong
 			switch {
-			case ownD <= radius && ownOK:
+			case retrieved && ownOK:
 				t.found++
 				return
-			case ownD > radius:
+			case !retrieved:
 				t.retrieval++
 				t.retrievalD[ownD]++
 			default:
 				t.verification++
 				t.verificationFine = append(t.verificationFine, ownFine)
 			}
-			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[ownD > radius], ownD, ownFine, fp.Parts))
+			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[!retrieved], ownD, ownFine, fp.Parts))
 		})
 		cpu := cpuTime() - cpu0
 		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
@@ -226,7 +298,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 		}
 	}
 	if control {
-		return runControl(train, mih, corpora["tr"], query, radius, workers)
+		return runControl(srch, corpora["tr"], query, workers)
 	}
 	return nil
 }
@@ -234,7 +306,8 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 // runControl searches CROHME train against itself and lists its verified
 // pairs that are not pixel copies: other writers' samples of a formula,
 // or copies with their points moved.
-func runControl(train []bitmap, mih *index.Hamming, dir string, query imagehash.Options, radius, workers int) error {
+func runControl(srch *searcher, dir string, query imagehash.Options, workers int) error {
+	train := srch.train
 	var mu sync.Mutex
 	identical := 0
 	var others []string
@@ -253,12 +326,8 @@ func runControl(train []bitmap, mih *index.Hamming, dir string, query imagehash.
 		if err != nil {
 			return
 		}
-		mih.SearchAny(fp.SearchHashes(), radius, func(p, d int) {
+		srch.search(fp, func(p, d, fine int) {
 			if p == i || train[p].corpus != "tr" {
-				return
-			}
-			fine, ok := imagehash.Verify(fp, train[p].fp)
-			if !ok {
 				return
 			}
 			key := [2]int{min(i, p), max(i, p)}
@@ -272,7 +341,7 @@ func runControl(train []bitmap, mih *index.Hamming, dir string, query imagehash.
 				identical++
 				return
 			}
-			others = append(others, fmt.Sprintf("%s~%s (phash %d, fine %d, parts %d)", train[i].id, train[p].id, d, fine, fp.Parts))
+			others = append(others, fmt.Sprintf("%s~%s (phash %d, fine %d, parts %d, ink %.2f)", train[i].id, train[p].id, d, fine, fp.Parts, imagehash.InkDistance(fp, train[p].fp)))
 		})
 	})
 	sort.Strings(others)
