@@ -611,6 +611,7 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	switch enc {
 	case format.Plain:
 		segs, s.buf, err = plainSegs(segs, ps, vstart, leaf, lv, keep, s.buf)
+	//lint:ignore SA1019 files from older writers still hold PLAIN_DICTIONARY data pages; they read as RLE_DICTIONARY
 	case format.PlainDictionary, format.RLEDictionary:
 		var lit []byte
 		if !ps.whole {
