@@ -82,11 +82,14 @@ func (k *Ink) EdgeKey() uint64 {
 
 // EdgeKeys returns the edge keys a query searches with: of its ink and
 // of each probe's. It is nil for an image without ink or probes (a
-// training image, or a query hashed without Options.Probe) and for a
-// query of one piece of ink (Parts 1): a lone symbol is not searched
-// beyond the pHash radius, as other writers draw it alike.
+// training image, or a query hashed without Options.Probe), for a query
+// of one piece of ink (Parts 1): a lone symbol is not searched beyond the
+// pHash radius, as other writers draw it alike; and for a query whose ink
+// does not reach an edge of its image (AtEdge): no ink of it was cut
+// there, and beyond the pHash radius the edge key mostly finds formulas
+// that differ at their ends ("331" for "831", printed).
 func (fp Hashes) EdgeKeys() []uint64 {
-	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 {
+	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || !fp.AtEdge {
 		return nil
 	}
 	out := []uint64{fp.Ink.EdgeKey()}

@@ -1,6 +1,7 @@
 package imagehash
 
 import (
+	"image"
 	"math/bits"
 	"testing"
 )
@@ -8,7 +9,8 @@ import (
 // TestHostileEdgeKey: the edge key is 0 without ink; ink changed only in
 // the band it leaves out (a cut at an edge) keeps the key; the same ink
 // moved inside the window changes it; a query's edge keys are those of its
-// ink and probes, none for a lone symbol or a training image; and
+// ink and probes, none for a lone symbol, a training image or a query
+// whose ink reaches no edge of its image; and
 // VerifyEdge never verifies by the fine hash alone nor a lone symbol.
 func TestHostileEdgeKey(t *testing.T) {
 	var empty Ink
@@ -49,6 +51,27 @@ func TestHostileEdgeKey(t *testing.T) {
 			t.Errorf("%s: edge key %d bits from the formula's", tt.name, d)
 		}
 	}
+	if fp.AtEdge {
+		t.Error("a formula drawn 5 px from every edge: AtEdge set")
+	}
+	if keys := fp.EdgeKeys(); keys != nil {
+		t.Errorf("query whose ink reaches no edge: edge keys %v, want none", keys)
+	}
+	// The same drawing with 16 px cut off its left side (its ink begins at
+	// about 13): its ink runs off
+	// that edge.
+	g := drawStrokes(4, 3, 5)
+	cut, err := Compute(g.SubImage(image.Rect(g.Rect.Min.X+16, g.Rect.Min.Y, g.Rect.Max.X, g.Rect.Max.Y)), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !cut.AtEdge {
+		t.Error("ink cut at the left edge: AtEdge not set")
+	}
+	if keys := cut.EdgeKeys(); len(keys) != 1+NumProbes || keys[0] != cut.Ink.EdgeKey() {
+		t.Errorf("cut query: %d edge keys; want %d, the first its ink's", len(keys), 1+NumProbes)
+	}
+	fp.AtEdge = true // as the cut query, for the checks below
 	if keys := fp.EdgeKeys(); len(keys) != 1+NumProbes || keys[0] != base {
 		t.Errorf("query: %d edge keys, first %#x; want %d, the first %#x", len(keys), keys[0], 1+NumProbes, base)
 	}

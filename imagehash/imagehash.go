@@ -132,6 +132,10 @@ type Hashes struct {
 	// times as wide as it is high counts as two: a formula whose symbols
 	// a thick pen joined on a small canvas.
 	Parts int
+	// AtEdge, set for a query (Options.Probe; not stored), says that its
+	// ink reaches an edge of the decoded image, as ink cut by that edge
+	// does: only such a query searches by its edge keys (EdgeKeys).
+	AtEdge bool
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -257,8 +261,15 @@ func NormalizeFor(g Gray, o Options) (Gray, bool) {
 // crop returns the image as dark ink on a light ground, cropped to the
 // ink, with the ink threshold, and whether any ink was found.
 func crop(g Gray) (Gray, uint8, bool) {
+	c, t, _, ok := cropAt(g)
+	return c, t, ok
+}
+
+// cropAt is crop, and also says whether the ink box reaches an edge of
+// the image.
+func cropAt(g Gray) (c Gray, t uint8, atEdge, ok bool) {
 	if g.W == 0 || g.H == 0 {
-		return g, 0, false
+		return g, 0, false, false
 	}
 	if borderMedian(g) < 128 {
 		inv := make([]uint8, len(g.Pix))
@@ -267,9 +278,9 @@ func crop(g Gray) (Gray, uint8, bool) {
 		}
 		g.Pix = inv
 	}
-	t, ok := otsu(g.Pix)
+	t, ok = otsu(g.Pix)
 	if !ok {
-		return g, 0, false
+		return g, 0, false, false
 	}
 	x0, y0, x1, y1, isolated := inkBox(g, t, 0)
 	// Speckle noise (many ink pixels with no ink neighbour) would stretch
@@ -280,14 +291,14 @@ func crop(g Gray) (Gray, uint8, bool) {
 		x0, y0, x1, y1, _ = inkBox(g, t, 2)
 	}
 	if x1 < 0 {
-		return g, 0, false
+		return g, 0, false, false
 	}
-	c := Gray{W: x1 - x0 + 1, H: y1 - y0 + 1}
+	c = Gray{W: x1 - x0 + 1, H: y1 - y0 + 1}
 	c.Pix = make([]uint8, c.W*c.H)
 	for y := 0; y < c.H; y++ {
 		copy(c.Pix[y*c.W:(y+1)*c.W], g.Pix[(y0+y)*g.W+x0:])
 	}
-	return c, t, true
+	return c, t, x0 == 0 || y0 == 0 || x1 == g.W-1 || y1 == g.H-1, true
 }
 
 // inkBox returns the bounding box of the ink pixels (value ≤ t) that have
@@ -481,7 +492,7 @@ func spans(n, m int) []span {
 func Compute(img image.Image, o Options) (Hashes, error) {
 	g := ToGray(img)
 	fp := Hashes{Width: g.W, Height: g.H}
-	c, t, ok := crop(g)
+	c, t, atEdge, ok := cropAt(g)
 	if !ok {
 		fp.Blank = true
 		return fp, nil
@@ -506,6 +517,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		fp.Parts = 2 // a formula a thick pen joined, not a lone symbol
 	}
 	if o.Probe {
+		fp.AtEdge = atEdge
 		fp.Probes = new([NumProbes]Probe)
 		for i := range fp.Probes {
 			side, e := i%4, ProbeShare
