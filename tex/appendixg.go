@@ -385,7 +385,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 				if f, ok := m.fetch(q.nucleus); ok {
 					_, _, _, ic := f.metrics(q.nucleus.c)
 					delta = ic
-					p = charList(f, q.nucleus.c, q.nucleus.tok)
+					p = e.charList(f, q.nucleus.c, q.nucleus.tok)
 					if q.nucleus.kind == mathTextChar && f.Param(2) != 0 {
 						delta = 0
 					}
@@ -397,7 +397,8 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 			case subBox:
 				p = []*node{q.nucleus.box}
 			case subMlist:
-				p = []*node{hpack(e.mlistToHlist(q.nucleus.list, m.style, false), 0, false)}
+				p = e.nodePtrs.take(1)
+				p[0] = e.hpack(e.mlistToHlist(q.nucleus.list, m.style, false), 0, false)
 			}
 			q.newList = p
 			if q.sub.kind != emptyField || q.sup.kind != emptyField {
@@ -428,7 +429,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 	for _, q := range list {
 		n += len(q.newList) + 1 // its list, or its item, and the spacing before it
 	}
-	out := make([]*node, 0, n)
+	out := e.nodePtrs.take(n)[:0]
 	first := true
 	var prev noadKind
 	for _, q := range list {

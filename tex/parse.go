@@ -318,6 +318,7 @@ func (p *parser) readOptArg() ([]token, bool, error) {
 type list struct {
 	items      []*noad
 	incompleat *noad
+	e          *engine // where its items come from, if not nil
 }
 
 func (l *list) tail() *noad {
@@ -329,7 +330,12 @@ func (l *list) tail() *noad {
 
 func (l *list) add(n *noad) {
 	if l.items == nil {
-		l.items = make([]*noad, 0, 4) // most lists have more than two items
+		// most lists have more than two items
+		if l.e != nil {
+			l.items = l.e.noadPtrs.take(4)[:0]
+		} else {
+			l.items = make([]*noad, 0, 4)
+		}
 	}
 	l.items = append(l.items, n)
 }
@@ -381,7 +387,8 @@ func (p *parser) parseList() (*list, endKind, error) {
 	if p.depth > maxParseDepth {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
-	l := &list{}
+	l := p.e.lists.new()
+	l.e = p.e
 	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen, depth: depth, ncolors: len(p.colors)})
 	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
 	defer func() { p.frames = p.frames[:len(p.frames)-1] }()
@@ -558,7 +565,10 @@ func (p *parser) mathCharNoad(class, fam, c int) *noad {
 		}
 		class = 0
 	}
-	return &noad{kind: noadKind(class), nucleus: field{kind: mathChar, fam: fam, c: c, tok: p.tok()}, tok: p.tok()}
+	q := p.e.noads.new()
+	tok := p.tok()
+	q.kind, q.nucleus, q.tok = noadKind(class), field{kind: mathChar, fam: fam, c: c, tok: tok}, tok
+	return q
 }
 
 func (p *parser) char(l *list, c rune) error {
@@ -813,13 +823,14 @@ func (p *parser) colorEnd(l *list) error {
 				case subMlist:
 					content = f.list
 				}
-				inner := make([]*noad, 0, len(content)+1)
-				inner = append(inner, &noad{kind: whatsitItem, tok: outer})
-				inner = append(inner, content...)
-				return field{kind: subMlist, list: []*noad{
-					{kind: ordNoad, nucleus: field{kind: subMlist, list: inner}},
-					p.colorEndMark(),
-				}}, nil
+				inner := p.e.noadPtrs.take(len(content) + 1)
+				inner[0] = p.e.whatsitItem(outer)
+				copy(inner[1:], content)
+				ord := p.e.noads.new()
+				ord.kind, ord.nucleus = ordNoad, field{kind: subMlist, list: inner}
+				list := p.e.noadPtrs.take(2)
+				list[0], list[1] = ord, p.colorEndMark()
+				return field{kind: subMlist, list: list}, nil
 			})
 			if err != nil {
 				return err
@@ -913,7 +924,7 @@ func (p *parser) mathColor(l *list) error {
 		return p.coloredVerb(l, tok, left)
 	}
 	p.pushColor(tok)
-	l.add(&noad{kind: whatsitItem, tok: tok})
+	l.add(p.e.whatsitItem(tok))
 	// \operatorname* alone in a colour body takes the body's end as its
 	// argument (the reference's quirk, docs/cdm.md §4): an empty operator.
 	if s := string(p.tokText(body)); s == `\operatorname*` || s == `\operatorname` {
