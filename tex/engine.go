@@ -80,7 +80,7 @@ type engine struct {
 	approx           []string
 	unsup            error
 	endWhatsit       *node // whatsit's node of token −2
-	*arena           // the objects a layout makes most of (arena.go)
+	*arena                 // the objects a layout makes most of (arena.go)
 }
 
 // approximate records that part of the layout is not TeX-exact.
