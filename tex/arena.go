@@ -134,3 +134,10 @@ func (e *engine) charList(f *mathFont, c int, tok int32) []*node {
 	l[0] = n
 	return l
 }
+
+// kern is newKern(w) from the engine's arena.
+func (e *engine) kern(w Scaled) *node {
+	n := e.nodes.new()
+	n.kind, n.width = kernNode, w
+	return n
+}

@@ -329,13 +329,15 @@ func (l *list) tail() *noad {
 }
 
 func (l *list) add(n *noad) {
-	if l.items == nil {
-		// most lists have more than two items
-		if l.e != nil {
-			l.items = l.e.noadPtrs.take(4)[:0]
-		} else {
-			l.items = make([]*noad, 0, 4)
-		}
+	switch {
+	case l.e != nil && len(l.items) == cap(l.items):
+		// most lists have more than two items; a full one doubles, as
+		// append would grow it
+		grown := l.e.noadPtrs.take(max(4, 2*cap(l.items)))[:len(l.items)]
+		copy(grown, l.items)
+		l.items = grown
+	case l.items == nil:
+		l.items = make([]*noad, 0, 4)
 	}
 	l.items = append(l.items, n)
 }
@@ -534,7 +536,9 @@ func (p *parser) addGroup(l *list, items []*noad) {
 	if len(items) == 1 {
 		q := items[0]
 		if q.kind == ordNoad && q.sup.kind == emptyField && q.sub.kind == emptyField {
-			l.add(&noad{kind: ordNoad, nucleus: q.nucleus})
+			g := p.e.noads.new()
+			g.kind, g.nucleus = ordNoad, q.nucleus
+			l.add(g)
 			return
 		}
 		if q.kind == accentNoad {
@@ -542,7 +546,9 @@ func (p *parser) addGroup(l *list, items []*noad) {
 			return
 		}
 	}
-	l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist, list: items}})
+	g := p.e.noads.new()
+	g.kind, g.nucleus = ordNoad, field{kind: subMlist, list: items}
+	l.add(g)
 }
 
 // groupField makes a script or nucleus field of a braced group
@@ -881,12 +887,50 @@ func (p *parser) readMathColor() (tok int32, body []token, err error) {
 		return 0, nil, err
 	}
 	tok = -1
-	if string(p.tokText(model)) == "RGB" {
-		if r, g, b, ok := parseRGB(string(p.tokText(spec))); ok {
+	if isRGB(model) || string(p.tokText(model)) == "RGB" {
+		r, g, b, ok, sure := digitsRGB(spec)
+		if !sure {
+			r, g, b, ok = parseRGB(string(p.tokText(spec)))
+		}
+		if ok {
 			tok = int32(latex.ColorToken(r, g, b))
 		}
 	}
 	return tok, body, nil
+}
+
+// isRGB reports whether ts are the three characters R, G, B: the
+// colour model of every palette colour, whose text is "RGB".
+func isRGB(ts []token) bool {
+	return len(ts) == 3 && ts[0].kind == tkChar && ts[0].c == 'R' && ts[1].kind == tkChar && ts[1].c == 'G' && ts[2].kind == tkChar && ts[2].c == 'B'
+}
+
+// digitsRGB is parseRGB of the text of ts for the spec of every palette
+// colour: three fields of one to three digits, separated by commas, as
+// characters. sure is false for any other spec, whose text parseRGB
+// must then read.
+func digitsRGB(ts []token) (r, g, b uint8, ok, sure bool) {
+	var v [3]int
+	field, digits := 0, 0
+	for _, t := range ts {
+		switch {
+		case t.kind != tkChar:
+			return 0, 0, 0, false, false
+		case t.c >= '0' && t.c <= '9':
+			if digits++; digits > 3 {
+				return 0, 0, 0, false, false
+			}
+			v[field] = 10*v[field] + int(t.c-'0')
+		case t.c == ',' && digits > 0 && field < 2:
+			field, digits = field+1, 0
+		default:
+			return 0, 0, 0, false, false
+		}
+	}
+	if field != 2 || digits == 0 || v[0] > 255 || v[1] > 255 || v[2] > 255 {
+		return 0, 0, 0, false, false
+	}
+	return uint8(v[0]), uint8(v[1]), uint8(v[2]), true, true
 }
 
 // mathColor handles \mathcolor[RGB]{r,g,b}{body}.
@@ -927,7 +971,7 @@ func (p *parser) mathColor(l *list) error {
 	l.add(p.e.whatsitItem(tok))
 	// \operatorname* alone in a colour body takes the body's end as its
 	// argument (the reference's quirk, docs/cdm.md §4): an empty operator.
-	if s := string(p.tokText(body)); s == `\operatorname*` || s == `\operatorname` {
+	if s := p.operatornameText(body); s == `\operatorname*` || s == `\operatorname` {
 		op := &noad{kind: opNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: kernItem, glue: newKern(0)}, {kind: whatsitItem, tok: -2}}}, tok: tok}
 		if s == `\operatorname` {
 			op.limits = limitsOff
@@ -969,6 +1013,19 @@ func parseRGB(s string) (r, g, b uint8, ok bool) {
 // specs and dimensions).
 func tokString(ts []token) string {
 	return string(appendTokText(nil, ts))
+}
+
+// operatornameText is the text of a colour body that may be
+// \operatorname or \operatorname* (tokString's), and "" for any other body:
+// such a text starts with a backslash, which only a control sequence
+// named operatorname (or named nothing) or a backslash character makes.
+func (p *parser) operatornameText(body []token) string {
+	for _, t := range body {
+		if t.kind == tkCS && (t.s == "operatorname" || t.s == "") || t.kind == tkChar && t.c == '\\' {
+			return string(p.tokText(body))
+		}
+	}
+	return ""
 }
 
 // tokText is tokString in the parser's scratch buffer, for a comparison
