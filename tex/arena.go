@@ -22,15 +22,16 @@ type arena struct {
 // arenas are the arenas of finished layouts, ready for the next.
 var arenas = sync.Pool{New: func() any { return new(arena) }}
 
-// maxPooledChunks bounds the chunks an arena may hold and still be
-// pooled (a hostile formula's arena is left to the collector).
-const maxPooledChunks = 64
+// maxPooledChunks bounds the chunks each slab of an arena may hold and
+// the arena still be pooled (a hostile formula's arena is left to the
+// collector).
+const maxPooledChunks = 128
 
 // getArena returns a cleared arena; putArena clears it and hands it back.
 func getArena() *arena { return arenas.Get().(*arena) }
 
 func putArena(a *arena) {
-	if len(a.noads.chunks)+len(a.nodes.chunks)+len(a.lists.chunks)+len(a.noadPtrs.chunks)+len(a.nodePtrs.chunks) > maxPooledChunks {
+	if max(len(a.noads.chunks), len(a.nodes.chunks), len(a.lists.chunks), len(a.noadPtrs.chunks), len(a.nodePtrs.chunks)) > maxPooledChunks {
 		return
 	}
 	a.noads.reset()
@@ -77,6 +78,10 @@ func (s *slab[T]) reset() {
 	s.ci, s.i = 0, 0
 }
 
+// ptrsChunk is the length of a ptrs chunk; ptrs hands out slices of up
+// to half of it.
+const ptrsChunk = 512
+
 // ptrs hands out zeroed slices carved from chunks; each slice's capacity
 // is capped at its length, so that appending to it copies it rather than
 // writing into the next one.
@@ -91,7 +96,7 @@ func (s *ptrs[T]) take(n int) []T {
 	if n == 0 {
 		return []T{}
 	}
-	if n > chunkLen(0) {
+	if n > ptrsChunk/2 {
 		return make([]T, n)
 	}
 	for {
@@ -103,7 +108,7 @@ func (s *ptrs[T]) take(n int) []T {
 			s.ci, s.i = s.ci+1, 0
 			continue
 		}
-		s.chunks = append(s.chunks, make([]T, chunkLen(len(s.chunks))))
+		s.chunks = append(s.chunks, make([]T, ptrsChunk))
 	}
 }
 

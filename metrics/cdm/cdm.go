@@ -349,20 +349,35 @@ func Score(gt, pred Side, prof Profile) Result {
 		}
 		return tc
 	}
+	pID, pClass, pRel, pOrd = pID[:m], pClass[:m], pRel[:m], pOrd[:m]
 	for i := range n {
-		for j := range m {
-			tc := tokCost(i, j)
-			var pos float64
-			for k := range 4 {
-				pos += math.Abs(gRel[i][k] - pRel[j][k])
+		// tokCost(i, j) and the position and order terms, with what
+		// depends on i read once per row
+		gi, gc, gr, gOrdI := gID[i], gClass[i], gRel[i], gOrd[i]
+		row := cost[i*m : i*m+m]
+		for j := range row {
+			tc := 1.0
+			switch {
+			case gi == pID[j]:
+				tc = 0
+			case gc == pClass[j]:
+				tc = prof.VariantCost
 			}
+			if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
+				tc = 1
+			}
+			pr := &pRel[j]
+			pos := math.Abs(gr[0] - pr[0])
+			pos += math.Abs(gr[1] - pr[1])
+			pos += math.Abs(gr[2] - pr[2])
+			pos += math.Abs(gr[3] - pr[3])
 			pos /= 4
-			ord := math.Abs(gOrd[i] - pOrd[j])
+			ord := math.Abs(gOrdI - pOrd[j])
 			c := tc + 0.05*pos + 0.15*ord
-			if math.IsNaN(c) || math.IsInf(c, 0) {
+			if c-c != 0 { // NaN or ±Inf
 				c = 100
 			}
-			cost[i*m+j] = c
+			row[j] = c
 		}
 	}
 	pairs := assign(cost, n, m, sc)
