@@ -139,15 +139,17 @@ var lexBufs sync.Pool
 const maxPooledTokens = 1 << 14
 
 // lexPooled lexes s into a buffer from lexBufs; release hands it back
-// once nothing reads the tokens any more.
+// once nothing reads the tokens any more. A pooled buffer is used as it
+// is (appending grows it, once, when a formula needs more), so s is not
+// counted first: a coloured formula has about one token for every two
+// of its bytes.
 func lexPooled(s string) (toks []token, release func()) {
-	n := countTokens(s)
 	b, _ := lexBufs.Get().(*[]token)
 	if b == nil {
 		b = new([]token)
 	}
-	if cap(*b) < n {
-		*b = make([]token, 0, max(n, 64))
+	if cap(*b) < len(s)/4 {
+		*b = make([]token, 0, max(len(s)/2, 64))
 	}
 	toks, _ = lexTo((*b)[:0], s, false)
 	return toks, func() {
