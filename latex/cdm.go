@@ -268,10 +268,12 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	}()
 	tabular := strings.Contains(l, "tabular")
 	l = pyStrip(l)
-	l = strings.ReplaceAll(l, `\pmatrix`, `\mypmatrix`)
-	l = strings.ReplaceAll(l, `\matrix`, `\mymatrix`)
-	for _, item := range []string{`\raggedright`, `\arraybackslash`, `\lowercase`, `\uppercase`} {
-		l = strings.ReplaceAll(l, item, "")
+	if hasCommandPrefix(l, "pmatrix", "matrix", "raggedright", "arraybackslash", "lowercase", "uppercase") {
+		l = strings.ReplaceAll(l, `\pmatrix`, `\mypmatrix`)
+		l = strings.ReplaceAll(l, `\matrix`, `\mymatrix`)
+		for _, item := range []string{`\raggedright`, `\arraybackslash`, `\lowercase`, `\uppercase`} {
+			l = strings.ReplaceAll(l, item, "")
+		}
 	}
 	l = replaceEach(l, reHVSpace, func(m string) string {
 		if tabular {
@@ -290,8 +292,10 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	l = replaceEach(l, reBigDelim, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reBigCommand, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reOpStar, func(string) string { return `\operatorname` })
-	l = strings.ReplaceAll(l, `\lefteqn`, "")
-	l = strings.ReplaceAll(l, `\footnote `, "^ ")
+	if hasCommandPrefix(l, "lefteqn", "footnote ") {
+		l = strings.ReplaceAll(l, `\lefteqn`, "")
+		l = strings.ReplaceAll(l, `\footnote `, "^ ")
+	}
 	l = replaceEach(l, reAccent, func(m string) string { return noSpaces(m) + " " })
 	if tabular {
 		l = replaceEach(l, reTabSkip, noSpaces)
@@ -309,6 +313,24 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	l = replaceEach(l, reSpecial, noSpaces)
 	l = replaceEach(l, reColor, func(string) string { return "" })
 	return strings.Join(fillBraces(strings.Split(l, " ")), " "), nil
+}
+
+// hasCommandPrefix reports whether s holds a backslash followed by one
+// of names: whether any of the strings `\`+name occurs in s, found in one
+// pass over its backslashes.
+func hasCommandPrefix(s string, names ...string) bool {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+		for _, n := range names {
+			if strings.HasPrefix(s, n) {
+				return true
+			}
+		}
+	}
 }
 
 // tabularTokens joins \begin{tabular}{…} and \cmidrule/\cline arguments
