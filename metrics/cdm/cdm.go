@@ -252,7 +252,6 @@ type boxed struct {
 	font  []string
 	box   [][4]float64
 	w, h  float64
-	index []int // token index of each
 }
 
 func boxesOf(s Side) boxed {
@@ -264,7 +263,7 @@ func boxesOf(s Side) boxed {
 		}
 	}
 	if n > 0 { // (no boxes: nil slices, as ever)
-		b.tok, b.box, b.index = make([]string, 0, n), make([][4]float64, 0, n), make([]int, 0, n)
+		b.tok, b.box = make([]string, 0, n), make([][4]float64, 0, n)
 		if s.Fonts != nil {
 			b.font = make([]string, 0, n)
 		}
@@ -278,7 +277,6 @@ func boxesOf(s Side) boxed {
 			b.font = append(b.font, s.Fonts[i])
 		}
 		b.box = append(b.box, [4]float64{float64(bx.X1), float64(bx.Y1), float64(bx.X2), float64(bx.Y2)})
-		b.index = append(b.index, i)
 	}
 	return b
 }
@@ -322,7 +320,7 @@ func Score(gt, pred Side, prof Profile) Result {
 	// relative to its crop, computed once per token rather than once per
 	// (GT, pred) pair: the same comparisons and the same divisions.
 	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm, sc)
-	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
+	gRel, pRel := relativeBoxes(g, sc), relativeBoxes(p, sc)
 	// each token's place, divided by the longer side's length (or by its
 	// own side's under OrderPerSide)
 	gDiv, pDiv := maxLen, maxLen
@@ -381,8 +379,7 @@ func Score(gt, pred Side, prof Profile) Result {
 		}
 	}
 	pairs := assign(cost, n, m, sc)
-	src := make([][2]float64, len(pairs))
-	dst := make([][2]float64, len(pairs))
+	src, dst := sc.pairs.take(len(pairs)), sc.pairs.take(len(pairs))
 	for k, pr := range pairs {
 		a, b := g.box[pr[0]], p.box[pr[1]]
 		src[k] = [2]float64{(a[1] + a[3]) / 2, (a[0] + a[2]) / 2}
@@ -453,9 +450,9 @@ func tokenClasses(gt, pred []string, norm func(string) string, sc *scoreScratch)
 }
 
 // relativeBoxes divides each box's x coordinates by the crop's width and
-// its y coordinates by the crop's height.
-func relativeBoxes(b boxed) [][4]float64 {
-	rel := make([][4]float64, len(b.box))
+// its y coordinates by the crop's height, in sc.
+func relativeBoxes(b boxed, sc *scoreScratch) [][4]float64 {
+	rel := sc.quads.take(len(b.box))
 	for i, bx := range b.box {
 		rel[i] = [4]float64{bx[0] / b.w, bx[1] / b.h, bx[2] / b.w, bx[3] / b.h}
 	}
