@@ -248,10 +248,10 @@ type Match struct {
 
 // boxed is a side's tokens that have a box, in token order.
 type boxed struct {
-	tok   []string
-	font  []string
-	box   [][4]float64
-	w, h  float64
+	tok  []string
+	font []string
+	box  [][4]float64
+	w, h float64
 }
 
 func boxesOf(s Side) boxed {
