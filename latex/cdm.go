@@ -568,7 +568,9 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 		}
 	}()
 	split := strings.Split(pyStrip(normalized), " ")
-	c := &colorer{kinds: make([]TokenKind, len(split)), budget: runawayBudget(len(split))}
+	// (the coloured tokens, sized for one in two of the items: appending
+	// grows it past that)
+	c := &colorer{kinds: make([]TokenKind, len(split)), budget: runawayBudget(len(split)), tokens: make([]string, 0, len(split)/2+1)}
 	// sized once, with room for the closing braces the colouring inserts
 	c.l = make(items, len(split), len(split)+len(split)/8+4)
 	for i, s := range split {
@@ -576,6 +578,9 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 	}
 	for idx := 0; idx < len(c.l); {
 		idx = c.step(idx, false)
+	}
+	if len(c.tokens) == 0 {
+		c.tokens = nil // none coloured: nil, as when the list was grown by appending
 	}
 	return CDMTokens{Tokens: c.tokens, Colored: joinItems(c.l), Split: split, Kinds: c.kinds}, nil
 }
