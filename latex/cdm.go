@@ -268,10 +268,12 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	}()
 	tabular := strings.Contains(l, "tabular")
 	l = pyStrip(l)
-	l = strings.ReplaceAll(l, `\pmatrix`, `\mypmatrix`)
-	l = strings.ReplaceAll(l, `\matrix`, `\mymatrix`)
-	for _, item := range []string{`\raggedright`, `\arraybackslash`, `\lowercase`, `\uppercase`} {
-		l = strings.ReplaceAll(l, item, "")
+	if hasCommandPrefix(l, "pmatrix", "matrix", "raggedright", "arraybackslash", "lowercase", "uppercase") {
+		l = strings.ReplaceAll(l, `\pmatrix`, `\mypmatrix`)
+		l = strings.ReplaceAll(l, `\matrix`, `\mymatrix`)
+		for _, item := range []string{`\raggedright`, `\arraybackslash`, `\lowercase`, `\uppercase`} {
+			l = strings.ReplaceAll(l, item, "")
+		}
 	}
 	l = replaceEach(l, reHVSpace, func(m string) string {
 		if tabular {
@@ -290,8 +292,10 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	l = replaceEach(l, reBigDelim, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reBigCommand, func(m string) string { return noSpaces(m) + " " })
 	l = replaceEach(l, reOpStar, func(string) string { return `\operatorname` })
-	l = strings.ReplaceAll(l, `\lefteqn`, "")
-	l = strings.ReplaceAll(l, `\footnote `, "^ ")
+	if hasCommandPrefix(l, "lefteqn", "footnote ") {
+		l = strings.ReplaceAll(l, `\lefteqn`, "")
+		l = strings.ReplaceAll(l, `\footnote `, "^ ")
+	}
 	l = replaceEach(l, reAccent, func(m string) string { return noSpaces(m) + " " })
 	if tabular {
 		l = replaceEach(l, reTabSkip, noSpaces)
@@ -309,6 +313,24 @@ func NormalizeLatexCDM(l string) (out string, err error) {
 	l = replaceEach(l, reSpecial, noSpaces)
 	l = replaceEach(l, reColor, func(string) string { return "" })
 	return strings.Join(fillBraces(strings.Split(l, " ")), " "), nil
+}
+
+// hasCommandPrefix reports whether s holds a backslash followed by one
+// of names: whether any of the strings `\`+name occurs in s, found in one
+// pass over its backslashes.
+func hasCommandPrefix(s string, names ...string) bool {
+	for {
+		i := strings.IndexByte(s, '\\')
+		if i < 0 {
+			return false
+		}
+		s = s[i+1:]
+		for _, n := range names {
+			if strings.HasPrefix(s, n) {
+				return true
+			}
+		}
+	}
 }
 
 // tabularTokens joins \begin{tabular}{…} and \cmidrule/\cline arguments
@@ -346,31 +368,32 @@ func tabularTokens(l string) string {
 func fillBraces(list []string) []string {
 	t := pyList(list)
 	for idx := 0; idx < len(t); idx++ {
-		switch tailClass[t[idx]] {
+		switch tailOf(t[idx]) {
 		case oneTail:
 			sub := idx + 1
-			for sub < len(t) && tailClass[t[sub]] == oneTail {
+			for sub < len(t) && tailOf(t[sub]) == oneTail {
 				sub++
 			}
-			var head pyList
-			head = append(head, t.slice(0, idx)...)
-			for ii := idx; ii < sub; ii++ {
-				head = append(head, t[ii], "{")
-			}
-			closing := make(pyList, sub-idx)
-			for i := range closing {
-				closing[i] = "}"
-			}
+			// t[:idx] + [t[idx], "{", …, t[sub-1], "{"] + the argument
+			// + ["}"] * (sub-idx) + the rest, built in one list
+			var arg, rest pyList
 			if t.at(sub) != "{" {
-				head = append(head, t[sub])
-				head = append(head, closing...)
-				t = append(head, t.slice(sub+1, len(t))...)
+				arg, rest = t[sub:sub+1], t.view(sub+1, len(t))
 			} else {
 				end := t.matchBrace(sub, "{", "}")
-				head = append(head, t.slice(sub+1, end)...)
-				head = append(head, closing...)
-				t = append(head, t.slice(end+1, len(t))...)
+				arg, rest = t.view(sub+1, end), t.view(end+1, len(t))
 			}
+			head := t.view(0, idx)
+			out := make(pyList, 0, len(head)+3*(sub-idx)+len(arg)+len(rest))
+			out = append(out, head...)
+			for ii := idx; ii < sub; ii++ {
+				out = append(out, t[ii], "{")
+			}
+			out = append(out, arg...)
+			for range sub - idx {
+				out = append(out, "}")
+			}
+			t = append(out, rest...)
 		case abTail:
 			next := t.at(idx + 1)
 			if next != "[" && next != "{" {
@@ -426,6 +449,24 @@ func pySlice[T any](l []T, a, b int) []T {
 func (l pyList) at(i int) string       { return pyAt(l, i) }
 func (l pyList) slice(a, b int) pyList { return pySlice(l, a, b) }
 
+// view is l[a:b] as Python slices it, without the copy: for reading only.
+func (l pyList) view(a, b int) pyList {
+	a, b = pyIndex(a, len(l)), pyIndex(b, len(l))
+	if a >= b {
+		return nil
+	}
+	return l[a:b]
+}
+
+// tailOf is tailClass[s], looked up only for a control word (every
+// command the map holds is one).
+func tailOf(s string) uint8 {
+	if s == "" || s[0] != '\\' {
+		return 0
+	}
+	return tailClass[s]
+}
+
 // splice is l[:a] + [item] + l[b:].
 func (l pyList) splice(a, b int, item string) pyList {
 	out := append(l.slice(0, a), item)
@@ -434,8 +475,12 @@ func (l pyList) splice(a, b int, item string) pyList {
 
 // wrap is l[0:i] + ["{", l[i], "}"] + l[i+1:].
 func (l pyList) wrap(i int) pyList {
-	out := append(l.slice(0, i), "{", l.at(i), "}")
-	return append(out, l.slice(i+1, len(l))...)
+	x := l.at(i)
+	head, rest := l.view(0, i), l.view(i+1, len(l))
+	out := make(pyList, 0, len(head)+3+len(rest))
+	out = append(out, head...)
+	out = append(out, "{", x, "}")
+	return append(out, rest...)
 }
 
 // matchBrace is the reference's find_matching_brace: the index of the
@@ -523,7 +568,9 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 		}
 	}()
 	split := strings.Split(pyStrip(normalized), " ")
-	c := &colorer{kinds: make([]TokenKind, len(split)), budget: runawayBudget(len(split))}
+	// (the coloured tokens, sized for one in two of the items: appending
+	// grows it past that)
+	c := &colorer{kinds: make([]TokenKind, len(split)), budget: runawayBudget(len(split)), tokens: make([]string, 0, len(split)/2+1)}
 	// sized once, with room for the closing braces the colouring inserts
 	c.l = make(items, len(split), len(split)+len(split)/8+4)
 	for i, s := range split {
@@ -531,6 +578,9 @@ func ColorTokensCDM(normalized string) (res CDMTokens, err error) {
 	}
 	for idx := 0; idx < len(c.l); {
 		idx = c.step(idx, false)
+	}
+	if len(c.tokens) == 0 {
+		c.tokens = nil // none coloured: nil, as when the list was grown by appending
 	}
 	return CDMTokens{Tokens: c.tokens, Colored: joinItems(c.l), Split: split, Kinds: c.kinds}, nil
 }

@@ -200,6 +200,8 @@ type kparser struct {
 	// ones above their parents', so that each expression's list is
 	// allocated once at its final size.
 	stack []*knode
+	// arena holds the parse's symbol nodes (arena.go), if not nil
+	arena *karena
 }
 
 func isLetterASCII(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
@@ -370,17 +372,6 @@ type funcOrArg struct {
 	node   *knode
 	fn     string
 	isFunc bool
-}
-
-// argNode returns a funcOrArg holding n, allocated with its node in one
-// block: a parse makes one for nearly every symbol.
-func argNode(n knode) *funcOrArg {
-	b := &struct {
-		f funcOrArg
-		n knode
-	}{n: n}
-	b.f.node = &b.n
-	return &b.f
 }
 
 func (p *kparser) handleSupSub(name string) *knode {
@@ -648,9 +639,9 @@ func (p *kparser) parseSpecialGroup(mode string, optional bool) *funcOrArg {
 			p.expect("}", true)
 		}
 		if mode == "size" {
-			return argNode(knode{kind: "size", text: inner.size})
+			return p.argNode(knode{kind: "size", text: inner.size})
 		}
-		return argNode(knode{kind: "color", text: inner.text})
+		return p.argNode(knode{kind: "color", text: inner.text})
 	}
 	if mode == "text" {
 		for p.pos < len(p.in) && strings.ContainsRune(" \t\r\n\f\v", rune(p.in[p.pos])) {
@@ -675,7 +666,7 @@ func (p *kparser) parseGroup() *funcOrArg {
 		p.consume()
 		e := p.parseExpression(false, "")
 		p.expect("}", true)
-		return argNode(knode{kind: "ordgroup", body: e})
+		return p.argNode(knode{kind: "ordgroup", body: e})
 	}
 	return p.parseSymbol()
 }
@@ -687,7 +678,7 @@ func (p *kparser) parseOptionalGroup() *funcOrArg {
 	p.consume()
 	e := p.parseExpression(false, "]")
 	p.expect("]", true)
-	return argNode(knode{kind: "ordgroup", body: e})
+	return p.argNode(knode{kind: "ordgroup", body: e})
 }
 
 // parseSymbol returns the next token as a function name or a symbol. The
@@ -702,7 +693,7 @@ func (p *kparser) parseSymbol() *funcOrArg {
 		return nil
 	}
 	p.consume()
-	return argNode(knode{kind: symbolGroup(p.mode, t), text: t})
+	return p.argNode(knode{kind: symbolGroup(p.mode, t), text: t})
 }
 
 // symbolGroup is the group KaTeX gives a token in a mode: spacing,
@@ -1114,7 +1105,8 @@ func katexParse(line string, keepPrimes bool) (out string, err error) {
 			panic(r)
 		}
 	}()
-	p := &kparser{in: line, mode: "math", keepPrimes: keepPrimes, stack: make([]*knode, 0, 64)}
+	p := &kparser{in: line, mode: "math", keepPrimes: keepPrimes, stack: make([]*knode, 0, 64), arena: getKArena()}
+	defer putKArena(p.arena)
 	p.next = p.lex(0, "math")
 	tree := p.parseExpression(false, "")
 	p.expect("EOF", false)

@@ -85,7 +85,8 @@ func katexTokens(line string) (out string, err error) {
 		}
 	}()
 	var rec strings.Builder
-	p := &kparser{in: line, mode: "math", rec: &rec, stack: make([]*knode, 0, 64)}
+	p := &kparser{in: line, mode: "math", rec: &rec, stack: make([]*knode, 0, 64), arena: getKArena()}
+	defer putKArena(p.arena)
 	p.next = p.lex(0, "math")
 	p.parseExpression(false, "")
 	p.expect("EOF", false)

@@ -80,7 +80,8 @@ func muMult(x, m Scaled) Scaled {
 }
 
 func (m *mlistState) mathGlue(g muGlue) *node {
-	p := newGlue(muMult(g.w, m.mu), muMult(g.st, m.mu), muMult(g.sh, m.mu))
+	p := m.e.nodes.new()
+	p.kind, p.width, p.stretch, p.shrink = glueNode, muMult(g.w, m.mu), muMult(g.st, m.mu), muMult(g.sh, m.mu)
 	return p
 }
 
@@ -111,10 +112,14 @@ func (m *mlistState) cleanBox(f field, s style) *node {
 	var q []*node
 	switch f.kind {
 	case mathChar, mathTextChar:
-		n := &noad{kind: ordNoad, nucleus: f}
-		q = m.e.mlistToHlist([]*noad{n}, s, false)
+		n := m.e.noads.new()
+		n.kind, n.nucleus = ordNoad, f
+		l := m.e.noadPtrs.take(1)
+		l[0] = n
+		q = m.e.mlistToHlist(l, s, false)
 	case subBox:
-		q = []*node{f.box}
+		q = m.e.nodePtrs.take(1)
+		q[0] = f.box
 	case subMlist:
 		q = m.e.mlistToHlist(f.list, s, false)
 	default:
@@ -123,7 +128,7 @@ func (m *mlistState) cleanBox(f field, s style) *node {
 	if len(q) == 1 && (q[0].kind == hlistNode || q[0].kind == vlistNode) && q[0].shift == 0 {
 		return q[0]
 	}
-	return hpack(q, 0, false)
+	return m.e.hpack(q, 0, false)
 }
 
 // rebox is rebox (tex.web §715): centre a box in width w.
@@ -372,7 +377,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 			continue
 		case kernItem:
 			if q.mu {
-				q.glue = newKern(muMult(q.glue.width, m.mu))
+				q.glue = e.kern(muMult(q.glue.width, m.mu))
 				q.mu = false
 			}
 			continue
@@ -385,19 +390,20 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 				if f, ok := m.fetch(q.nucleus); ok {
 					_, _, _, ic := f.metrics(q.nucleus.c)
 					delta = ic
-					p = charList(f, q.nucleus.c, q.nucleus.tok)
+					p = e.charList(f, q.nucleus.c, q.nucleus.tok)
 					if q.nucleus.kind == mathTextChar && f.Param(2) != 0 {
 						delta = 0
 					}
 					if q.sub.kind == emptyField && delta != 0 {
-						p = append(p, newKern(delta))
+						p = append(p, e.kern(delta))
 						delta = 0
 					}
 				}
 			case subBox:
 				p = []*node{q.nucleus.box}
 			case subMlist:
-				p = []*node{hpack(e.mlistToHlist(q.nucleus.list, m.style, false), 0, false)}
+				p = e.nodePtrs.take(1)
+				p[0] = e.hpack(e.mlistToHlist(q.nucleus.list, m.style, false), 0, false)
 			}
 			q.newList = p
 			if q.sub.kind != emptyField || q.sup.kind != emptyField {
@@ -428,7 +434,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 	for _, q := range list {
 		n += len(q.newList) + 1 // its list, or its item, and the spacing before it
 	}
-	out := make([]*node, 0, n)
+	out := e.nodePtrs.take(n)[:0]
 	first := true
 	var prev noadKind
 	for _, q := range list {

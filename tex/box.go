@@ -64,7 +64,9 @@ type node struct {
 // every token of a coloured formula, share one node per run.
 func (e *engine) whatsit(tok int32) *node {
 	if tok != -2 {
-		return &node{kind: whatsitNode, tok: tok}
+		n := e.nodes.new()
+		n.kind, n.tok = whatsitNode, tok
+		return n
 	}
 	if e.endWhatsit == nil {
 		e.endWhatsit = &node{kind: whatsitNode, tok: -2}
@@ -99,7 +101,17 @@ func newGlue(w, st, sh Scaled) *node {
 // hpack packs a list into an hbox of its natural width, or of width w
 // when exact (tex.web §649–§667).
 func hpack(list []*node, w Scaled, exact bool) *node {
-	b := &node{kind: hlistNode, list: list}
+	return hpackTo(&node{}, list, w, exact)
+}
+
+// hpack is hpack with the box from the engine's slab.
+func (e *engine) hpack(list []*node, w Scaled, exact bool) *node {
+	return hpackTo(e.nodes.new(), list, w, exact)
+}
+
+// hpackTo is hpack into b, a zeroed node.
+func hpackTo(b *node, list []*node, w Scaled, exact bool) *node {
+	b.kind, b.list = hlistNode, list
 	x, h, d, totalStretch, totalShrink := measure(list)
 	b.height, b.depth = h, d
 	if !exact {

@@ -80,6 +80,7 @@ type engine struct {
 	approx           []string
 	unsup            error
 	endWhatsit       *node // whatsit's node of token −2
+	*arena                 // the objects a layout makes most of (arena.go)
 }
 
 // approximate records that part of the layout is not TeX-exact.
@@ -168,6 +169,8 @@ func typeset(formula string, pg Page, inline bool) (out *Layout, err error) {
 	}
 	toks, release := lexPooled(formula)
 	defer release()
+	e.arena = getArena()
+	defer putArena(e.arena)
 	if len(toks) > MaxTokens {
 		return nil, fmt.Errorf("%w: %d tokens (limit %d)", ErrTooLarge, len(toks), MaxTokens)
 	}

@@ -58,6 +58,13 @@ func lexTo(toks []token, s string, ends bool) ([]token, []int32) {
 				end = append(end, int32(i))
 			}
 		}
+		if b := s[i]; asciiKind[b] != 0 {
+			// a character that is one token of its own (lexTo's switch
+			// below makes the same token of it)
+			toks = append(toks, token{kind: asciiKind[b] - 1, c: rune(b)})
+			i++
+			continue
+		}
 		c, n := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case c == '\\':
@@ -129,6 +136,39 @@ func lexTo(toks []token, s string, ends bool) ([]token, []int32) {
 	return toks, end
 }
 
+// asciiKind is, for each ASCII character that the lexer makes one token
+// of by itself, its token kind plus one (0 for the others: the
+// backslash, the comment sign, blanks, ^^@ and ^^?, and non-ASCII bytes).
+var asciiKind = func() (k [256]tokKind) {
+	for b := range 128 {
+		switch b {
+		case '\\', '%', ' ', '\t', '\n', '\r', 0, 0x7F:
+			continue
+		}
+		kind := tkChar
+		switch b {
+		case '{':
+			kind = tkBegin
+		case '}':
+			kind = tkEnd
+		case '^':
+			kind = tkSup
+		case '_':
+			kind = tkSub
+		case '&':
+			kind = tkAlign
+		case '~':
+			kind = tkActive
+		case '$':
+			kind = tkShift
+		case '#':
+			kind = tkParam
+		}
+		k[b] = kind + 1
+	}
+	return k
+}()
+
 // lexBufs holds the token buffers typeset lexes formulas into: a
 // formula's tokens are read by its parser alone and never kept once its
 // layout is made, so one run's buffer serves the next.
@@ -139,15 +179,17 @@ var lexBufs sync.Pool
 const maxPooledTokens = 1 << 14
 
 // lexPooled lexes s into a buffer from lexBufs; release hands it back
-// once nothing reads the tokens any more.
+// once nothing reads the tokens any more. A pooled buffer is used as it
+// is (appending grows it, once, when a formula needs more), so s is not
+// counted first: a coloured formula has about one token for every two
+// of its bytes.
 func lexPooled(s string) (toks []token, release func()) {
-	n := countTokens(s)
 	b, _ := lexBufs.Get().(*[]token)
 	if b == nil {
 		b = new([]token)
 	}
-	if cap(*b) < n {
-		*b = make([]token, 0, max(n, 64))
+	if cap(*b) < len(s)/4 {
+		*b = make([]token, 0, max(len(s)/2, 64))
 	}
 	toks, _ = lexTo((*b)[:0], s, false)
 	return toks, func() {

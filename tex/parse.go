@@ -318,6 +318,7 @@ func (p *parser) readOptArg() ([]token, bool, error) {
 type list struct {
 	items      []*noad
 	incompleat *noad
+	e          *engine // where its items come from, if not nil
 }
 
 func (l *list) tail() *noad {
@@ -328,8 +329,15 @@ func (l *list) tail() *noad {
 }
 
 func (l *list) add(n *noad) {
-	if l.items == nil {
-		l.items = make([]*noad, 0, 4) // most lists have more than two items
+	switch {
+	case l.e != nil && len(l.items) == cap(l.items):
+		// most lists have more than two items; a full one doubles, as
+		// append would grow it
+		grown := l.e.noadPtrs.take(max(4, 2*cap(l.items)))[:len(l.items)]
+		copy(grown, l.items)
+		l.items = grown
+	case l.items == nil:
+		l.items = make([]*noad, 0, 4)
 	}
 	l.items = append(l.items, n)
 }
@@ -381,7 +389,8 @@ func (p *parser) parseList() (*list, endKind, error) {
 	if p.depth > maxParseDepth {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
-	l := &list{}
+	l := p.e.lists.new()
+	l.e = p.e
 	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen, depth: depth, ncolors: len(p.colors)})
 	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
 	defer func() { p.frames = p.frames[:len(p.frames)-1] }()
@@ -527,7 +536,9 @@ func (p *parser) addGroup(l *list, items []*noad) {
 	if len(items) == 1 {
 		q := items[0]
 		if q.kind == ordNoad && q.sup.kind == emptyField && q.sub.kind == emptyField {
-			l.add(&noad{kind: ordNoad, nucleus: q.nucleus})
+			g := p.e.noads.new()
+			g.kind, g.nucleus = ordNoad, q.nucleus
+			l.add(g)
 			return
 		}
 		if q.kind == accentNoad {
@@ -535,7 +546,9 @@ func (p *parser) addGroup(l *list, items []*noad) {
 			return
 		}
 	}
-	l.add(&noad{kind: ordNoad, nucleus: field{kind: subMlist, list: items}})
+	g := p.e.noads.new()
+	g.kind, g.nucleus = ordNoad, field{kind: subMlist, list: items}
+	l.add(g)
 }
 
 // groupField makes a script or nucleus field of a braced group
@@ -558,7 +571,10 @@ func (p *parser) mathCharNoad(class, fam, c int) *noad {
 		}
 		class = 0
 	}
-	return &noad{kind: noadKind(class), nucleus: field{kind: mathChar, fam: fam, c: c, tok: p.tok()}, tok: p.tok()}
+	q := p.e.noads.new()
+	tok := p.tok()
+	q.kind, q.nucleus, q.tok = noadKind(class), field{kind: mathChar, fam: fam, c: c, tok: tok}, tok
+	return q
 }
 
 func (p *parser) char(l *list, c rune) error {
@@ -813,13 +829,14 @@ func (p *parser) colorEnd(l *list) error {
 				case subMlist:
 					content = f.list
 				}
-				inner := make([]*noad, 0, len(content)+1)
-				inner = append(inner, &noad{kind: whatsitItem, tok: outer})
-				inner = append(inner, content...)
-				return field{kind: subMlist, list: []*noad{
-					{kind: ordNoad, nucleus: field{kind: subMlist, list: inner}},
-					p.colorEndMark(),
-				}}, nil
+				inner := p.e.noadPtrs.take(len(content) + 1)
+				inner[0] = p.e.whatsitItem(outer)
+				copy(inner[1:], content)
+				ord := p.e.noads.new()
+				ord.kind, ord.nucleus = ordNoad, field{kind: subMlist, list: inner}
+				list := p.e.noadPtrs.take(2)
+				list[0], list[1] = ord, p.colorEndMark()
+				return field{kind: subMlist, list: list}, nil
 			})
 			if err != nil {
 				return err
@@ -870,12 +887,50 @@ func (p *parser) readMathColor() (tok int32, body []token, err error) {
 		return 0, nil, err
 	}
 	tok = -1
-	if string(p.tokText(model)) == "RGB" {
-		if r, g, b, ok := parseRGB(string(p.tokText(spec))); ok {
+	if isRGB(model) || string(p.tokText(model)) == "RGB" {
+		r, g, b, ok, sure := digitsRGB(spec)
+		if !sure {
+			r, g, b, ok = parseRGB(string(p.tokText(spec)))
+		}
+		if ok {
 			tok = int32(latex.ColorToken(r, g, b))
 		}
 	}
 	return tok, body, nil
+}
+
+// isRGB reports whether ts are the three characters R, G, B: the
+// colour model of every palette colour, whose text is "RGB".
+func isRGB(ts []token) bool {
+	return len(ts) == 3 && ts[0].kind == tkChar && ts[0].c == 'R' && ts[1].kind == tkChar && ts[1].c == 'G' && ts[2].kind == tkChar && ts[2].c == 'B'
+}
+
+// digitsRGB is parseRGB of the text of ts for the spec of every palette
+// colour: three fields of one to three digits, separated by commas, as
+// characters. sure is false for any other spec, whose text parseRGB
+// must then read.
+func digitsRGB(ts []token) (r, g, b uint8, ok, sure bool) {
+	var v [3]int
+	field, digits := 0, 0
+	for _, t := range ts {
+		switch {
+		case t.kind != tkChar:
+			return 0, 0, 0, false, false
+		case t.c >= '0' && t.c <= '9':
+			if digits++; digits > 3 {
+				return 0, 0, 0, false, false
+			}
+			v[field] = 10*v[field] + int(t.c-'0')
+		case t.c == ',' && digits > 0 && field < 2:
+			field, digits = field+1, 0
+		default:
+			return 0, 0, 0, false, false
+		}
+	}
+	if field != 2 || digits == 0 || v[0] > 255 || v[1] > 255 || v[2] > 255 {
+		return 0, 0, 0, false, false
+	}
+	return uint8(v[0]), uint8(v[1]), uint8(v[2]), true, true
 }
 
 // mathColor handles \mathcolor[RGB]{r,g,b}{body}.
@@ -913,10 +968,10 @@ func (p *parser) mathColor(l *list) error {
 		return p.coloredVerb(l, tok, left)
 	}
 	p.pushColor(tok)
-	l.add(&noad{kind: whatsitItem, tok: tok})
+	l.add(p.e.whatsitItem(tok))
 	// \operatorname* alone in a colour body takes the body's end as its
 	// argument (the reference's quirk, docs/cdm.md §4): an empty operator.
-	if s := string(p.tokText(body)); s == `\operatorname*` || s == `\operatorname` {
+	if s := p.operatornameText(body); s == `\operatorname*` || s == `\operatorname` {
 		op := &noad{kind: opNoad, nucleus: field{kind: subMlist, list: []*noad{{kind: kernItem, glue: newKern(0)}, {kind: whatsitItem, tok: -2}}}, tok: tok}
 		if s == `\operatorname` {
 			op.limits = limitsOff
@@ -958,6 +1013,19 @@ func parseRGB(s string) (r, g, b uint8, ok bool) {
 // specs and dimensions).
 func tokString(ts []token) string {
 	return string(appendTokText(nil, ts))
+}
+
+// operatornameText is the text of a colour body that may be
+// \operatorname or \operatorname* (tokString's), and "" for any other body:
+// such a text starts with a backslash, which only a control sequence
+// named operatorname (or named nothing) or a backslash character makes.
+func (p *parser) operatornameText(body []token) string {
+	for _, t := range body {
+		if t.kind == tkCS && (t.s == "operatorname" || t.s == "") || t.kind == tkChar && t.c == '\\' {
+			return string(p.tokText(body))
+		}
+	}
+	return ""
 }
 
 // tokText is tokString in the parser's scratch buffer, for a comparison

@@ -248,11 +248,10 @@ type Match struct {
 
 // boxed is a side's tokens that have a box, in token order.
 type boxed struct {
-	tok   []string
-	font  []string
-	box   [][4]float64
-	w, h  float64
-	index []int // token index of each
+	tok  []string
+	font []string
+	box  [][4]float64
+	w, h float64
 }
 
 func boxesOf(s Side) boxed {
@@ -264,7 +263,7 @@ func boxesOf(s Side) boxed {
 		}
 	}
 	if n > 0 { // (no boxes: nil slices, as ever)
-		b.tok, b.box, b.index = make([]string, 0, n), make([][4]float64, 0, n), make([]int, 0, n)
+		b.tok, b.box = make([]string, 0, n), make([][4]float64, 0, n)
 		if s.Fonts != nil {
 			b.font = make([]string, 0, n)
 		}
@@ -278,7 +277,6 @@ func boxesOf(s Side) boxed {
 			b.font = append(b.font, s.Fonts[i])
 		}
 		b.box = append(b.box, [4]float64{float64(bx.X1), float64(bx.Y1), float64(bx.X2), float64(bx.Y2)})
-		b.index = append(b.index, i)
 	}
 	return b
 }
@@ -322,7 +320,7 @@ func Score(gt, pred Side, prof Profile) Result {
 	// relative to its crop, computed once per token rather than once per
 	// (GT, pred) pair: the same comparisons and the same divisions.
 	gID, pID, gClass, pClass := tokenClasses(g.tok, p.tok, prof.norm, sc)
-	gRel, pRel := relativeBoxes(g), relativeBoxes(p)
+	gRel, pRel := relativeBoxes(g, sc), relativeBoxes(p, sc)
 	// each token's place, divided by the longer side's length (or by its
 	// own side's under OrderPerSide)
 	gDiv, pDiv := maxLen, maxLen
@@ -349,25 +347,39 @@ func Score(gt, pred Side, prof Profile) Result {
 		}
 		return tc
 	}
+	pID, pClass, pRel, pOrd = pID[:m], pClass[:m], pRel[:m], pOrd[:m]
 	for i := range n {
-		for j := range m {
-			tc := tokCost(i, j)
-			var pos float64
-			for k := range 4 {
-				pos += math.Abs(gRel[i][k] - pRel[j][k])
+		// tokCost(i, j) and the position and order terms, with what
+		// depends on i read once per row
+		gi, gc, gr, gOrdI := gID[i], gClass[i], gRel[i], gOrd[i]
+		row := cost[i*m : i*m+m]
+		for j := range row {
+			tc := 1.0
+			switch {
+			case gi == pID[j]:
+				tc = 0
+			case gc == pClass[j]:
+				tc = prof.VariantCost
 			}
+			if prof.Strict && tc < 1 && g.font[i] != p.font[j] {
+				tc = 1
+			}
+			pr := &pRel[j]
+			pos := math.Abs(gr[0] - pr[0])
+			pos += math.Abs(gr[1] - pr[1])
+			pos += math.Abs(gr[2] - pr[2])
+			pos += math.Abs(gr[3] - pr[3])
 			pos /= 4
-			ord := math.Abs(gOrd[i] - pOrd[j])
+			ord := math.Abs(gOrdI - pOrd[j])
 			c := tc + 0.05*pos + 0.15*ord
-			if math.IsNaN(c) || math.IsInf(c, 0) {
+			if c-c != 0 { // NaN or ±Inf
 				c = 100
 			}
-			cost[i*m+j] = c
+			row[j] = c
 		}
 	}
 	pairs := assign(cost, n, m, sc)
-	src := make([][2]float64, len(pairs))
-	dst := make([][2]float64, len(pairs))
+	src, dst := sc.pairs.take(len(pairs)), sc.pairs.take(len(pairs))
 	for k, pr := range pairs {
 		a, b := g.box[pr[0]], p.box[pr[1]]
 		src[k] = [2]float64{(a[1] + a[3]) / 2, (a[0] + a[2]) / 2}
@@ -438,9 +450,9 @@ func tokenClasses(gt, pred []string, norm func(string) string, sc *scoreScratch)
 }
 
 // relativeBoxes divides each box's x coordinates by the crop's width and
-// its y coordinates by the crop's height.
-func relativeBoxes(b boxed) [][4]float64 {
-	rel := make([][4]float64, len(b.box))
+// its y coordinates by the crop's height, in sc.
+func relativeBoxes(b boxed, sc *scoreScratch) [][4]float64 {
+	rel := sc.quads.take(len(b.box))
 	for i, bx := range b.box {
 		rel[i] = [4]float64{bx[0] / b.w, bx[1] / b.h, bx[2] / b.w, bx[3] / b.h}
 	}

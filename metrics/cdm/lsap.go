@@ -67,15 +67,16 @@ func assign(cost []float64, n, m int, sc *scoreScratch) [][2]int {
 			index := -1
 			lowest := math.Inf(1)
 			sr[i] = true
-			for it := 0; it < num; it++ {
-				j := remaining[it]
-				r := minVal + c[i*nc+j] - u[i] - v[j]
-				if r < spc[j] {
+			ci, ui := c[i*nc:i*nc+nc], u[i] // row i, read once
+			for it, j := range remaining[:num] {
+				r := minVal + ci[j] - ui - v[j]
+				s := spc[j]
+				if r < s {
 					path[j] = i
-					spc[j] = r
+					spc[j], s = r, r
 				}
-				if spc[j] < lowest || spc[j] == lowest && row4col[j] == -1 {
-					lowest = spc[j]
+				if s < lowest || s == lowest && row4col[j] == -1 {
+					lowest = s
 					index = it
 				}
 			}

@@ -82,9 +82,13 @@ func fitRound(src, dst [][2]float64, rem []int, prof Profile) []bool {
 		rng.choice(n, next)
 		t, scale := estimate(s, d, sample)
 		count, sum := 0, 0.0
-		beaten := false // fewer inliers than the best, whatever the rest give
+		// beaten: the trial cannot be the best, whatever the rest give:
+		// fewer inliers than the best, or at most as many with a sum of
+		// squares already as large (the terms still to come are squares,
+		// which never make a sum smaller)
+		beaten := false
 		for k := range n {
-			if count+(n-k) < bestCount {
+			if most := count + (n - k); most < bestCount || most == bestCount && sum >= bestSum {
 				beaten = true
 				break
 			}

@@ -33,6 +33,8 @@ type scoreScratch struct {
 	ints    bump[int]
 	int32s  bump[int32]
 	bools   bump[bool]
+	quads   bump[[4]float64] // relative boxes
+	pairs   bump[[2]float64] // box centres
 	ids     map[string]int32
 	classes map[string]int32
 	classOf []int32
@@ -51,13 +53,16 @@ func getScratch() *scoreScratch { return scratchPool.Get().(*scoreScratch) }
 
 func putScratch(s *scoreScratch) {
 	if cap(s.floats.buf) > maxScratchFloats || cap(s.ints.buf) > maxScratchFloats ||
-		cap(s.int32s.buf) > maxScratchFloats || cap(s.bools.buf) > maxScratchFloats || len(s.ids) > 1<<14 {
+		cap(s.int32s.buf) > maxScratchFloats || cap(s.bools.buf) > maxScratchFloats || len(s.ids) > 1<<14 ||
+		cap(s.quads.buf) > maxScratchFloats/4 || cap(s.pairs.buf) > maxScratchFloats/2 {
 		return
 	}
 	s.floats.reset()
 	s.ints.reset()
 	s.int32s.reset()
 	s.bools.reset()
+	s.quads.reset()
+	s.pairs.reset()
 	clear(s.ids)
 	clear(s.classes)
 	s.classOf = s.classOf[:0]
