@@ -78,16 +78,6 @@ func newChar(f *mathFont, c int, tok int32) *node {
 	return &node{kind: charNode, font: f, c: c, tok: tok}
 }
 
-// charList is []*node{newChar(f, c, tok)} in one allocation.
-func charList(f *mathFont, c int, tok int32) []*node {
-	b := &struct {
-		n node
-		l [1]*node
-	}{n: node{kind: charNode, font: f, c: c, tok: tok}}
-	b.l[0] = &b.n
-	return b.l[:]
-}
-
 func newKern(w Scaled) *node { return &node{kind: kernNode, width: w} }
 
 func newRule(w, h, d Scaled, tok int32) *node {
