@@ -24,7 +24,11 @@ func TestHostileEdgeCut(t *testing.T) {
 	data := shareddata.Dir(t)
 	c14, ink14 := filepath.Join(data, "crohme", "2014", "img"), filepath.Join(data, "crohme-inkml", "2014")
 	// Retrieval misses of the pHash search on stretch-256 (stop 42).
-	ids := []string{"20_em_29", "20_em_34", "23_em_65", "26_em_91", "27_em_124", "28_em_147", "32_em_220c", "36_em_28"}
+	// (32_em_220c was one: the 3% its box is pushed past the edge holds
+	// only a point the pen draws as nothing, so no ink of it reaches the
+	// edge, and since queries whose ink reaches no edge do not search by
+	// edge keys it is not found.)
+	ids := []string{"20_em_29", "20_em_34", "23_em_65", "26_em_91", "27_em_124", "28_em_147", "36_em_28"}
 	var r inkraster.Rasterizer
 	for _, c := range inkraster.Corners() {
 		if c.Name == "stretch-256" {
