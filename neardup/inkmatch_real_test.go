@@ -209,8 +209,9 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	// At the default settings: CROHME 2014 as leakaudit reads its InkML
 	// finds ≥ 99% of its bitmaps (the goal), train-sample ≥ 98%; every
 	// rasterized set ≥ 88% (the 99% goal is not met by every rasterizer:
-	// three seeds drawn after the edge keys were written found 89.9–100%
-	// per set) and all sets together ≥ 97% (98.0% on those seeds); at
+	// three seeds drawn after the edge keys were written found 87.4–100%
+	// per set, a fourth, a 40×40 square, 27.3%) and all sets together
+	// ≥ 97% (97.8% on the corners and the three seeds); at
 	// most 0.1% wrong pairs per set, rounded up to one pair. The read sets
 	// and the five corner rasterizers are deterministic: each must find
 	// at least the items it found when measured (stop 42, with the edge
