@@ -83,7 +83,7 @@ profile is an error naming its line, and paths are relative to the file.
 	fl := cmd.Flags()
 	fl.StringVar(&config, "config", "", "audit configuration (YAML)")
 	fl.StringVar(&out, "out", "", "folder for the report")
-	intFlag(fl, &workers, "workers", 0, 0, maxWorkers, "goroutines of each stage (CDM scoring, label lookups, image hashing); the stages run in turn, so at most this many are busy (default: number of CPUs)")
+	intFlag(fl, &workers, "workers", 0, 0, maxWorkers, "goroutines of each stage (CDM scoring, label lookups, image hashing, reading the splits); the stages run in turn, but the training corpora and the corrections file are checksummed on one more goroutine while the splits are read (default: number of CPUs)")
 	addForce(cmd, &force)
 	fl.BoolVar(&asJSON, "json", false, "print findings.json on stdout")
 	intFlag(fl, &maxLabel, "max-label-bytes", dataset.DefaultMaxLabelBytes, 1, math.MaxInt, "skip items whose label is longer (counted per input; overrides max_label_bytes of the config); predictions beyond the tokenizer's limits fail with reason \"limits\"")
