@@ -1,6 +1,10 @@
 package latex
 
-import "sync"
+import (
+	"sync"
+
+	"github.com/leakaudit/leakaudit/internal/slab"
+)
 
 // A KaTeX parse makes a node for nearly every symbol of a formula, and
 // none outlives the parse: katexParse and TabularTokenize return text.
@@ -14,12 +18,8 @@ type argBlock struct {
 	n knode
 }
 
-// karena holds one parse's symbol nodes, in chunks of 32, 64, 128, then
-// 256 blocks.
-type karena struct {
-	chunks [][]argBlock
-	ci, i  int // the chunk in use and its next free block
-}
+// karena holds one parse's symbol nodes.
+type karena = slab.Slab[argBlock]
 
 // maxPooledChunks bounds the chunks an arena may hold and still be
 // pooled (a hostile formula's arena is left to the collector).
@@ -32,33 +32,11 @@ var karenas = sync.Pool{New: func() any { return new(karena) }}
 func getKArena() *karena { return karenas.Get().(*karena) }
 
 func putKArena(a *karena) {
-	if len(a.chunks) > maxPooledChunks {
+	if a.Chunks() > maxPooledChunks {
 		return
 	}
-	for k := 0; k < len(a.chunks) && k <= a.ci; k++ {
-		c := a.chunks[k]
-		if k == a.ci {
-			c = c[:a.i]
-		}
-		clear(c)
-	}
-	a.ci, a.i = 0, 0
+	a.Reset()
 	karenas.Put(a)
-}
-
-// block returns a zeroed block, valid until the arena is put back.
-func (a *karena) block() *argBlock {
-	for {
-		if a.ci < len(a.chunks) {
-			if c := a.chunks[a.ci]; a.i < len(c) {
-				a.i++
-				return &c[a.i-1]
-			}
-			a.ci, a.i = a.ci+1, 0
-			continue
-		}
-		a.chunks = append(a.chunks, make([]argBlock, 32<<min(len(a.chunks), 3)))
-	}
 }
 
 // argNode returns a funcOrArg holding n, allocated with its node in one
@@ -67,7 +45,7 @@ func (a *karena) block() *argBlock {
 func (p *kparser) argNode(n knode) *funcOrArg {
 	var b *argBlock
 	if p.arena != nil {
-		b = p.arena.block()
+		b = p.arena.New()
 	} else {
 		b = new(argBlock)
 	}

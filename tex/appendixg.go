@@ -80,7 +80,7 @@ func muMult(x, m Scaled) Scaled {
 }
 
 func (m *mlistState) mathGlue(g muGlue) *node {
-	p := m.e.nodes.new()
+	p := m.e.nodes.New()
 	p.kind, p.width, p.stretch, p.shrink = glueNode, muMult(g.w, m.mu), muMult(g.st, m.mu), muMult(g.sh, m.mu)
 	return p
 }
@@ -112,13 +112,13 @@ func (m *mlistState) cleanBox(f field, s style) *node {
 	var q []*node
 	switch f.kind {
 	case mathChar, mathTextChar:
-		n := m.e.noads.new()
+		n := m.e.noads.New()
 		n.kind, n.nucleus = ordNoad, f
-		l := m.e.noadPtrs.take(1)
+		l := m.e.noadPtrs.Take(1)
 		l[0] = n
 		q = m.e.mlistToHlist(l, s, false)
 	case subBox:
-		q = m.e.nodePtrs.take(1)
+		q = m.e.nodePtrs.Take(1)
 		q[0] = f.box
 	case subMlist:
 		q = m.e.mlistToHlist(f.list, s, false)
@@ -402,7 +402,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 			case subBox:
 				p = []*node{q.nucleus.box}
 			case subMlist:
-				p = e.nodePtrs.take(1)
+				p = e.nodePtrs.Take(1)
 				p[0] = e.hpack(e.mlistToHlist(q.nucleus.list, m.style, false), 0, false)
 			}
 			q.newList = p
@@ -434,7 +434,7 @@ func (e *engine) mlistToHlist(list []*noad, st style, penalties bool) []*node {
 	for _, q := range list {
 		n += len(q.newList) + 1 // its list, or its item, and the spacing before it
 	}
-	out := e.nodePtrs.take(n)[:0]
+	out := e.nodePtrs.Take(n)[:0]
 	first := true
 	var prev noadKind
 	for _, q := range list {

@@ -64,7 +64,7 @@ type node struct {
 // every token of a coloured formula, share one node per run.
 func (e *engine) whatsit(tok int32) *node {
 	if tok != -2 {
-		n := e.nodes.new()
+		n := e.nodes.New()
 		n.kind, n.tok = whatsitNode, tok
 		return n
 	}
@@ -96,7 +96,7 @@ func hpack(list []*node, w Scaled, exact bool) *node {
 
 // hpack is hpack with the box from the engine's slab.
 func (e *engine) hpack(list []*node, w Scaled, exact bool) *node {
-	return hpackTo(e.nodes.new(), list, w, exact)
+	return hpackTo(e.nodes.New(), list, w, exact)
 }
 
 // hpackTo is hpack into b, a zeroed node.

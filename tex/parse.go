@@ -333,7 +333,7 @@ func (l *list) add(n *noad) {
 	case l.e != nil && len(l.items) == cap(l.items):
 		// most lists have more than two items; a full one doubles, as
 		// append would grow it
-		grown := l.e.noadPtrs.take(max(4, 2*cap(l.items)))[:len(l.items)]
+		grown := l.e.noadPtrs.Take(max(4, 2*cap(l.items)))[:len(l.items)]
 		copy(grown, l.items)
 		l.items = grown
 	case l.items == nil:
@@ -389,7 +389,7 @@ func (p *parser) parseList() (*list, endKind, error) {
 	if p.depth > maxParseDepth {
 		return nil, endEOF, p.e.fatal("formula nested too deeply")
 	}
-	l := p.e.lists.new()
+	l := p.e.lists.New()
 	l.e = p.e
 	p.frames = append(p.frames, frame{kind: p.nextFrame, list: l, parent: p.nextParent, den: p.nextDen, depth: depth, ncolors: len(p.colors)})
 	p.nextFrame, p.nextParent, p.nextDen = frameOther, nil, nil
@@ -536,7 +536,7 @@ func (p *parser) addGroup(l *list, items []*noad) {
 	if len(items) == 1 {
 		q := items[0]
 		if q.kind == ordNoad && q.sup.kind == emptyField && q.sub.kind == emptyField {
-			g := p.e.noads.new()
+			g := p.e.noads.New()
 			g.kind, g.nucleus = ordNoad, q.nucleus
 			l.add(g)
 			return
@@ -546,7 +546,7 @@ func (p *parser) addGroup(l *list, items []*noad) {
 			return
 		}
 	}
-	g := p.e.noads.new()
+	g := p.e.noads.New()
 	g.kind, g.nucleus = ordNoad, field{kind: subMlist, list: items}
 	l.add(g)
 }
@@ -571,7 +571,7 @@ func (p *parser) mathCharNoad(class, fam, c int) *noad {
 		}
 		class = 0
 	}
-	q := p.e.noads.new()
+	q := p.e.noads.New()
 	tok := p.tok()
 	q.kind, q.nucleus, q.tok = noadKind(class), field{kind: mathChar, fam: fam, c: c, tok: tok}, tok
 	return q
@@ -829,12 +829,12 @@ func (p *parser) colorEnd(l *list) error {
 				case subMlist:
 					content = f.list
 				}
-				inner := p.e.noadPtrs.take(len(content) + 1)
+				inner := p.e.noadPtrs.Take(len(content) + 1)
 				inner[0] = p.e.whatsitItem(outer)
 				copy(inner[1:], content)
-				ord := p.e.noads.new()
+				ord := p.e.noads.New()
 				ord.kind, ord.nucleus = ordNoad, field{kind: subMlist, list: inner}
-				list := p.e.noadPtrs.take(2)
+				list := p.e.noadPtrs.Take(2)
 				list[0], list[1] = ord, p.colorEndMark()
 				return field{kind: subMlist, list: list}, nil
 			})
