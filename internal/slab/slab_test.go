@@ -38,7 +38,7 @@ func TestReuse(t *testing.T) {
 		t.Errorf("capacities %d and %d, want 3 and 2", cap(a), cap(b))
 	}
 	a[0], a[2], b[0] = 1, 3, 7
-	if a = append(a, 4); b[0] != 7 {
+	if a2 := append(a, 4); b[0] != 7 || &a2[0] == &a[0] {
 		t.Error("appending to one slice wrote into the next")
 	}
 	if big := ps.Take(SlicesChunk); len(big) != SlicesChunk || ps.Chunks() != 1 {
