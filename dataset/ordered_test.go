@@ -16,7 +16,7 @@ func TestRunOrdered(t *testing.T) {
 	errStop := errors.New("stop")
 	for _, tc := range []struct {
 		n, workers, ahead, per int
-		failAt             int // the commit that fails (-1: none)
+		failAt                 int // the commit that fails (-1: none)
 	}{
 		{n: 0, workers: 2, ahead: 2, per: 1, failAt: -1},
 		{n: 1, workers: 1, ahead: 1, per: 1, failAt: -1},
