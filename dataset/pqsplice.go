@@ -179,8 +179,11 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	if err != nil {
 		return 0, err
 	}
-	// Written row groups' buffers are used again.
-	free := make(chan []byte, 2)
+	// Written row groups' buffers are used again: as many as can be in
+	// flight (being spliced, waiting, being written), so that a large
+	// buffer is not made, zeroed and collected again for each row group.
+	workers = max(1, workers)
+	free := make(chan []byte, 2*workers+2)
 	if _, err := w.Write([]byte("PAR1")); err != nil {
 		return 0, err
 	}
@@ -304,7 +307,9 @@ func (s *splicer) rowGroup(t *spliceTask) {
 	default:
 	}
 	if need := t.rg.TotalCompressedSize + int64(len(t.rg.Columns))*64; int64(cap(out)) < need && need <= maxSpliceRowGroup {
-		out = make([]byte, 0, need)
+		// With room for a slightly larger row group, when it is used
+		// again.
+		out = make([]byte, 0, need+need/8)
 	}
 	for ci := range t.rg.Columns {
 		c := t.rg.Columns[ci]
