@@ -102,6 +102,7 @@ key_sql() { case $1 in audit) audit_sql "$2" ;; ws) ws_sql "$2" ;; esac; }
 
 run() { # label, command...: records "label wall cpu rss_kb" in $WORK/runs and keeps stdout in $WORK/out
   local label=${1// /_}; shift
+  sync # the previous run's output written back first, not during this one
   /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" ||
     { echo "$label failed:" >&2; cat "$WORK/err" >&2; exit 1; }
   read -r wall user sys rss < "$WORK/time"
