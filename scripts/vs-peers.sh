@@ -158,6 +158,7 @@ for N in $SIZES; do
       rm -rf "$WORK/clean" "$WORK/clean.jsonl"
       run "$job/duckdb" node "$WORK/npm/duck.mjs" "COPY (SELECT json FROM read_json('$TRAIN', format='array', records=false) WHERE $a NOT IN (SELECT $a FROM read_json('$TEST', format='array', records=false))) TO '$WORK/clean.jsonl' (FORMAT json)"
       duck=$(wc -l < "$WORK/clean.jsonl")
+      rm -f "$WORK/clean.jsonl" # each tool writes right after the other's output is removed (README)
       run "$job/leakaudit" "$BIN" dedup --release "train=$TRAIN" --against "$TEST" --level audit --out "$WORK/clean" --json
       la=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["releases"][0]["kept"])' < "$WORK/out")
       agree "$job: kept" "$la" "$duck"
@@ -182,6 +183,7 @@ if [ "$PARQUET_ROWS" -gt 0 ]; then
     rm -rf "$WORK/clean" "$WORK/clean.parquet"
     run "$job/duckdb" node "$WORK/npm/duck.mjs" "COPY (SELECT * FROM read_parquet('$WORK/release.parquet') WHERE $a NOT IN (SELECT $ta FROM read_json('$TEST', format='array', records=false))) TO '$WORK/clean.parquet' (FORMAT parquet)"
     duck=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0][0])' < "$WORK/out")
+    rm -f "$WORK/clean.parquet" # each tool writes right after the other's output is removed (README)
     run "$job/leakaudit" "$BIN" dedup --release "train=$WORK/release.parquet" --against "$TEST" --level audit --out "$WORK/clean" --json
     la=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["releases"][0]["kept"])' < "$WORK/out")
     agree "$job: kept" "$la" "$duck"
