@@ -171,8 +171,8 @@ type spliceTask struct {
 
 // spliceParquet writes the kept rows of the Parquet file in (whose footer
 // is md) to w by splicing pages, on up to workers goroutines, and returns
-// the number of rows written. keep is called in seq order from the
-// calling goroutine. An errSpliceUnsupported error can come after some
+// the number of rows written. keep is called in seq order from one
+// goroutine, never after it returns. An errSpliceUnsupported error can come after some
 // bytes are written (a page of a kind it does not handle).
 func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep func(int64) bool, workers int) (n int64, err error) {
 	leaves, err := checkSpliceable(md)

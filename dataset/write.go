@@ -558,7 +558,8 @@ type rowGroupPiece struct {
 // and encoding up to workers row groups at a time and committing them in
 // input order. The output row groups are those a serial copy makes: one
 // per input row group, cut after a read of parquetReadRows rows brings it
-// to maxRowGroupRows rows or more.
+// to maxRowGroupRows rows or more. keep is called in seq order from one
+// goroutine, never after it returns.
 func filterRowGroups(pf *parquet.File, w rowGroupBeginner, keep func(int64) bool, workers int) (n int64, err error) {
 	workers = max(1, workers)
 	rgs := pf.RowGroups()
