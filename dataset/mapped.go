@@ -61,25 +61,49 @@ func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 		}()
 	}
 	var fnErr error
+	// Consumed batches' items and values are used again (fn and f get
+	// copies), so that a scan does not make and collect them anew.
+	type buffers struct {
+		items []Item
+		vals  []T
+	}
+	spare := make(chan buffers, 4)
 	consumed := make(chan struct{})
 	go func() {
 		defer close(consumed)
 		for b := range ordered {
 			<-b.done
-			if fnErr != nil {
-				continue // drain
-			}
-			for i, it := range b.items {
-				if err := fn(it, b.vals[i]); err != nil {
-					fnErr = err
-					cancel()
-					break
+			if fnErr == nil { // else drain
+				for i, it := range b.items {
+					if err := fn(it, b.vals[i]); err != nil {
+						fnErr = err
+						cancel()
+						break
+					}
 				}
+			}
+			select {
+			case spare <- buffers{b.items[:0], b.vals[:0]}:
+			default:
 			}
 		}
 	}()
+	var vals []T // the values' buffer for the batch being filled
+	newItems := func() []Item {
+		select {
+		case s := <-spare:
+			vals = s.vals
+			return s.items
+		default:
+			vals = nil
+			return make([]Item, 0, mappedBatch)
+		}
+	}
 	submit := func(items []Item) {
-		b := &batch{items: items, vals: make([]T, len(items)), done: make(chan struct{})}
+		if cap(vals) < len(items) {
+			vals = make([]T, len(items))
+		}
+		b := &batch{items: items, vals: vals[:len(items)], done: make(chan struct{})}
 		wg := &sync.WaitGroup{}
 		step := max((len(items)+workers*4-1)/(workers*4), 64)
 		for lo := 0; lo < len(items); lo += step {
@@ -133,7 +157,7 @@ func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 			return fnErr
 		}
 	}
-	items := make([]Item, 0, mappedBatch)
+	items := newItems()
 	st, err := scan(src, func(it Item) error {
 		if ctx.Err() != nil {
 			return ctx.Err()
@@ -141,7 +165,7 @@ func scanMapped[T any](ctx context.Context, src Source, workers int, f func(Item
 		items = append(items, it)
 		if len(items) == mappedBatch {
 			submit(items)
-			items = make([]Item, 0, mappedBatch)
+			items = newItems()
 		}
 		return nil
 	}, hook, false)

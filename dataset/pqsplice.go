@@ -8,7 +8,6 @@ import (
 	"io"
 	"math/bits"
 	"sort"
-	"sync"
 
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/rle"
@@ -163,7 +162,6 @@ type spliceTask struct {
 	rg    *format.RowGroup
 	keep  []bool
 	kept  int64
-	done  chan struct{}
 	out   []byte
 	cols  []format.ColumnChunk
 	// hasDict says which of cols has a dictionary page.
@@ -173,68 +171,19 @@ type spliceTask struct {
 
 // spliceParquet writes the kept rows of the Parquet file in (whose footer
 // is md) to w by splicing pages, on up to workers goroutines, and returns
-// the number of rows written. keep is called in seq order from the
-// calling goroutine. An errSpliceUnsupported error can come after some
+// the number of rows written. keep is called in seq order from one
+// goroutine, never after it returns. An errSpliceUnsupported error can come after some
 // bytes are written (a page of a kind it does not handle).
 func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep func(int64) bool, workers int) (n int64, err error) {
 	leaves, err := checkSpliceable(md)
 	if err != nil {
 		return 0, err
 	}
+	// Written row groups' buffers are used again: as many as can be in
+	// flight (being spliced, waiting, being written), so that a large
+	// buffer is not made, zeroed and collected again for each row group.
 	workers = max(1, workers)
-	tasks := make(chan *spliceTask)
-	order := make(chan *spliceTask, workers+1)
-	stop := make(chan struct{})
-	// Written row groups' buffers are used again.
-	free := make(chan []byte, 2)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			s := &splicer{in: in, leaves: leaves, free: free}
-			for t := range tasks {
-				s.rowGroup(t)
-				close(t.done)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(tasks)
-		seq := int64(0)
-		for i := range md.RowGroups {
-			rg := &md.RowGroups[i]
-			t := &spliceTask{index: i, rg: rg, keep: make([]bool, rg.NumRows), done: make(chan struct{})}
-			for j := range t.keep {
-				t.keep[j] = keep(seq)
-				if t.keep[j] {
-					t.kept++
-				}
-				seq++
-			}
-			select {
-			case order <- t:
-			case <-stop:
-				return
-			}
-			select {
-			case tasks <- t:
-			case <-stop:
-				close(t.done)
-				return
-			}
-		}
-	}()
-	defer func() {
-		if err != nil {
-			close(stop)
-			for t := range order {
-				<-t.done
-			}
-		}
-		wg.Wait()
-	}()
+	free := make(chan []byte, 2*workers+2)
 	if _, err := w.Write([]byte("PAR1")); err != nil {
 		return 0, err
 	}
@@ -242,39 +191,63 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	out := *md
 	out.RowGroups = nil
 	out.NumRows = 0
-	for t := range order {
-		<-t.done
-		if t.err != nil {
-			return n, fmt.Errorf("row group %d: %w", t.index, t.err)
-		}
-		if t.kept == 0 {
-			continue
-		}
-		if t.out == nil && len(t.keep) > 0 {
-			return n, fmt.Errorf("row group %d: interrupted", t.index)
-		}
-		rg := format.RowGroup{Columns: t.cols, NumRows: t.kept, SortingColumns: t.rg.SortingColumns, FileOffset: pos,
-			TotalCompressedSize: int64(len(t.out)), Ordinal: int16(len(out.RowGroups))}
-		for i := range rg.Columns {
-			m := &rg.Columns[i].MetaData
-			m.DataPageOffset += pos
-			if t.hasDict[i] {
-				m.DictionaryPageOffset += pos
+	seq := int64(0)
+	err = runOrdered(len(md.RowGroups), workers, workers+1,
+		func(i int) *spliceTask {
+			rg := &md.RowGroups[i]
+			t := &spliceTask{index: i, rg: rg, keep: make([]bool, rg.NumRows)}
+			for j := range t.keep {
+				t.keep[j] = keep(seq)
+				if t.keep[j] {
+					t.kept++
+				}
+				seq++
 			}
-			rg.Columns[i].FileOffset += pos
-			rg.TotalByteSize += m.TotalUncompressedSize
-		}
-		if _, err := w.Write(t.out); err != nil {
-			return n, err
-		}
-		pos += int64(len(t.out))
-		select {
-		case free <- t.out[:0]:
-		default:
-		}
-		out.RowGroups = append(out.RowGroups, rg)
-		out.NumRows += t.kept
-		n += t.kept
+			return t
+		},
+		func() func(*spliceTask, func(*spliceTask) bool) {
+			s := &splicer{in: in, leaves: leaves, free: free}
+			return func(t *spliceTask, send func(*spliceTask) bool) {
+				s.rowGroup(t)
+				send(t)
+			}
+		},
+		func(t *spliceTask) error {
+			if t.err != nil {
+				return fmt.Errorf("row group %d: %w", t.index, t.err)
+			}
+			if t.kept == 0 {
+				return nil
+			}
+			if t.out == nil && len(t.keep) > 0 {
+				return fmt.Errorf("row group %d: interrupted", t.index)
+			}
+			rg := format.RowGroup{Columns: t.cols, NumRows: t.kept, SortingColumns: t.rg.SortingColumns, FileOffset: pos,
+				TotalCompressedSize: int64(len(t.out)), Ordinal: int16(len(out.RowGroups))}
+			for i := range rg.Columns {
+				m := &rg.Columns[i].MetaData
+				m.DataPageOffset += pos
+				if t.hasDict[i] {
+					m.DictionaryPageOffset += pos
+				}
+				rg.Columns[i].FileOffset += pos
+				rg.TotalByteSize += m.TotalUncompressedSize
+			}
+			if _, err := w.Write(t.out); err != nil {
+				return err
+			}
+			pos += int64(len(t.out))
+			select {
+			case free <- t.out[:0]:
+			default:
+			}
+			out.RowGroups = append(out.RowGroups, rg)
+			out.NumRows += t.kept
+			n += t.kept
+			return nil
+		})
+	if err != nil {
+		return n, err
 	}
 	var proto thrift.CompactProtocol
 	footer, err := thrift.Marshal(&proto, &out)
@@ -334,7 +307,9 @@ func (s *splicer) rowGroup(t *spliceTask) {
 	default:
 	}
 	if need := t.rg.TotalCompressedSize + int64(len(t.rg.Columns))*64; int64(cap(out)) < need && need <= maxSpliceRowGroup {
-		out = make([]byte, 0, need)
+		// With room for a slightly larger row group, when it is used
+		// again.
+		out = make([]byte, 0, need+need/8)
 	}
 	for ci := range t.rg.Columns {
 		c := t.rg.Columns[ci]

@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -541,13 +540,11 @@ func (k *keepLog) keep(seq int64) bool {
 	return v
 }
 
-// rowGroupTask is one input row group to filter: which rows to keep, and
-// the row groups it becomes, in order, as they are encoded.
+// rowGroupTask is one input row group to filter: which rows to keep.
 type rowGroupTask struct {
-	rg     parquet.RowGroup
-	first  int64 // the seq of its first row
-	keep   []bool
-	pieces chan rowGroupPiece
+	rg    parquet.RowGroup
+	first int64 // the seq of its first row
+	keep  []bool
 }
 
 // rowGroupPiece is an encoded output row group (nil with an error).
@@ -561,77 +558,44 @@ type rowGroupPiece struct {
 // and encoding up to workers row groups at a time and committing them in
 // input order. The output row groups are those a serial copy makes: one
 // per input row group, cut after a read of parquetReadRows rows brings it
-// to maxRowGroupRows rows or more.
+// to maxRowGroupRows rows or more. keep is called in seq order from one
+// goroutine, never after it returns.
 func filterRowGroups(pf *parquet.File, w rowGroupBeginner, keep func(int64) bool, workers int) (n int64, err error) {
 	workers = max(1, workers)
-	tasks := make(chan *rowGroupTask)
-	// order holds the tasks in input order for the committer; its buffer
-	// bounds how many row groups are in flight.
-	order := make(chan *rowGroupTask, workers)
-	stop := make(chan struct{})
+	rgs := pf.RowGroups()
 	// Committed row group writers are empty again: they are reused, with
 	// their buffers.
 	free := make(chan *parquet.ConcurrentRowGroupWriter, 2*workers+2)
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			rows := make([]parquet.Row, parquetReadRows)
-			for t := range tasks {
-				t.filter(w, free, rows, stop)
-			}
-		}()
-	}
-	go func() {
-		defer close(order)
-		defer close(tasks)
-		seq := int64(0)
-		for _, rg := range pf.RowGroups() {
-			t := &rowGroupTask{rg: rg, first: seq, keep: make([]bool, rg.NumRows()), pieces: make(chan rowGroupPiece, 1)}
-			for i := range t.keep {
-				t.keep[i] = keep(seq)
+	seq := int64(0)
+	err = runOrdered(len(rgs), workers, workers,
+		func(i int) *rowGroupTask {
+			rg := rgs[i]
+			t := &rowGroupTask{rg: rg, first: seq, keep: make([]bool, rg.NumRows())}
+			for j := range t.keep {
+				t.keep[j] = keep(seq)
 				seq++
 			}
-			select {
-			case order <- t:
-			case <-stop:
-				return
-			}
-			select {
-			case tasks <- t:
-			case <-stop:
-				close(t.pieces)
-				return
-			}
-		}
-	}()
-	defer func() {
-		if err != nil {
-			close(stop)
-			for t := range order { // let the workers and the feeder end
-				for range t.pieces {
-				}
-			}
-		}
-		wg.Wait()
-	}()
-	for t := range order {
-		for p := range t.pieces {
+			return t
+		},
+		func() func(*rowGroupTask, func(rowGroupPiece) bool) {
+			rows := make([]parquet.Row, parquetReadRows)
+			return func(t *rowGroupTask, send func(rowGroupPiece) bool) { t.filter(w, free, rows, send) }
+		},
+		func(p rowGroupPiece) error {
 			if p.err != nil {
-				return n, p.err
+				return p.err
 			}
 			if _, err := p.rg.Commit(); err != nil {
-				return n, err
+				return err
 			}
 			n += p.rows
 			select {
 			case free <- p.rg:
 			default:
 			}
-		}
-	}
-	return n, nil
+			return nil
+		})
+	return n, err
 }
 
 // rowGroupBeginner is the part of a Parquet writer the workers use: a
@@ -641,17 +605,8 @@ type rowGroupBeginner interface {
 }
 
 // filter reads the task's row group and sends its kept rows as encoded
-// row groups, closing t.pieces at the end or on the first error.
-func (t *rowGroupTask) filter(w rowGroupBeginner, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, stop <-chan struct{}) {
-	defer close(t.pieces)
-	send := func(p rowGroupPiece) bool {
-		select {
-		case t.pieces <- p:
-			return true
-		case <-stop:
-			return false
-		}
-	}
+// row groups, until the end, the first error, or send returns false.
+func (t *rowGroupTask) filter(w rowGroupBeginner, free chan *parquet.ConcurrentRowGroupWriter, rows []parquet.Row, send func(rowGroupPiece) bool) {
 	defer func() { // parquet-go panics on some damaged files (see scanParquet)
 		if r := recover(); r != nil {
 			send(rowGroupPiece{err: fmt.Errorf("damaged Parquet file: %v", r)})

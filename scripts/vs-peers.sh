@@ -102,6 +102,7 @@ key_sql() { case $1 in audit) audit_sql "$2" ;; ws) ws_sql "$2" ;; esac; }
 
 run() { # label, command...: records "label wall cpu rss_kb" in $WORK/runs and keeps stdout in $WORK/out
   local label=${1// /_}; shift
+  sync # the previous run's output written back first, not during this one
   /usr/bin/time -f "%e %U %S %M" -o "$WORK/time" "$@" > "$WORK/out" 2> "$WORK/err" ||
     { echo "$label failed:" >&2; cat "$WORK/err" >&2; exit 1; }
   read -r wall user sys rss < "$WORK/time"
@@ -157,6 +158,7 @@ for N in $SIZES; do
       rm -rf "$WORK/clean" "$WORK/clean.jsonl"
       run "$job/duckdb" node "$WORK/npm/duck.mjs" "COPY (SELECT json FROM read_json('$TRAIN', format='array', records=false) WHERE $a NOT IN (SELECT $a FROM read_json('$TEST', format='array', records=false))) TO '$WORK/clean.jsonl' (FORMAT json)"
       duck=$(wc -l < "$WORK/clean.jsonl")
+      rm -f "$WORK/clean.jsonl" # each tool writes right after the other's output is removed (README)
       run "$job/leakaudit" "$BIN" dedup --release "train=$TRAIN" --against "$TEST" --level audit --out "$WORK/clean" --json
       la=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["releases"][0]["kept"])' < "$WORK/out")
       agree "$job: kept" "$la" "$duck"
@@ -181,6 +183,7 @@ if [ "$PARQUET_ROWS" -gt 0 ]; then
     rm -rf "$WORK/clean" "$WORK/clean.parquet"
     run "$job/duckdb" node "$WORK/npm/duck.mjs" "COPY (SELECT * FROM read_parquet('$WORK/release.parquet') WHERE $a NOT IN (SELECT $ta FROM read_json('$TEST', format='array', records=false))) TO '$WORK/clean.parquet' (FORMAT parquet)"
     duck=$(python3 -c 'import json,sys; print(json.load(sys.stdin)[0][0])' < "$WORK/out")
+    rm -f "$WORK/clean.parquet" # each tool writes right after the other's output is removed (README)
     run "$job/leakaudit" "$BIN" dedup --release "train=$WORK/release.parquet" --against "$TEST" --level audit --out "$WORK/clean" --json
     la=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["releases"][0]["kept"])' < "$WORK/out")
     agree "$job: kept" "$la" "$duck"
