@@ -136,6 +136,9 @@ type Hashes struct {
 	// ink reaches an edge of the decoded image, as ink cut by that edge
 	// does: only such a query searches by its edge keys (EdgeKeys).
 	AtEdge bool
+	// scale is what a query's pen did to its strokes (small.go; not
+	// stored: zero for a training image).
+	scale inkScale
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -518,6 +521,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	}
 	if o.Probe {
 		fp.AtEdge = atEdge
+		fp.scale = scaleOf(c, t, o.size(), o.Canvas)
 		fp.Probes = new([NumProbes]Probe)
 		for i := range fp.Probes {
 			side, e := i%4, ProbeShare
@@ -609,11 +613,18 @@ const (
 // verified copy: the same cropped pixels; or, when both have ink bitmaps,
 // an InkDistance within VerifyInk, or within VerifyInkFine and a fine
 // distance within VerifyDistance (VerifyDistanceSymbol when the query is
-// one piece of ink); without ink bitmaps, that fine distance alone.
+// one piece of ink), or, for a query whose ink is small, its closed ink
+// within VerifySmallInk of the training image's closed at its level
+// (small.go); without ink bitmaps, that fine distance alone. A query
+// whose ink is too small (Hashes.TooSmall) is verified only by the same
+// cropped pixels.
 func Verify(query, train Hashes) (int, bool) {
 	d := FineDistance(query, train)
 	if query.Digest == train.Digest {
 		return d, true
+	}
+	if query.TooSmall() {
+		return d, false // small.go: no copy is verified on a silhouette
 	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
@@ -623,5 +634,5 @@ func Verify(query, train Hashes) (int, bool) {
 		return d, d <= limit
 	}
 	e := InkDistance(query, train)
-	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine
+	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train)
 }
