@@ -161,7 +161,7 @@ type testSet struct {
 // tally is one set's outcome.
 type tally struct {
 	items, found, retrieval, verification, wrong int
-	tooSmall                                     int // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
+	tooSmall                                     int         // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
