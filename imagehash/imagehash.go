@@ -137,8 +137,10 @@ type Hashes struct {
 	// does: only such a query searches by its edge keys (EdgeKeys).
 	AtEdge bool
 	// scale is what a query's pen did to its strokes (small.go; not
-	// stored: zero for a training image).
+	// stored: zero for a training image), and small caches its inks
+	// prepared at the small levels.
 	scale inkScale
+	small *smallQuery
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -522,6 +524,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		fp.AtEdge = atEdge
 		fp.scale = scaleOf(c, t, o.size(), o.Canvas)
+		fp.small = new(smallQuery)
 		fp.Probes = new([NumProbes]Probe)
 		for i := range fp.Probes {
 			side, e := i%4, ProbeShare

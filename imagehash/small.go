@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/bits"
 	"slices"
+	"sync"
 )
 
 // Small ink. A query whose ink is small against its pen (a thick pen on a
@@ -249,6 +250,28 @@ func SmallInkDistance(query, train Hashes, level int) float64 {
 		c := k.closeY(e)
 		return c.bands(sc.band0, sc.band)
 	}
+	var q Hashes
+	if query.small != nil {
+		// A query hashed by Compute prepares each level once, for all
+		// its candidates.
+		query.small.once[level].Do(func() { query.small.at[level] = smallQueryAt(query, prep) })
+		q = query.small.at[level]
+	} else {
+		q = smallQueryAt(query, prep)
+	}
+	return InkDistance(q, Hashes{Ink: prep(&train.Ink)})
+}
+
+// smallQuery holds a query's inks prepared at each small level (closed,
+// banded, with their outlines' distance maps), made on first use.
+type smallQuery struct {
+	once [NumSmallLevels]sync.Once
+	at   [NumSmallLevels]Hashes
+}
+
+// smallQueryAt returns the query's ink and its probes' as prep makes
+// them, with the distance maps InkDistance uses.
+func smallQueryAt(query Hashes, prep func(*Ink) Ink) Hashes {
 	q := Hashes{Ink: prep(&query.Ink)}
 	if query.Probes != nil {
 		q.Probes = new([NumProbes]Probe)
@@ -258,7 +281,8 @@ func SmallInkDistance(query, train Hashes, level int) float64 {
 			}
 		}
 	}
-	return InkDistance(q, Hashes{Ink: prep(&train.Ink)})
+	q.query = newQueryInk(q)
+	return q
 }
 
 // bandMin is the least number of canvas rows a pixel row of the query
