@@ -465,10 +465,10 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 	if r.edge != nil || r.small != nil {
 		seen = map[int]bool{}
 	}
-	consider := func(pos, d int, edge, small bool) {
+	consider := func(pos, d int, edge, small bool) bool {
 		rec := r.train.records[pos]
 		if self[rec.Corpus] && rec.Seq == it.Seq {
-			return // the image itself
+			return false // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
 			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge, SmallInk: small}
@@ -476,16 +476,17 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			// Only verified pairs: beyond the radius, the unverified
 			// candidates are mostly other formulas.
 			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
-				return
+				return false
 			}
 		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (small || !r.job.Unverified) {
-			return
+			return false
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
+		return true
 	}
 	search := fp.SearchHashes()
 	r.mih.SearchAny(search, r.job.MaxDistance, func(pos, d int) {
@@ -507,8 +508,9 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			if seen[pos] {
 				return
 			}
-			seen[pos] = true
-			consider(pos, distance(pos), true, false)
+			// An edge candidate VerifyEdge refuses may still be a small
+			// ink's copy (Verify, below).
+			seen[pos] = consider(pos, distance(pos), true, false)
 		})
 	}
 	r.small.search(fp, func(pos int) {

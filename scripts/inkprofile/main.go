@@ -116,8 +116,10 @@ func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
 			if seen[p] {
 				return
 			}
-			seen[p] = true
+			// An edge candidate VerifyEdge refuses may still be a small
+			// ink's copy (Verify, below), as in neardup.
 			if fine, ok := imagehash.VerifyEdge(fp, s.train[p].fp); ok {
+				seen[p] = true
 				fn(p, phashDistance(fp, s.train[p].fp), fine)
 			}
 		})
