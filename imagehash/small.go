@@ -41,7 +41,7 @@ const SmallRadius = 14
 // VerifySmallInk is the largest chamfer distance, in pixels of the 64×64
 // canvas, between the closed inks of a pair found at a small level at
 // which it is a copy.
-const VerifySmallInk = 0.85
+const VerifySmallInk = 0.8
 
 // smallFrom is the pen excess (ey, pixels of the 64×64 canvas) from
 // which a query's ink counts as small, and smallBeyond the excess beyond
