@@ -15,7 +15,12 @@
 // ([Options.Probe]): its ink box moved in and out at each side, so that a
 // copy whose ink was cut at an edge is still found; and [Ink.EdgeKey], a
 // pHash of the ink without a band at each side, finds a copy whose cut
-// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]).
+// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]). A query
+// whose strokes a thick pen merged on a small canvas is keyed and
+// verified against the training ink closed at its level
+// ([Hashes.SmallKeys], small.go); one whose ink is too small to tell one
+// formula from another is verified only by identical pixels
+// ([Hashes.TooSmall]).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone
