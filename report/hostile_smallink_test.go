@@ -12,7 +12,7 @@ import (
 // did not verify it.
 func TestHostileSmallInkReason(t *testing.T) {
 	tests := []struct {
-		p          neardup.Pair
+		p         neardup.Pair
 		want, not string
 	}{
 		{neardup.Pair{Verified: true, SmallInk: true, Distance: 20}, "small-ink keys", "fine 256-bit hash"},
