@@ -15,7 +15,12 @@
 // ([Options.Probe]): its ink box moved in and out at each side, so that a
 // copy whose ink was cut at an edge is still found; and [Ink.EdgeKey], a
 // pHash of the ink without a band at each side, finds a copy whose cut
-// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]).
+// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]). A query
+// whose strokes a thick pen merged on a small canvas is keyed and
+// verified against the training ink closed at its level
+// ([Hashes.SmallKeys], small.go); one whose ink is too small to tell one
+// formula from another is verified only by identical pixels
+// ([Hashes.TooSmall]).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone
@@ -136,6 +141,11 @@ type Hashes struct {
 	// ink reaches an edge of the decoded image, as ink cut by that edge
 	// does: only such a query searches by its edge keys (EdgeKeys).
 	AtEdge bool
+	// scale is what a query's pen did to its strokes (small.go; not
+	// stored: zero for a training image), and small caches its inks
+	// prepared at the small levels.
+	scale inkScale
+	small *smallQuery
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -518,6 +528,8 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	}
 	if o.Probe {
 		fp.AtEdge = atEdge
+		fp.scale = scaleOf(c, t, o.size(), o.Canvas)
+		fp.small = new(smallQuery)
 		fp.Probes = new([NumProbes]Probe)
 		for i := range fp.Probes {
 			side, e := i%4, ProbeShare
@@ -609,11 +621,18 @@ const (
 // verified copy: the same cropped pixels; or, when both have ink bitmaps,
 // an InkDistance within VerifyInk, or within VerifyInkFine and a fine
 // distance within VerifyDistance (VerifyDistanceSymbol when the query is
-// one piece of ink); without ink bitmaps, that fine distance alone.
+// one piece of ink), or, for a query whose ink is small, its closed ink
+// within VerifySmallInk of the training image's closed at its level
+// (small.go); without ink bitmaps, that fine distance alone. A query
+// whose ink is too small (Hashes.TooSmall) is verified only by the same
+// cropped pixels.
 func Verify(query, train Hashes) (int, bool) {
 	d := FineDistance(query, train)
 	if query.Digest == train.Digest {
 		return d, true
+	}
+	if query.TooSmall() {
+		return d, false // small.go: no copy is verified on a silhouette
 	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
@@ -623,5 +642,5 @@ func Verify(query, train Hashes) (int, bool) {
 		return d, d <= limit
 	}
 	e := InkDistance(query, train)
-	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine
+	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train)
 }

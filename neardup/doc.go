@@ -15,7 +15,13 @@
 // imagehash.EdgeRadius of keys computed from the training images' stored
 // ink, so that a copy whose ink was cut at an edge is found beyond the
 // pHash radius; such a pair (Pair.EdgeKey) is reported only when
-// imagehash.VerifyEdge verifies it. Within a split that is itself a training corpus,
+// imagehash.VerifyEdge verifies it. A query whose ink a thick pen merged on
+// a small canvas is also searched by its small-ink keys
+// (imagehash.Hashes.SmallKeys) among keys computed from the training
+// images' stored ink closed at its level; such a pair (Pair.SmallInk) is
+// reported only when imagehash.Verify verifies it, and a query whose ink is
+// too small to verify (imagehash.Hashes.TooSmall) is counted in
+// Summary.InkTooSmall. Within a split that is itself a training corpus,
 // a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by

@@ -103,6 +103,11 @@ type Pair struct {
 	// query's nearest probe, is beyond the radius, and it was verified by
 	// imagehash.VerifyEdge.
 	EdgeKey bool `json:"edge_key,omitempty"`
+	// SmallInk marks a pair found by the small-ink keys only
+	// (imagehash.Hashes.SmallKeys, for ink a thick pen merged on a small
+	// canvas): its Distance is beyond the radius, and it is reported only
+	// when imagehash.Verify verifies it.
+	SmallInk bool `json:"small_ink,omitempty"`
 }
 
 // Summary counts one test split.
@@ -119,6 +124,10 @@ type Summary struct {
 	LabelNotation int64 `json:"label_notation"`
 	Blank         int64 `json:"blank"`   // no ink: never matched
 	Skipped       int64 `json:"skipped"` // not read or not decodable
+	// InkTooSmall counts the items whose ink is too small to verify a
+	// copy on the image alone (imagehash.Hashes.TooSmall): none of their
+	// pairs is verified unless the pixels are identical.
+	InkTooSmall int64 `json:"ink_too_small,omitempty"`
 }
 
 // ImageInput records an image input in a report.
@@ -186,6 +195,7 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		if len(keys) > 0 {
 			r.edge, r.edgePos = index.NewHamming(keys), pos
 		}
+		r.small = newSmallKeys(r.train.records)
 	}
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
@@ -214,6 +224,7 @@ type run struct {
 	// no record has ink): a second search, for ink cut at an edge.
 	edge    *index.Hamming
 	edgePos []int
+	small   *smallKeys // nil with Job.NoProbes
 	ev      evidencePicker
 }
 
@@ -410,6 +421,9 @@ func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
 			sum.Blank++
 			return nil
 		}
+		if fp.TooSmall() {
+			sum.InkTooSmall++
+		}
 		if found := r.candidates(sp.Name, it, fp, self); len(found) > 0 {
 			r.record(items, it, found, self)
 		}
@@ -435,8 +449,11 @@ type candidate struct {
 // candidates returns the training images within the radius of a test
 // image (those imagehash.Verify verifies, or all with Job.Unverified), and
 // those beyond it that the edge keys find within imagehash.EdgeRadius and
-// imagehash.VerifyEdge verifies, their labels compared, nearest first; a
-// split's image is never its own pair.
+// imagehash.VerifyEdge verifies, and, for a query whose ink is small,
+// those its small-ink keys find (smallKeys) that imagehash.Verify
+// verifies, their labels compared, nearest first; a split's image is
+// never its own pair. A query whose ink is too small
+// (imagehash.Hashes.TooSmall) is not searched by its edge keys.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
 	var found []candidate
 	var testDigest, testWS canon.Digest
@@ -444,52 +461,63 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	var seen map[int]bool // the positions the pHash search found
-	if r.edge != nil {
+	var seen map[int]bool // the positions the searches found
+	if r.edge != nil || r.small != nil {
 		seen = map[int]bool{}
 	}
-	consider := func(pos, d int, edge bool) {
+	consider := func(pos, d int, edge, small bool) bool {
 		rec := r.train.records[pos]
 		if self[rec.Corpus] && rec.Seq == it.Seq {
-			return // the image itself
+			return false // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge}
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge, SmallInk: small}
 		if edge {
 			// Only verified pairs: beyond the radius, the unverified
 			// candidates are mostly other formulas.
 			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
-				return
+				return false
 			}
-		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && !r.job.Unverified {
-			return
+		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (small || !r.job.Unverified) {
+			return false
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
+		return true
 	}
 	search := fp.SearchHashes()
 	r.mih.SearchAny(search, r.job.MaxDistance, func(pos, d int) {
 		if seen != nil {
 			seen[pos] = true
 		}
-		consider(pos, d, false)
+		consider(pos, d, false, false)
 	})
-	if r.edge != nil {
+	distance := func(pos int) int {
+		d := 64
+		for _, h := range search {
+			d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
+		}
+		return d
+	}
+	if r.edge != nil && !fp.TooSmall() {
 		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
 			pos := r.edgePos[i]
 			if seen[pos] {
 				return
 			}
-			d := 64
-			for _, h := range search {
-				d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
-			}
-			consider(pos, d, true)
+			// An edge candidate VerifyEdge refuses may still be a small
+			// ink's copy (Verify, below).
+			seen[pos] = consider(pos, distance(pos), true, false)
 		})
 	}
+	r.small.search(fp, func(pos int) {
+		if !seen[pos] {
+			consider(pos, distance(pos), false, true)
+		}
+	})
 	sort.Slice(found, func(a, b int) bool {
 		x, y := found[a].pair, found[b].pair
 		if x.Distance != y.Distance {

@@ -130,6 +130,8 @@ func CopyReason(p neardup.Pair) string {
 	switch {
 	case p.Identical:
 		return "a copy: the same pixels once normalized"
+	case p.Verified && p.SmallInk:
+		return fmt.Sprintf("a copy at the test image's resolution: its ink is small against its pen (strokes merged), and the training image's ink, closed as that pen closes strokes and sampled at the test image's rows, lies within %.1f px of it (chamfer distance, 64×64 canvas); found by the small-ink keys, pHash %d bits apart", imagehash.VerifySmallInk, p.Distance)
 	case p.Verified:
 		return fmt.Sprintf("a copy: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas), or within %.1f px with the fine 256-bit hash within %d bits (%d for a lone symbol); the fine hash differs by %d bits, pHash by %d", imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance, p.Distance)
 	}

@@ -144,6 +144,11 @@ func NearDupText(w io.Writer, rep neardup.Report) error {
 	if err := t.Write(w); err != nil {
 		return err
 	}
+	for _, s := range rep.Summary {
+		if s.InkTooSmall > 0 {
+			fmt.Fprintf(w, "%s: %d item(s) with ink too small to tell one formula from another (under two pen widths high, or strokes merged by the pen): not verified on the image alone\n", s.TestSplit, s.InkTooSmall)
+		}
+	}
 	if len(rep.Pairs) == 0 {
 		fmt.Fprintln(w, "\nno pairs")
 		return nil

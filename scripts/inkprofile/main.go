@@ -8,7 +8,12 @@
 // misses into retrieval misses (the bitmap is beyond both radii from the
 // query and all its probes) and verification misses (found, but
 // imagehash.Verify, or VerifyEdge for a pair the edge keys alone found,
-// does not verify it), with the pHash and fine distances of each. Wrong
+// does not verify it), with the pHash and fine distances of each; a query
+// whose ink is small is also searched by its small-ink keys
+// (imagehash.Hashes.SmallKeys, within imagehash.SmallRadius, verified by
+// imagehash.Verify), and one whose ink is too small to verify
+// (imagehash.Hashes.TooSmall) is counted and not searched by its edge
+// keys, as neardup does. Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. With
 // -control, CROHME train is also searched against itself and its verified
 // pairs that are not pixel copies are listed.
@@ -58,6 +63,25 @@ type searcher struct {
 	mih, edge *index.Hamming
 	train     []bitmap
 	radius    int
+	// small holds the index of each small-ink level's keys
+	// (imagehash.Ink.SmallKey), built when a query first needs it.
+	smallMu sync.Mutex
+	small   [imagehash.NumSmallLevels]*index.Hamming
+}
+
+// smallIndex returns the index of the training bitmaps' keys at a
+// small-ink level, building it on first use.
+func (s *searcher) smallIndex(level int) *index.Hamming {
+	s.smallMu.Lock()
+	defer s.smallMu.Unlock()
+	if s.small[level] == nil {
+		keys := make([]uint64, len(s.train))
+		for i := range s.train {
+			keys[i] = s.train[i].fp.Ink.SmallKey(level)
+		}
+		s.small[level] = index.NewHamming(keys)
+	}
+	return s.small[level]
 }
 
 func newSearcher(train []bitmap, radius int) *searcher {
@@ -87,18 +111,30 @@ func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
 			fn(p, d, fine)
 		}
 	})
-	if s.edge == nil {
-		return
+	if s.edge != nil && !fp.TooSmall() {
+		s.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(p, _ int) {
+			if seen[p] {
+				return
+			}
+			// An edge candidate VerifyEdge refuses may still be a small
+			// ink's copy (Verify, below), as in neardup.
+			if fine, ok := imagehash.VerifyEdge(fp, s.train[p].fp); ok {
+				seen[p] = true
+				fn(p, phashDistance(fp, s.train[p].fp), fine)
+			}
+		})
 	}
-	s.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(p, _ int) {
-		if seen[p] {
-			return
-		}
-		seen[p] = true
-		if fine, ok := imagehash.VerifyEdge(fp, s.train[p].fp); ok {
-			fn(p, phashDistance(fp, s.train[p].fp), fine)
-		}
-	})
+	for _, l := range fp.SmallLevels() {
+		s.smallIndex(l).SearchAny(fp.SmallKeys(l), imagehash.SmallRadius, func(p, _ int) {
+			if seen[p] {
+				return
+			}
+			seen[p] = true
+			if fine, ok := imagehash.Verify(fp, s.train[p].fp); ok {
+				fn(p, phashDistance(fp, s.train[p].fp), fine)
+			}
+		})
+	}
 }
 
 // phashDistance is the pHash distance of b from a's nearest search hash.
@@ -127,6 +163,7 @@ type testSet struct {
 // tally is one set's outcome.
 type tally struct {
 	items, found, retrieval, verification, wrong int
+	tooSmall                                     int         // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
@@ -245,7 +282,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			ownD := phashDistance(fp, own)
 			ownFine, ownOK := imagehash.Verify(fp, own)
 			retrieved := ownD <= radius
-			if !retrieved && srch.edge != nil {
+			if !retrieved && srch.edge != nil && !fp.TooSmall() {
 				// Beyond the radius: found when an edge key is within
 				// imagehash.EdgeRadius and VerifyEdge verifies it.
 				k := own.Ink.EdgeKey()
@@ -254,6 +291,23 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 				}
 				if retrieved {
 					ownFine, ownOK = imagehash.VerifyEdge(fp, own)
+				}
+			}
+			smallD, smallInk := 64, -1.0
+			if levels := fp.SmallLevels(); levels != nil {
+				// Found at one of the query's small-ink levels when a key
+				// is within imagehash.SmallRadius and Verify verifies it.
+				smallInk = 9
+				for _, l := range levels {
+					k := own.Ink.SmallKey(l)
+					for _, h := range fp.SmallKeys(l) {
+						smallD = min(smallD, bits.OnesCount64(h^k))
+					}
+					smallInk = min(smallInk, imagehash.SmallInkDistance(fp, own, l))
+				}
+				if !(retrieved && ownOK) && smallD <= imagehash.SmallRadius {
+					retrieved = true
+					ownFine, ownOK = imagehash.Verify(fp, own)
 				}
 			}
 			wrong := 0
@@ -270,6 +324,9 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			defer mu.Unlock()
 			t.items++
 			t.wrong += wrong
+			if fp.TooSmall() {
+				t.tooSmall++
+			}
 			switch {
 			case retrieved && ownOK:
 				t.found++
@@ -281,7 +338,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 				t.verification++
 				t.verificationFine = append(t.verificationFine, ownFine)
 			}
-			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[!retrieved], ownD, ownFine, fp.Parts))
+			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d\tsmall key %d\tsmall ink %.2f\ttoo small %v", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[!retrieved], ownD, ownFine, fp.Parts, smallD, smallInk, fp.TooSmall()))
 		})
 		cpu := cpuTime() - cpu0
 		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
@@ -289,6 +346,9 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 		if t.retrieval+t.verification > 0 {
 			sort.Ints(t.verificationFine)
 			fmt.Printf("    retrieval misses by own pHash distance %v; verification misses' fine distances %v\n", sortedCounts(t.retrievalD), t.verificationFine)
+			if t.tooSmall > 0 {
+				fmt.Printf("    ink too small to verify (never verified but by identical pixels): %d\n", t.tooSmall)
+			}
 		}
 		if missOut != nil {
 			sort.Strings(t.missed)
