@@ -103,6 +103,11 @@ type Pair struct {
 	// query's nearest probe, is beyond the radius, and it was verified by
 	// imagehash.VerifyEdge.
 	EdgeKey bool `json:"edge_key,omitempty"`
+	// Cut marks a pair found by a cut variant of the training image only
+	// (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its ink
+	// box more than a probe restores): its Distance is as for EdgeKey,
+	// and it was verified by imagehash.VerifyCut.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Summary counts one test split.
@@ -186,6 +191,9 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		if len(keys) > 0 {
 			r.edge, r.edgePos = index.NewHamming(keys), pos
 		}
+		if keys, pos := r.train.cutKeys(); len(keys) > 0 {
+			r.cut, r.cutPos = index.NewHamming(keys), pos
+		}
 	}
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
@@ -214,7 +222,18 @@ type run struct {
 	// no record has ink): a second search, for ink cut at an edge.
 	edge    *index.Hamming
 	edgePos []int
-	ev      evidencePicker
+	// cut is over the cut variants' keys of the records with ink
+	// (cutPos[i] is the i-th key's record and side; nil as edge is): a
+	// third search, for a cut that moved the ink box.
+	cut    *index.Hamming
+	cutPos []cutPos
+	ev     evidencePicker
+}
+
+// cutPos is a cut variant's record position and side.
+type cutPos struct {
+	pos  int32
+	side uint8
 }
 
 // trainSet is what the test images are searched among: the training
@@ -258,6 +277,37 @@ func (t *trainSet) edgeKeys() ([]uint64, []int) {
 		}()
 	}
 	wg.Wait()
+	return keys, pos
+}
+
+// cutKeys returns the keys of the cut variants
+// (imagehash.Ink.CutVariantKeys) of the records with ink, computed from
+// their stored ink on all cores, and each one's record position and side.
+// A side whose variant has no ink is left out.
+func (t *trainSet) cutKeys() ([]uint64, []cutPos) {
+	all := make([][4]uint64, len(t.records))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(all); i += workers {
+				all[i] = t.records[i].Print.Ink.CutVariantKeys()
+			}
+		}()
+	}
+	wg.Wait()
+	var keys []uint64
+	var pos []cutPos
+	for i, ks := range all {
+		for side, k := range ks {
+			if k != 0 {
+				keys = append(keys, k)
+				pos = append(pos, cutPos{int32(i), uint8(side)})
+			}
+		}
+	}
 	return keys, pos
 }
 
@@ -433,10 +483,11 @@ type candidate struct {
 }
 
 // candidates returns the training images within the radius of a test
-// image (those imagehash.Verify verifies, or all with Job.Unverified), and
+// image (those imagehash.Verify verifies, or all with Job.Unverified),
 // those beyond it that the edge keys find within imagehash.EdgeRadius and
-// imagehash.VerifyEdge verifies, their labels compared, nearest first; a
-// split's image is never its own pair.
+// imagehash.VerifyEdge verifies, and those that a cut variant's key finds
+// within imagehash.CutRadius and imagehash.VerifyCut verifies, their
+// labels compared, nearest first; a split's image is never its own pair.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
 	var found []candidate
 	var testDigest, testWS canon.Digest
@@ -444,50 +495,72 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	var seen map[int]bool // the positions the pHash search found
-	if r.edge != nil {
+	var seen map[int]bool // the positions found so far
+	if r.edge != nil || r.cut != nil {
 		seen = map[int]bool{}
 	}
-	consider := func(pos, d int, edge bool) {
+	// consider offers the record at pos, d bits from the query, found by
+	// the pHash, the edge keys (edge) or the cut variant at side (cut),
+	// and says whether it was kept.
+	consider := func(pos, d int, edge, cut bool, side int) bool {
 		rec := r.train.records[pos]
 		if self[rec.Corpus] && rec.Seq == it.Seq {
-			return // the image itself
+			return false // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge}
-		if edge {
-			// Only verified pairs: beyond the radius, the unverified
-			// candidates are mostly other formulas.
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge, Cut: cut}
+		// Beyond the radius, only verified pairs: the unverified
+		// candidates are mostly other formulas.
+		switch {
+		case edge:
 			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
-				return
+				return false
 			}
-		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && !r.job.Unverified {
-			return
+		case cut:
+			p.FineDistance = imagehash.FineDistance(fp, rec.Print)
+			if _, p.Verified = imagehash.VerifyCut(fp, rec.Print, side); !p.Verified {
+				return false
+			}
+		default:
+			if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && !r.job.Unverified {
+				return false
+			}
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
+		return true
 	}
 	search := fp.SearchHashes()
 	r.mih.SearchAny(search, r.job.MaxDistance, func(pos, d int) {
 		if seen != nil {
 			seen[pos] = true
 		}
-		consider(pos, d, false)
+		consider(pos, d, false, false, 0)
 	})
+	nearest := func(pos int) int {
+		d := 64
+		for _, h := range search {
+			d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
+		}
+		return d
+	}
 	if r.edge != nil {
 		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
 			pos := r.edgePos[i]
-			if seen[pos] {
-				return
+			if !seen[pos] && consider(pos, nearest(pos), true, false, 0) {
+				seen[pos] = true
 			}
-			d := 64
-			for _, h := range search {
-				d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
+		})
+	}
+	if r.cut != nil {
+		r.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
+			c := r.cutPos[i]
+			if pos := int(c.pos); !seen[pos] && consider(pos, nearest(pos), false, true, int(c.side)) {
+				seen[pos] = true
 			}
-			consider(pos, d, true)
 		})
 	}
 	sort.Slice(found, func(a, b int) bool {
