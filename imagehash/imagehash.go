@@ -15,7 +15,10 @@
 // ([Options.Probe]): its ink box moved in and out at each side, so that a
 // copy whose ink was cut at an edge is still found; and [Ink.EdgeKey], a
 // pHash of the ink without a band at each side, finds a copy whose cut
-// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]).
+// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]); a
+// training image's cut variants ([Ink.CutVariantKeys]) find a copy whose
+// cut moved its ink box further ([Hashes.CutKeys], verified by
+// [VerifyCut]).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone

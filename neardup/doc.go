@@ -15,7 +15,12 @@
 // imagehash.EdgeRadius of keys computed from the training images' stored
 // ink, so that a copy whose ink was cut at an edge is found beyond the
 // pHash radius; such a pair (Pair.EdgeKey) is reported only when
-// imagehash.VerifyEdge verifies it. Within a split that is itself a training corpus,
+// imagehash.VerifyEdge verifies it. A query that may have been cut at a
+// side (imagehash.Hashes.CutSides) also searches its ink keys among the
+// training images' cut variants of that side (imagehash.Ink.CutVariantKeys,
+// computed from the stored ink: the ink a 3% cut would leave, refitted),
+// for a cut that moved the ink box; such a pair (Pair.Cut) is reported
+// only when imagehash.VerifyCut verifies it. Within a split that is itself a training corpus,
 // a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by

@@ -65,8 +65,8 @@ type Job struct {
 	// verify them as copies (Verified false): most are the same formula
 	// by another writer.
 	Unverified bool
-	// NoProbes searches with each test image's own hashes only: no probes
-	// and no edge keys for ink cut at an edge, and
+	// NoProbes searches with each test image's own hashes only: no probes,
+	// edge keys or cut variants for ink cut at an edge, and
 	// imagehash.VerifyDistance for every query
 	// (the stricter limit of a lone symbol needs the count of ink pieces
 	// the probes compute). It is the search the SQL over image
@@ -103,10 +103,12 @@ type Pair struct {
 	// query's nearest probe, is beyond the radius, and it was verified by
 	// imagehash.VerifyEdge.
 	EdgeKey bool `json:"edge_key,omitempty"`
-	// Cut marks a pair found by a cut variant of the training image only
-	// (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its ink
-	// box more than a probe restores): its Distance is as for EdgeKey,
-	// and it was verified by imagehash.VerifyCut.
+	// Cut marks a pair verified by a cut variant of the training image
+	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its
+	// ink box more than a probe restores): neither the pHash search
+	// (within the radius, imagehash.Verify) nor the edge keys verified
+	// it, imagehash.VerifyCut did. Its Distance is the pHash distance
+	// from the query's nearest probe, within the radius or beyond.
 	Cut bool `json:"cut,omitempty"`
 }
 
@@ -495,10 +497,11 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	var seen map[int]bool // the positions found so far
+	var seen map[int]bool // the positions the pHash search or the edge keys found
 	if r.edge != nil || r.cut != nil {
 		seen = map[int]bool{}
 	}
+	at := map[int]int{} // the positions with a pair in found, and where
 	// consider offers the record at pos, d bits from the query, found by
 	// the pHash, the edge keys (edge) or the cut variant at side (cut),
 	// and says whether it was kept.
@@ -530,6 +533,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
+		at[pos] = len(found)
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
 		return true
 	}
@@ -556,10 +560,20 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		})
 	}
 	if r.cut != nil {
+		// A candidate within the radius that Verify did not verify may
+		// still be a cut copy: a pair listed unverified (Job.Unverified)
+		// becomes verified.
 		r.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
 			c := r.cutPos[i]
-			if pos := int(c.pos); !seen[pos] && consider(pos, nearest(pos), false, true, int(c.side)) {
-				seen[pos] = true
+			pos := int(c.pos)
+			k, ok := at[pos]
+			switch {
+			case !ok:
+				consider(pos, nearest(pos), false, true, int(c.side))
+			case !found[k].pair.Verified:
+				if _, v := imagehash.VerifyCut(fp, found[k].rec.Print, int(c.side)); v {
+					found[k].pair.Verified, found[k].pair.Cut = true, true
+				}
 			}
 		})
 	}
