@@ -12,16 +12,18 @@ import (
 // reached lowest), or a whole symbol (a closing bar, a final "1" or
 // dot), the rest of the ink is fitted to the canvas at another scale, by
 // up to a tenth on either axis, and neither the pHash nor the edge key of
-// any probe stays near the uncut copy's. A query cannot know what it
-// lost, so the training side makes the copy the cut would leave: its
-// stored ink with the band at one side cleared, a symbol lying within
-// the band (with its pen) dropped whole, the rest refitted to the
-// canvas ([Ink.CutVariants]). A variant is kept only when its box is not
-// one the probes cover: when the cut moved the box on the other axis or
-// took more than the band on its own. A query searches its own ink keys
-// ([Hashes.CutKeys]) among the variants' ([Ink.Key]) within CutRadius,
-// and [VerifyCut] verifies a pair only by the ink of the variant, as
-// strictly as [Verify] by ink alone.
+// any probe stays near the uncut copy's; and even where the box is
+// restored, the uncut copy still has the ink the cut took. A query cannot
+// know what it lost, so the training side makes the copy the cut would
+// leave, at each side: its stored ink with the strokes beyond the cut
+// line dropped with their pen (a symbol lying wholly beyond it goes
+// whole), the rest refitted to the canvas ([Ink.CutVariant]), computed
+// when the index is read, as the edge keys are. A query that may have
+// been cut at a side ([Hashes.CutSides]: its margin there is at most half
+// the opposite one) searches its own ink keys ([Hashes.CutKeys]) among
+// that side's variants' ([Ink.CutVariantKeys], [Ink.Key]) within
+// CutRadius, and [VerifyCut] verifies a pair only by the ink of the
+// variant, as strictly as [Verify] by ink alone.
 
 // CutRadius is the Hamming radius within which a query's ink keys find a
 // cut variant's.
