@@ -347,4 +347,4 @@ func VerifyCut(query, train Hashes, side int) (float64, bool) {
 
 // VerifyCutInk is the largest InkDistance from a cut variant at which a
 // query is its copy.
-var VerifyCutInk = VerifyInk
+const VerifyCutInk = VerifyInk
