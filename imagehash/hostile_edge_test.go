@@ -101,3 +101,70 @@ func TestHostileEdgeKey(t *testing.T) {
 		t.Errorf("VerifyEdge verified a pair without ink by its fine distance %d", d)
 	}
 }
+
+// TestHostileCutVariant: a query may have been cut at a side where its ink
+// reaches the edge or its margin is at most half the opposite one
+// (CutSides); a copy whose right 3% was cut is near its original's cut
+// variant at that side (key within CutRadius, ink verified by VerifyCut),
+// but not verified against the variant of a side it could not have been
+// cut at, nor as a lone symbol; and an empty ink has no variants.
+func TestHostileCutVariant(t *testing.T) {
+	sides := []struct {
+		margins [4]int
+		want    uint8
+	}{
+		{[4]int{12, 12, 11, 11}, 0},          // the CROHME bitmaps' margins
+		{[4]int{27, 27, 0, 10}, 1<<2 | 1<<3}, // cut at the right: the box pushed there
+		{[4]int{0, 0, 0, 0}, 0b1111},         // cropped to the ink
+		{[4]int{10, 4, 20, 9}, 1<<0 | 1<<1},  // nearer the left and the top
+		{[4]int{5, 30, 5, 31}, 0},            // equal margins: at neither side
+	}
+	for _, tt := range sides {
+		if got := cutSides(tt.margins); got != tt.want {
+			t.Errorf("cutSides(%v) = %04b, want %04b", tt.margins, got, tt.want)
+		}
+	}
+	var empty Ink
+	if v := empty.CutVariantKeys(); v != [4]uint64{} {
+		t.Errorf("empty ink: cut variant keys %v, want none", v)
+	}
+	g := drawStrokes(4, 3, 5)
+	train, err := Compute(g, Options{Canvas: Stretch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The ink spans x 13–368: cut 11 px (3% of its box) off its right.
+	cut := g.SubImage(image.Rect(g.Rect.Min.X, g.Rect.Min.Y, 368-11, g.Rect.Max.Y)).(*image.Gray)
+	q, err := Compute(cut, Options{Canvas: Stretch, Probe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if q.CutSides != 1<<2 {
+		t.Fatalf("query cut at the right: CutSides %04b, want %04b", q.CutSides, 1<<2)
+	}
+	vk := train.Ink.CutVariantKeys()
+	near := 64
+	for _, k := range q.CutKeys() {
+		near = min(near, bits.OnesCount64(k^vk[2]))
+	}
+	if near > CutRadius {
+		t.Errorf("query's ink keys %d bits from the right cut variant's, want ≤ %d", near, CutRadius)
+	}
+	if d, ok := VerifyCut(q, train, 2); !ok {
+		t.Errorf("VerifyCut at the right: ink distance %.2f, not verified", d)
+	}
+	if _, ok := VerifyCut(q, train, 0); ok {
+		t.Error("VerifyCut verified the left cut variant of a query whose left margin is its widest")
+	}
+	symbol := q
+	symbol.Parts = 1
+	if _, ok := VerifyCut(symbol, train, 2); ok {
+		t.Error("VerifyCut verified a lone symbol")
+	}
+	if keys := symbol.CutKeys(); keys != nil {
+		t.Errorf("lone symbol: cut keys %v, want none", keys)
+	}
+	if keys := train.CutKeys(); keys != nil {
+		t.Errorf("training image: cut keys %v, want none", keys)
+	}
+}

@@ -15,11 +15,13 @@
 // ([Options.Probe]): its ink box moved in and out at each side, so that a
 // copy whose ink was cut at an edge is still found; and [Ink.EdgeKey], a
 // pHash of the ink without a band at each side, finds a copy whose cut
-// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]). A query
-// whose strokes a thick pen merged on a small canvas is keyed and
-// verified against the training ink closed at its level
-// ([Hashes.SmallKeys], small.go); one whose ink is too small to tell one
-// formula from another is verified only by identical pixels
+// lost strokes ([Hashes.EdgeKeys], verified by [VerifyEdge]); a
+// training image's cut variants ([Ink.CutVariantKeys]) find a copy whose
+// cut moved its ink box further ([Hashes.CutKeys], verified by
+// [VerifyCut]). A query whose strokes a thick pen merged on a small
+// canvas is keyed and verified against the training ink closed at its
+// level ([Hashes.SmallKeys], small.go); one whose ink is too small to tell
+// one formula from another is verified only by identical pixels
 // ([Hashes.TooSmall]).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
@@ -43,6 +45,7 @@ import (
 	"image/color"
 	"math"
 	"math/bits"
+	"slices"
 
 	"github.com/corona10/goimagehash"
 )
@@ -141,6 +144,12 @@ type Hashes struct {
 	// ink reaches an edge of the decoded image, as ink cut by that edge
 	// does: only such a query searches by its edge keys (EdgeKeys).
 	AtEdge bool
+	// CutSides, set for a query (Options.Probe; not stored), has bit s
+	// set for each side s (0 left, 1 top, 2 right, 3 bottom) where its
+	// ink may have been cut: the ink reaches that edge, or its margin there
+	// is at most half the opposite one's. Only those sides' cut variants
+	// are searched (CutKeys).
+	CutSides uint8
 	// scale is what a query's pen did to its strokes (small.go; not
 	// stored: zero for a training image), and small caches its inks
 	// prepared at the small levels.
@@ -275,11 +284,11 @@ func crop(g Gray) (Gray, uint8, bool) {
 	return c, t, ok
 }
 
-// cropAt is crop, and also says whether the ink box reaches an edge of
-// the image.
-func cropAt(g Gray) (c Gray, t uint8, atEdge, ok bool) {
+// cropAt is crop, and also returns the ink box's margins in the image:
+// left, top, right, bottom (0 where it reaches the edge).
+func cropAt(g Gray) (c Gray, t uint8, margins [4]int, ok bool) {
 	if g.W == 0 || g.H == 0 {
-		return g, 0, false, false
+		return g, 0, margins, false
 	}
 	if borderMedian(g) < 128 {
 		inv := make([]uint8, len(g.Pix))
@@ -290,7 +299,7 @@ func cropAt(g Gray) (c Gray, t uint8, atEdge, ok bool) {
 	}
 	t, ok = otsu(g.Pix)
 	if !ok {
-		return g, 0, false, false
+		return g, 0, margins, false
 	}
 	x0, y0, x1, y1, isolated := inkBox(g, t, 0)
 	// Speckle noise (many ink pixels with no ink neighbour) would stretch
@@ -301,14 +310,14 @@ func cropAt(g Gray) (c Gray, t uint8, atEdge, ok bool) {
 		x0, y0, x1, y1, _ = inkBox(g, t, 2)
 	}
 	if x1 < 0 {
-		return g, 0, false, false
+		return g, 0, margins, false
 	}
 	c = Gray{W: x1 - x0 + 1, H: y1 - y0 + 1}
 	c.Pix = make([]uint8, c.W*c.H)
 	for y := 0; y < c.H; y++ {
 		copy(c.Pix[y*c.W:(y+1)*c.W], g.Pix[(y0+y)*g.W+x0:])
 	}
-	return c, t, x0 == 0 || y0 == 0 || x1 == g.W-1 || y1 == g.H-1, true
+	return c, t, [4]int{x0, y0, g.W - 1 - x1, g.H - 1 - y1}, true
 }
 
 // inkBox returns the bounding box of the ink pixels (value ≤ t) that have
@@ -502,7 +511,7 @@ func spans(n, m int) []span {
 func Compute(img image.Image, o Options) (Hashes, error) {
 	g := ToGray(img)
 	fp := Hashes{Width: g.W, Height: g.H}
-	c, t, atEdge, ok := cropAt(g)
+	c, t, margins, ok := cropAt(g)
 	if !ok {
 		fp.Blank = true
 		return fp, nil
@@ -527,7 +536,8 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		fp.Parts = 2 // a formula a thick pen joined, not a lone symbol
 	}
 	if o.Probe {
-		fp.AtEdge = atEdge
+		fp.AtEdge = slices.Contains(margins[:], 0)
+		fp.CutSides = cutSides(margins)
 		fp.scale = scaleOf(c, t, o.size(), o.Canvas)
 		fp.small = new(smallQuery)
 		fp.Probes = new([NumProbes]Probe)

@@ -2,8 +2,6 @@ package imagehash
 
 import (
 	"math"
-	"math/bits"
-	"slices"
 	"sync"
 )
 
@@ -152,7 +150,7 @@ func (k *Ink) SmallKey(level int) uint64 {
 		return 0
 	}
 	c := k.closeY(smallLevels[level])
-	return c.dctKey()
+	return c.Key()
 }
 
 // closeY returns the ink closed vertically by e pixels: dilated by e up
@@ -175,52 +173,6 @@ func (k *Ink) closeY(e int) Ink {
 		out[y] = w
 	}
 	return out
-}
-
-// inkBasis[u][x] is the DCT-II basis over the canvas: cos(π(2x+1)u/2n).
-var inkBasis = func() (b [8][InkSide]float64) {
-	for u := range b {
-		for x := range b[u] {
-			b[u][x] = math.Cos(math.Pi * float64(2*x+1) * float64(u) / (2 * InkSide))
-		}
-	}
-	return b
-}()
-
-// dctKey is the pHash of the ink bitmap: each of its 8×8 lowest DCT
-// coefficients set when above their median.
-func (k *Ink) dctKey() uint64 {
-	var rows [InkSide][8]float64
-	for y := range rows {
-		w := k[y]
-		for w != 0 {
-			x := bits.TrailingZeros64(w)
-			w &= w - 1
-			for u := range 8 {
-				rows[y][u] += inkBasis[u][x]
-			}
-		}
-	}
-	var coef [64]float64
-	for v := range 8 {
-		for u := range 8 {
-			s := 0.0
-			for y := range rows {
-				s += rows[y][u] * inkBasis[v][y]
-			}
-			coef[v*8+u] = s
-		}
-	}
-	sorted := coef
-	slices.Sort(sorted[:])
-	median := (sorted[31] + sorted[32]) / 2
-	var key uint64
-	for i, c := range coef {
-		if c > median {
-			key |= 1 << i
-		}
-	}
-	return key
 }
 
 // verifySmall reports whether a query whose ink is small (SmallLevel)

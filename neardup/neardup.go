@@ -65,8 +65,8 @@ type Job struct {
 	// verify them as copies (Verified false): most are the same formula
 	// by another writer.
 	Unverified bool
-	// NoProbes searches with each test image's own hashes only: no probes
-	// and no edge keys for ink cut at an edge, and
+	// NoProbes searches with each test image's own hashes only: no probes,
+	// edge keys or cut variants for ink cut at an edge, and
 	// imagehash.VerifyDistance for every query
 	// (the stricter limit of a lone symbol needs the count of ink pieces
 	// the probes compute). It is the search the SQL over image
@@ -108,6 +108,13 @@ type Pair struct {
 	// canvas): its Distance is beyond the radius, and it is reported only
 	// when imagehash.Verify verifies it.
 	SmallInk bool `json:"small_ink,omitempty"`
+	// Cut marks a pair verified by a cut variant of the training image
+	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its
+	// ink box more than a probe restores): neither the pHash search
+	// (within the radius, imagehash.Verify) nor the edge keys verified
+	// it, imagehash.VerifyCut did. Its Distance is the pHash distance
+	// from the query's nearest probe, within the radius or beyond.
+	Cut bool `json:"cut,omitempty"`
 }
 
 // Summary counts one test split.
@@ -196,6 +203,9 @@ func Run(ctx context.Context, job Job) (Report, error) {
 			r.edge, r.edgePos = index.NewHamming(keys), pos
 		}
 		r.small = newSmallKeys(r.train.records)
+		if keys, pos := r.train.cutKeys(); len(keys) > 0 {
+			r.cut, r.cutPos = index.NewHamming(keys), pos
+		}
 	}
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
@@ -225,7 +235,18 @@ type run struct {
 	edge    *index.Hamming
 	edgePos []int
 	small   *smallKeys // nil with Job.NoProbes
-	ev      evidencePicker
+	// cut is over the cut variants' keys of the records with ink
+	// (cutPos[i] is the i-th key's record and side; nil as edge is): a
+	// third search, for a cut that moved the ink box.
+	cut    *index.Hamming
+	cutPos []cutPos
+	ev     evidencePicker
+}
+
+// cutPos is a cut variant's record position and side.
+type cutPos struct {
+	pos  int32
+	side uint8
 }
 
 // trainSet is what the test images are searched among: the training
@@ -269,6 +290,37 @@ func (t *trainSet) edgeKeys() ([]uint64, []int) {
 		}()
 	}
 	wg.Wait()
+	return keys, pos
+}
+
+// cutKeys returns the keys of the cut variants
+// (imagehash.Ink.CutVariantKeys) of the records with ink, computed from
+// their stored ink on all cores, and each one's record position and side.
+// A side whose variant has no ink is left out.
+func (t *trainSet) cutKeys() ([]uint64, []cutPos) {
+	all := make([][4]uint64, len(t.records))
+	workers := runtime.GOMAXPROCS(0)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(all); i += workers {
+				all[i] = t.records[i].Print.Ink.CutVariantKeys()
+			}
+		}()
+	}
+	wg.Wait()
+	var keys []uint64
+	var pos []cutPos
+	for i, ks := range all {
+		for side, k := range ks {
+			if k != 0 {
+				keys = append(keys, k)
+				pos = append(pos, cutPos{int32(i), uint8(side)})
+			}
+		}
+	}
 	return keys, pos
 }
 
@@ -446,14 +498,26 @@ type candidate struct {
 	fromFP bool // the record came from a fingerprint
 }
 
+// foundBy says which search found a candidate.
+type foundBy uint8
+
+const (
+	byPHash foundBy = iota // the pHash within the radius
+	byEdge                 // the edge keys
+	byCut                  // a cut variant's key
+	bySmall                // the small-ink keys
+)
+
 // candidates returns the training images within the radius of a test
-// image (those imagehash.Verify verifies, or all with Job.Unverified), and
+// image (those imagehash.Verify verifies, or all with Job.Unverified),
 // those beyond it that the edge keys find within imagehash.EdgeRadius and
-// imagehash.VerifyEdge verifies, and, for a query whose ink is small,
-// those its small-ink keys find (smallKeys) that imagehash.Verify
-// verifies, their labels compared, nearest first; a split's image is
-// never its own pair. A query whose ink is too small
-// (imagehash.Hashes.TooSmall) is not searched by its edge keys.
+// imagehash.VerifyEdge verifies, those that a cut variant's key finds
+// within imagehash.CutRadius and imagehash.VerifyCut verifies, and, for a
+// query whose ink is small, those its small-ink keys find (smallKeys) that
+// imagehash.Verify verifies, their labels compared, nearest first; a
+// split's image is never its own pair. A query whose ink is too small
+// (imagehash.Hashes.TooSmall) is searched by neither its edge keys nor
+// the cut variants.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
 	var found []candidate
 	var testDigest, testWS canon.Digest
@@ -461,30 +525,43 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	var seen map[int]bool // the positions the searches found
-	if r.edge != nil || r.small != nil {
+	var seen map[int]bool // the positions the pHash search or the edge keys found
+	if r.edge != nil || r.cut != nil || r.small != nil {
 		seen = map[int]bool{}
 	}
-	consider := func(pos, d int, edge, small bool) bool {
+	at := map[int]int{} // the positions with a pair in found, and where
+	// consider offers the record at pos, d bits from the query, found by
+	// the pHash, the edge keys, the cut variant at side or the small-ink
+	// keys (by), and says whether it was kept.
+	consider := func(pos, d int, by foundBy, side int) bool {
 		rec := r.train.records[pos]
 		if self[rec.Corpus] && rec.Seq == it.Seq {
 			return false // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: edge, SmallInk: small}
-		if edge {
-			// Only verified pairs: beyond the radius, the unverified
-			// candidates are mostly other formulas.
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: by == byEdge, Cut: by == byCut, SmallInk: by == bySmall}
+		// Beyond the radius, only verified pairs: the unverified
+		// candidates are mostly other formulas.
+		switch by {
+		case byEdge:
 			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
 				return false
 			}
-		} else if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (small || !r.job.Unverified) {
-			return false
+		case byCut:
+			p.FineDistance = imagehash.FineDistance(fp, rec.Print)
+			if _, p.Verified = imagehash.VerifyCut(fp, rec.Print, side); !p.Verified {
+				return false
+			}
+		default:
+			if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (by == bySmall || !r.job.Unverified) {
+				return false
+			}
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
+		at[pos] = len(found)
 		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
 		return true
 	}
@@ -493,9 +570,9 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		if seen != nil {
 			seen[pos] = true
 		}
-		consider(pos, d, false, false)
+		consider(pos, d, byPHash, 0)
 	})
-	distance := func(pos int) int {
+	nearest := func(pos int) int {
 		d := 64
 		for _, h := range search {
 			d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
@@ -505,17 +582,34 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 	if r.edge != nil && !fp.TooSmall() {
 		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
 			pos := r.edgePos[i]
-			if seen[pos] {
-				return
+			// An edge candidate VerifyEdge refuses may still be a cut
+			// copy or a small ink's (below).
+			if !seen[pos] && consider(pos, nearest(pos), byEdge, 0) {
+				seen[pos] = true
 			}
-			// An edge candidate VerifyEdge refuses may still be a small
-			// ink's copy (Verify, below).
-			seen[pos] = consider(pos, distance(pos), true, false)
+		})
+	}
+	if r.cut != nil && !fp.TooSmall() {
+		// A candidate within the radius that Verify did not verify may
+		// still be a cut copy: a pair listed unverified (Job.Unverified)
+		// becomes verified.
+		r.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
+			c := r.cutPos[i]
+			pos := int(c.pos)
+			k, ok := at[pos]
+			switch {
+			case !ok:
+				consider(pos, nearest(pos), byCut, int(c.side))
+			case !found[k].pair.Verified:
+				if _, v := imagehash.VerifyCut(fp, found[k].rec.Print, int(c.side)); v {
+					found[k].pair.Verified, found[k].pair.Cut = true, true
+				}
+			}
 		})
 	}
 	r.small.search(fp, func(pos int) {
-		if !seen[pos] {
-			consider(pos, distance(pos), false, true)
+		if _, ok := at[pos]; !ok && !seen[pos] {
+			consider(pos, nearest(pos), bySmall, 0)
 		}
 	})
 	sort.Slice(found, func(a, b int) bool {

@@ -7,9 +7,9 @@ import (
 	"github.com/leakaudit/leakaudit/neardup"
 )
 
-// TestHostileSmallInkReason: a pair the small-ink keys found and verified
-// is explained by that rule, not by the full-resolution ink rule that
-// did not verify it.
+// TestHostileSmallInkReason: a pair the small-ink keys, a cut variant or
+// the edge keys found and verified is explained by that rule, not by the
+// full-resolution ink rule that did not verify it.
 func TestHostileSmallInkReason(t *testing.T) {
 	tests := []struct {
 		p         neardup.Pair
@@ -18,6 +18,8 @@ func TestHostileSmallInkReason(t *testing.T) {
 		{neardup.Pair{Verified: true, SmallInk: true, Distance: 20}, "small-ink keys", "fine 256-bit hash"},
 		{neardup.Pair{Verified: true, Distance: 4}, "fine 256-bit hash", "small-ink"},
 		{neardup.Pair{Verified: true, SmallInk: true, Identical: true}, "same pixels", "small-ink"},
+		{neardup.Pair{Verified: true, Cut: true, Distance: 12}, "cut variant", "fine 256-bit hash"},
+		{neardup.Pair{Verified: true, EdgeKey: true, Distance: 14}, "edge keys", "fine 256-bit hash within"},
 	}
 	for _, tt := range tests {
 		got := CopyReason(tt.p)

@@ -4,24 +4,27 @@
 // five corner rasterizers of package internal/inkraster and random ones
 // from seeds) it counts the items whose own CROHME bitmap is found at the
 // default settings (searched as neardup searches: the pHash within the
-// radius and the edge keys within imagehash.EdgeRadius), and splits the
-// misses into retrieval misses (the bitmap is beyond both radii from the
-// query and all its probes) and verification misses (found, but
-// imagehash.Verify, or VerifyEdge for a pair the edge keys alone found,
-// does not verify it), with the pHash and fine distances of each; a query
+// radius, the edge keys within imagehash.EdgeRadius and the cut variants
+// within imagehash.CutRadius, verified by imagehash.VerifyCut), and splits
+// the misses into retrieval misses (the bitmap is beyond the pHash and
+// edge-key radii from the query and all its probes) and verification
+// misses (found, but imagehash.Verify, or VerifyEdge for a pair the edge
+// keys alone found, does not verify it), with the pHash and fine distances
+// of each; a query
 // whose ink is small is also searched by its small-ink keys
 // (imagehash.Hashes.SmallKeys, within imagehash.SmallRadius, verified by
 // imagehash.Verify), and one whose ink is too small to verify
-// (imagehash.Hashes.TooSmall) is counted and not searched by its edge
-// keys, as neardup does. Wrong
+// (imagehash.Hashes.TooSmall) is counted and searched by neither its edge
+// keys nor the cut variants, as neardup does. Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. With
 // -control, CROHME train is also searched against itself and its verified
 // pairs that are not pixel copies are listed.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false] [-cut=false]
 //
 // -list only lists the sets with their rasterizers' parameters; -edge=false
-// searches by the pHash alone (the matcher before the edge keys).
+// and -cut=false leave out the edge keys and the cut variants (the matcher
+// before them).
 // Hashing cost is reported as CPU time of the process (getrusage), per
 // training image and per query (a query hashes nine canvases: its own and
 // eight probes), so that a shared machine does not inflate it.
@@ -53,16 +56,23 @@ import (
 	"github.com/leakaudit/leakaudit/neardup"
 )
 
-// edgeKeys says whether queries also search by their edge keys.
-var edgeKeys bool
+// edgeKeys and cutKeys say whether queries also search by their edge keys
+// and among the cut variants.
+var edgeKeys, cutKeys bool
 
 // searcher finds training bitmaps as neardup does: by the pHash within the
-// radius and, when edgeKeys is set, by the edge keys within
-// imagehash.EdgeRadius.
+// radius, when edgeKeys is set by the edge keys within
+// imagehash.EdgeRadius, when cutKeys is set among the cut variants within
+// imagehash.CutRadius, and by the small-ink keys.
 type searcher struct {
 	mih, edge *index.Hamming
 	train     []bitmap
 	radius    int
+	// cut is over the cut variants' keys (imagehash.Ink.CutVariantKeys);
+	// cutPos[i] and cutSide[i] are the i-th key's bitmap and side.
+	cut     *index.Hamming
+	cutPos  []int
+	cutSide []int
 	// small holds the index of each small-ink level's keys
 	// (imagehash.Ink.SmallKey), built when a query first needs it.
 	smallMu sync.Mutex
@@ -98,16 +108,31 @@ func newSearcher(train []bitmap, radius int) *searcher {
 		}
 		s.edge = index.NewHamming(keys)
 	}
+	if cutKeys {
+		var keys []uint64
+		for i := range train {
+			for side, k := range train[i].fp.Ink.CutVariantKeys() {
+				if k != 0 {
+					keys = append(keys, k)
+					s.cutPos = append(s.cutPos, i)
+					s.cutSide = append(s.cutSide, side)
+				}
+			}
+		}
+		s.cut = index.NewHamming(keys)
+	}
 	return s
 }
 
 // search calls fn once for each verified candidate of fp: its position,
 // pHash distance (from the query's nearest search hash) and fine distance.
 func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
-	seen := map[int]bool{}
+	seen := map[int]bool{} // found by the pHash, or verified by an edge key
+	kept := map[int]bool{} // verified
 	s.mih.SearchAny(fp.SearchHashes(), s.radius, func(p, d int) {
 		seen[p] = true
 		if fine, ok := imagehash.Verify(fp, s.train[p].fp); ok {
+			kept[p] = true
 			fn(p, d, fine)
 		}
 	})
@@ -119,14 +144,28 @@ func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
 			// An edge candidate VerifyEdge refuses may still be a small
 			// ink's copy (Verify, below), as in neardup.
 			if fine, ok := imagehash.VerifyEdge(fp, s.train[p].fp); ok {
-				seen[p] = true
+				seen[p], kept[p] = true, true
 				fn(p, phashDistance(fp, s.train[p].fp), fine)
+			}
+		})
+	}
+	if s.cut != nil && !fp.TooSmall() {
+		// A pHash candidate Verify refused may be a cut copy, as in
+		// neardup.
+		s.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
+			p := s.cutPos[i]
+			if kept[p] {
+				return
+			}
+			if _, ok := imagehash.VerifyCut(fp, s.train[p].fp, s.cutSide[i]); ok {
+				kept[p] = true
+				fn(p, phashDistance(fp, s.train[p].fp), imagehash.FineDistance(fp, s.train[p].fp))
 			}
 		})
 	}
 	for _, l := range fp.SmallLevels() {
 		s.smallIndex(l).SearchAny(fp.SmallKeys(l), imagehash.SmallRadius, func(p, _ int) {
-			if seen[p] {
+			if seen[p] || kept[p] {
 				return
 			}
 			seen[p] = true
@@ -176,6 +215,7 @@ func main() {
 	control := flag.Bool("control", false, "also search CROHME train against itself")
 	radius := flag.Int("radius", neardup.DefaultMaxDistance, "pHash search radius")
 	flag.BoolVar(&edgeKeys, "edge", true, "also search by the edge keys (imagehash.EdgeKeys), as neardup does")
+	flag.BoolVar(&cutKeys, "cut", true, "also search the cut variants (imagehash.Ink.CutVariantKeys), as neardup does")
 	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
 	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
@@ -310,9 +350,10 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 					ownFine, ownOK = imagehash.Verify(fp, own)
 				}
 			}
-			wrong := 0
+			wrong, ownFound := 0, false
 			srch.search(fp, func(p, _, _ int) {
 				if p == ownPos {
+					ownFound = true
 					return
 				}
 				if train[p].corpus == s.own && sigs[id] != "" && sigs[id] == sigs[train[p].id] || sameBitmap(p, ownPos) {
@@ -328,7 +369,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 				t.tooSmall++
 			}
 			switch {
-			case retrieved && ownOK:
+			case ownFound: // as neardup finds it (the cut variants too)
 				t.found++
 				return
 			case !retrieved:
