@@ -29,15 +29,47 @@ import (
 // cut variant's.
 const CutRadius = 10
 
-// inkBasis[u][x] is the DCT-II basis over the ink canvas: cos(π(2x+1)u/2n).
-var inkBasis = func() (b [8][InkSide]float64) {
+// inkBasis[u][x] is the DCT-II basis over the ink canvas (dctBasis).
+var inkBasis = dctBasis(InkSide)
+
+// dctBasis returns the 8 lowest DCT-II basis vectors over n pixels:
+// b[u][x] = cos(π(2x+1)u/2n).
+func dctBasis(n int) (b [8][]float64) {
 	for u := range b {
+		b[u] = make([]float64, n)
 		for x := range b[u] {
-			b[u][x] = math.Cos(math.Pi * float64(2*x+1) * float64(u) / (2 * InkSide))
+			b[u][x] = math.Cos(math.Pi * float64(2*x+1) * float64(u) / float64(2*n))
 		}
 	}
 	return b
-}()
+}
+
+// dctKey returns the pHash of a bitmap given each of its rows' 8 lowest
+// horizontal DCT coefficients (rows) and the vertical basis over as many
+// rows (dctBasis(len(rows))): each of the 8×8 lowest coefficients set
+// when it is above their median.
+func dctKey(rows [][8]float64, basis *[8][]float64) uint64 {
+	var coef [64]float64
+	for v := range 8 {
+		for u := range 8 {
+			s := 0.0
+			for y := range rows {
+				s += rows[y][u] * basis[v][y]
+			}
+			coef[v*8+u] = s
+		}
+	}
+	sorted := coef
+	slices.Sort(sorted[:])
+	median := (sorted[31] + sorted[32]) / 2
+	var key uint64
+	for i, c := range coef {
+		if c > median {
+			key |= 1 << i
+		}
+	}
+	return key
+}
 
 // inkByteBasis[b][v][u] is the sum of inkBasis[u][x] over the set bits
 // of v as the b-th byte of a row (x = 8b + bit): a row's coefficients
@@ -74,26 +106,7 @@ func (k *Ink) Key() uint64 {
 			}
 		}
 	}
-	var coef [64]float64
-	for v := range 8 {
-		for u := range 8 {
-			s := 0.0
-			for y := range rows {
-				s += rows[y][u] * inkBasis[v][y]
-			}
-			coef[v*8+u] = s
-		}
-	}
-	sorted := coef
-	slices.Sort(sorted[:])
-	median := (sorted[31] + sorted[32]) / 2
-	var key uint64
-	for i, c := range coef {
-		if c > median {
-			key |= 1 << i
-		}
-	}
-	return key
+	return dctKey(rows[:], &inkBasis)
 }
 
 // inkPen is the common pen's width in pixels of the ink canvas.

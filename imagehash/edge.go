@@ -1,9 +1,7 @@
 package imagehash
 
 import (
-	"math"
 	"math/bits"
-	"slices"
 )
 
 // Edge keys. A copy whose ink was cut at an edge of its image has lost the
@@ -29,15 +27,8 @@ const EdgeRadius = 10
 // edgeSide is the side of the edge key's window.
 const edgeSide = InkSide - 2*EdgeMargin
 
-// edgeBasis[u][x] is the DCT-II basis over the window: cos(π(2x+1)u/2n).
-var edgeBasis = func() (b [8][edgeSide]float64) {
-	for u := range b {
-		for x := range b[u] {
-			b[u][x] = math.Cos(math.Pi * float64(2*x+1) * float64(u) / (2 * edgeSide))
-		}
-	}
-	return b
-}()
+// edgeBasis is the DCT-II basis over the window (dctBasis).
+var edgeBasis = dctBasis(edgeSide)
 
 // EdgeKey returns the edge key of an ink bitmap: each of the 8×8 lowest
 // DCT coefficients of the window that leaves EdgeMargin pixels out at each
@@ -58,26 +49,7 @@ func (k *Ink) EdgeKey() uint64 {
 			}
 		}
 	}
-	var coef [64]float64
-	for v := range 8 {
-		for u := range 8 {
-			s := 0.0
-			for y := range rows {
-				s += rows[y][u] * edgeBasis[v][y]
-			}
-			coef[v*8+u] = s
-		}
-	}
-	sorted := coef
-	slices.Sort(sorted[:])
-	median := (sorted[31] + sorted[32]) / 2
-	var key uint64
-	for i, c := range coef {
-		if c > median {
-			key |= 1 << i
-		}
-	}
-	return key
+	return dctKey(rows[:], &edgeBasis)
 }
 
 // EdgeKeys returns the edge keys a query searches with: of its ink and

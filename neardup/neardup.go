@@ -6,9 +6,7 @@ import (
 	"fmt"
 	"image"
 	"math/bits"
-	"runtime"
 	"sort"
-	"sync"
 
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/checksum"
@@ -16,6 +14,7 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
+	"github.com/leakaudit/leakaudit/internal/parallel"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
@@ -198,13 +197,20 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	}
 	r.mih = index.NewHamming(r.train.hashes)
 	if !job.NoProbes {
-		keys, pos := r.train.edgeKeys()
+		keys, pos, err := r.train.edgeKeys(ctx)
+		if err != nil {
+			return r.rep, err
+		}
 		if len(keys) > 0 {
 			r.edge, r.edgePos = index.NewHamming(keys), pos
 		}
 		r.small = newSmallKeys(r.train.records)
-		if keys, pos := r.train.cutKeys(); len(keys) > 0 {
-			r.cut, r.cutPos = index.NewHamming(keys), pos
+		keys, cpos, err := r.train.cutKeys(ctx)
+		if err != nil {
+			return r.rep, err
+		}
+		if len(keys) > 0 {
+			r.cut, r.cutPos = index.NewHamming(keys), cpos
 		}
 	}
 	for _, sp := range job.Tests {
@@ -270,7 +276,7 @@ type trainSet struct {
 // with ink, computed from their stored ink on all cores, and each one's
 // record position. Records without ink (from a fingerprint made without
 // it) are left out: VerifyEdge never verifies them.
-func (t *trainSet) edgeKeys() ([]uint64, []int) {
+func (t *trainSet) edgeKeys(ctx context.Context) ([]uint64, []int, error) {
 	var pos []int
 	for i := range t.records {
 		if !t.records[i].Print.Ink.IsZero() {
@@ -278,39 +284,25 @@ func (t *trainSet) edgeKeys() ([]uint64, []int) {
 		}
 	}
 	keys := make([]uint64, len(pos))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(keys); i += workers {
-				keys[i] = t.records[pos[i]].Print.Ink.EdgeKey()
-			}
-		}()
-	}
-	wg.Wait()
-	return keys, pos
+	err := parallel.For(ctx, len(keys), 0, func(i int) error {
+		keys[i] = t.records[pos[i]].Print.Ink.EdgeKey()
+		return nil
+	})
+	return keys, pos, err
 }
 
 // cutKeys returns the keys of the cut variants
 // (imagehash.Ink.CutVariantKeys) of the records with ink, computed from
 // their stored ink on all cores, and each one's record position and side.
 // A side whose variant has no ink is left out.
-func (t *trainSet) cutKeys() ([]uint64, []cutPos) {
+func (t *trainSet) cutKeys(ctx context.Context) ([]uint64, []cutPos, error) {
 	all := make([][4]uint64, len(t.records))
-	workers := runtime.GOMAXPROCS(0)
-	var wg sync.WaitGroup
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(all); i += workers {
-				all[i] = t.records[i].Print.Ink.CutVariantKeys()
-			}
-		}()
+	if err := parallel.For(ctx, len(all), 0, func(i int) error {
+		all[i] = t.records[i].Print.Ink.CutVariantKeys()
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
-	wg.Wait()
 	var keys []uint64
 	var pos []cutPos
 	for i, ks := range all {
@@ -321,7 +313,7 @@ func (t *trainSet) cutKeys() ([]uint64, []cutPos) {
 			}
 		}
 	}
-	return keys, pos
+	return keys, pos, nil
 }
 
 // keep adds a training record, unless it has no ink.
