@@ -273,7 +273,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 	}
 	cpu0 = cpuTime()
 	srch := newSearcher(train, radius)
-	fmt.Printf("search index: %.0f CPU-µs per training image (pHash and edge keys)\n", 1e6*(cpuTime()-cpu0).Seconds()/float64(len(train)))
+	fmt.Printf("search index: %.0f CPU-µs per training image (pHash, edge keys and cut variants)\n", 1e6*(cpuTime()-cpu0).Seconds()/float64(len(train)))
 	// Two bitmaps are one sample when their pixels are identical or all
 	// but (as in TestHostileInkMatchRealData).
 	sameBitmap := func(i, j int) bool {
@@ -347,7 +347,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 				}
 				if !(retrieved && ownOK) && smallD <= imagehash.SmallRadius {
 					retrieved = true
-					ownFine, ownOK = imagehash.Verify(fp, own)
+					ownFine, _ = imagehash.Verify(fp, own)
 				}
 			}
 			wrong, ownFound := 0, false
