@@ -331,10 +331,11 @@ func cutSides(margins [4]int) uint8 {
 
 // CutKeys returns the ink keys a query searches the cut variants with: of
 // its ink and of each probe's. It is nil for an image without ink or
-// probes, for a query of one piece of ink (Parts 1), and for a query that
-// has no side where it may have been cut (CutSides).
+// probes, for a query of one piece of ink (Parts 1), for a query that
+// has no side where it may have been cut (CutSides), and for one whose ink
+// is too small to verify a copy on the image alone (TooSmall).
 func (fp Hashes) CutKeys() []uint64 {
-	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || fp.CutSides == 0 {
+	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || fp.CutSides == 0 || fp.TooSmall() {
 		return nil
 	}
 	out := []uint64{fp.Ink.Key()}

@@ -59,9 +59,10 @@ func (k *Ink) EdgeKey() uint64 {
 // pHash radius, as other writers draw it alike; and for a query whose ink
 // does not reach an edge of its image (AtEdge): no ink of it was cut
 // there, and beyond the pHash radius the edge key mostly finds formulas
-// that differ at their ends ("331" for "831", printed).
+// that differ at their ends ("331" for "831", printed); nor for a query
+// whose ink is too small to verify a copy on the image alone (TooSmall).
 func (fp Hashes) EdgeKeys() []uint64 {
-	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || !fp.AtEdge {
+	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || !fp.AtEdge || fp.TooSmall() {
 		return nil
 	}
 	out := []uint64{fp.Ink.EdgeKey()}

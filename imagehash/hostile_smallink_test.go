@@ -1,7 +1,6 @@
 package imagehash_test
 
 import (
-	"math"
 	"math/bits"
 	"testing"
 
@@ -9,37 +8,6 @@ import (
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
 )
-
-// glyphs are made-up handwriting symbols, polylines in a unit box.
-var glyphs = map[byte][]dataset.Stroke{
-	'x': {{{0, 0}, {1, 1}}, {{1, 0}, {0, 1}}},
-	'2': {{{0, 0.2}, {0.3, 0}, {0.8, 0}, {1, 0.3}, {0, 1}, {1, 1}}},
-	'+': {{{0.5, 0.1}, {0.5, 0.9}}, {{0.1, 0.5}, {0.9, 0.5}}},
-	'y': {{{0, 0}, {0.5, 0.6}}, {{1, 0}, {0.2, 1.3}}},
-	'=': {{{0, 0.35}, {1, 0.35}}, {{0, 0.65}, {1, 0.65}}},
-	'1': {{{0.2, 0.2}, {0.6, 0}, {0.6, 1}}},
-	'7': {{{0, 0}, {1, 0}, {0.4, 1}}},
-	'a': {{{1, 0.3}, {0.5, 0}, {0, 0.5}, {0.5, 1}, {1, 0.6}}, {{1, 0}, {1, 1}}},
-	'b': {{{0, -0.6}, {0, 1}}, {{0, 0.5}, {0.5, 0}, {1, 0.5}, {0.5, 1}, {0, 0.8}}},
-	'-': {{{0, 0.5}, {1, 0.5}}},
-}
-
-// formula lays glyphs out left to right, with a slight wobble, so that
-// the ink is wide as a written formula is.
-func formula(s string) []dataset.Stroke {
-	var out []dataset.Stroke
-	for i := 0; i < len(s); i++ {
-		for _, g := range glyphs[s[i]] {
-			var st dataset.Stroke
-			for j, p := range g {
-				wob := 0.03 * math.Sin(float64(7*i+3*j))
-				st = append(st, [2]float64{100 * (1.4*float64(i) + p[0] + wob), 100 * (p[1] - wob)})
-			}
-			out = append(out, st)
-		}
-	}
-	return out
-}
 
 func hashStrokes(t *testing.T, r inkraster.Rasterizer, st []dataset.Stroke, query bool) imagehash.Hashes {
 	t.Helper()
@@ -80,8 +48,8 @@ func TestHostileSmallInk(t *testing.T) {
 		{"tiny, another formula", tiny, "x2+y2=1-ab", "a2+b2=7-yx", false, false, true},
 	}
 	for _, tt := range tests {
-		q := hashStrokes(t, tt.r, formula(tt.query), true)
-		tr := hashStrokes(t, bitmap, formula(tt.of), false)
+		q := hashStrokes(t, tt.r, inkraster.Formula(tt.query), true)
+		tr := hashStrokes(t, bitmap, inkraster.Formula(tt.of), false)
 		fine, ok := imagehash.Verify(q, tr)
 		t.Logf("%s: fine %d, ink %.2f, phash %d", tt.name, fine, imagehash.InkDistance(q, tr), bits.OnesCount64(q.Hash^tr.Hash))
 		if ok != tt.wantCopy {

@@ -195,9 +195,6 @@ func BenchmarkInkIndex(b *testing.B) {
 					count(pos)
 				}
 			})
-			if fp.TooSmall() { // verified by identical pixels only, as neardup does
-				continue
-			}
 			edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(pos, _ int) {
 				if seen[pos] {
 					return

@@ -3,7 +3,6 @@ package neardup_test
 import (
 	"context"
 	"image/png"
-	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -14,37 +13,6 @@ import (
 	"github.com/leakaudit/leakaudit/internal/inkraster"
 	"github.com/leakaudit/leakaudit/neardup"
 )
-
-// smallGlyphs are made-up handwriting symbols, polylines in a unit box.
-var smallGlyphs = map[byte][]dataset.Stroke{
-	'x': {{{0, 0}, {1, 1}}, {{1, 0}, {0, 1}}},
-	'2': {{{0, 0.2}, {0.3, 0}, {0.8, 0}, {1, 0.3}, {0, 1}, {1, 1}}},
-	'+': {{{0.5, 0.1}, {0.5, 0.9}}, {{0.1, 0.5}, {0.9, 0.5}}},
-	'y': {{{0, 0}, {0.5, 0.6}}, {{1, 0}, {0.2, 1.3}}},
-	'=': {{{0, 0.35}, {1, 0.35}}, {{0, 0.65}, {1, 0.65}}},
-	'1': {{{0.2, 0.2}, {0.6, 0}, {0.6, 1}}},
-	'7': {{{0, 0}, {1, 0}, {0.4, 1}}},
-	'a': {{{1, 0.3}, {0.5, 0}, {0, 0.5}, {0.5, 1}, {1, 0.6}}, {{1, 0}, {1, 1}}},
-	'b': {{{0, -0.6}, {0, 1}}, {{0, 0.5}, {0.5, 0}, {1, 0.5}, {0.5, 1}, {0, 0.8}}},
-	'-': {{{0, 0.5}, {1, 0.5}}},
-}
-
-// smallFormula lays glyphs out left to right, slightly wobbled: wide ink,
-// as a written formula is.
-func smallFormula(s string) []dataset.Stroke {
-	var out []dataset.Stroke
-	for i := 0; i < len(s); i++ {
-		for _, g := range smallGlyphs[s[i]] {
-			var st dataset.Stroke
-			for j, p := range g {
-				wob := 0.03 * math.Sin(float64(7*i+3*j))
-				st = append(st, [2]float64{100 * (1.4*float64(i) + p[0] + wob), 100 * (p[1] - wob)})
-			}
-			out = append(out, st)
-		}
-	}
-	return out
-}
 
 func writeStrokes(t *testing.T, dir, name string, r inkraster.Rasterizer, st []dataset.Stroke) {
 	t.Helper()
@@ -77,11 +45,11 @@ func TestHostileSmallInkSearch(t *testing.T) {
 	tiny := inkraster.Rasterizer{Name: "tiny", Stroke: 2.8, Height: 68, Width: 68, Margin: 8, Scale: 0.59}
 	train, test := filepath.Join(dir, "train"), filepath.Join(dir, "test")
 	for _, f := range []string{"x2+y2=1-ab", "a2+b2=7-yx", "x2+y2=1"} {
-		writeStrokes(t, train, f, bitmap, smallFormula(f))
+		writeStrokes(t, train, f, bitmap, inkraster.Formula(f))
 	}
-	writeStrokes(t, test, "thick-copy", thick, smallFormula("x2+y2=1-ab"))
-	writeStrokes(t, test, "thick-other", thick, smallFormula("b2+a2=1-7y"))
-	writeStrokes(t, test, "tiny-copy", tiny, smallFormula("x2+y2=1-ab"))
+	writeStrokes(t, test, "thick-copy", thick, inkraster.Formula("x2+y2=1-ab"))
+	writeStrokes(t, test, "thick-other", thick, inkraster.Formula("b2+a2=1-7y"))
+	writeStrokes(t, test, "tiny-copy", tiny, inkraster.Formula("x2+y2=1-ab"))
 	rep, err := neardup.Run(context.Background(), neardup.Job{
 		MaxDistance: neardup.DefaultMaxDistance, DB: filepath.Join(dir, "db"),
 		Hash:  imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch},

@@ -1,33 +1,17 @@
 package neardup_test
 
 import (
-	"os"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/internal/inkraster"
 )
 
 // smallSeeds are the seeds of the small-canvas rasterizers
-// TestHostileSmallInkRealData measures: LEAKAUDIT_SMALLSEEDS
-// (comma-separated) when set, else three seeds whose canvases are small
-// (inkraster.Random: a 4.5 px pen on 206×206 scaled to 103×103; a 3.3 px
+// TestHostileSmallInkRealData measures: LEAKAUDIT_SMALLSEEDS when set,
+// else three seeds whose canvases are small (inkraster.Random: a 4.5 px pen on 206×206 scaled to 103×103; a 3.3 px
 // pen on 80×80 scaled up 271%; 68×68 scaled to 40×40 with a 1.7 px pen).
 func smallSeeds(t *testing.T) []uint64 {
-	s := os.Getenv("LEAKAUDIT_SMALLSEEDS")
-	if s == "" {
-		return []uint64{3731661644, 827649761, 3086049060}
-	}
-	var out []uint64
-	for _, f := range strings.Split(s, ",") {
-		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
-		if err != nil {
-			t.Fatalf("LEAKAUDIT_SMALLSEEDS: %v", err)
-		}
-		out = append(out, n)
-	}
-	return out
+	return envSeeds(t, "LEAKAUDIT_SMALLSEEDS", []uint64{3731661644, 827649761, 3086049060})
 }
 
 // TestHostileSmallInkRealData measures the matcher on handwriting

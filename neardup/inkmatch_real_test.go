@@ -19,18 +19,24 @@ import (
 )
 
 // inkSeeds are the seeds of the random rasterizers the matcher is measured
-// with: LEAKAUDIT_INKSEEDS (comma-separated) when set, else the seeds the
-// matcher was developed on.
+// with: LEAKAUDIT_INKSEEDS when set, else the seeds the matcher was
+// developed on.
 func inkSeeds(t *testing.T) []uint64 {
-	s := os.Getenv("LEAKAUDIT_INKSEEDS")
+	return envSeeds(t, "LEAKAUDIT_INKSEEDS", []uint64{1, 2, 3})
+}
+
+// envSeeds returns the comma-separated seeds of the environment variable
+// name when it is set, else def.
+func envSeeds(t *testing.T, name string, def []uint64) []uint64 {
+	s := os.Getenv(name)
 	if s == "" {
-		return []uint64{1, 2, 3}
+		return def
 	}
 	var out []uint64
 	for _, f := range strings.Split(s, ",") {
 		n, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
 		if err != nil {
-			t.Fatalf("LEAKAUDIT_INKSEEDS: %v", err)
+			t.Fatalf("%s: %v", name, err)
 		}
 		out = append(out, n)
 	}

@@ -508,8 +508,8 @@ const (
 // query whose ink is small, those its small-ink keys find (smallKeys) that
 // imagehash.Verify verifies, their labels compared, nearest first; a
 // split's image is never its own pair. A query whose ink is too small
-// (imagehash.Hashes.TooSmall) is searched by neither its edge keys nor
-// the cut variants.
+// (imagehash.Hashes.TooSmall) has no edge keys and no cut keys to search
+// with.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
 	var found []candidate
 	var testDigest, testWS canon.Digest
@@ -571,7 +571,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		}
 		return d
 	}
-	if r.edge != nil && !fp.TooSmall() {
+	if r.edge != nil {
 		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
 			pos := r.edgePos[i]
 			// An edge candidate VerifyEdge refuses may still be a cut
@@ -581,7 +581,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			}
 		})
 	}
-	if r.cut != nil && !fp.TooSmall() {
+	if r.cut != nil {
 		// A candidate within the radius that Verify did not verify may
 		// still be a cut copy: a pair listed unverified (Job.Unverified)
 		// becomes verified.

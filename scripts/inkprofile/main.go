@@ -136,7 +136,7 @@ func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
 			fn(p, d, fine)
 		}
 	})
-	if s.edge != nil && !fp.TooSmall() {
+	if s.edge != nil {
 		s.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(p, _ int) {
 			if seen[p] {
 				return
@@ -149,7 +149,7 @@ func (s *searcher) search(fp imagehash.Hashes, fn func(p, d, fine int)) {
 			}
 		})
 	}
-	if s.cut != nil && !fp.TooSmall() {
+	if s.cut != nil {
 		// A pHash candidate Verify refused may be a cut copy, as in
 		// neardup.
 		s.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
@@ -322,7 +322,7 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			ownD := phashDistance(fp, own)
 			ownFine, ownOK := imagehash.Verify(fp, own)
 			retrieved := ownD <= radius
-			if !retrieved && srch.edge != nil && !fp.TooSmall() {
+			if !retrieved && srch.edge != nil {
 				// Beyond the radius: found when an edge key is within
 				// imagehash.EdgeRadius and VerifyEdge verifies it.
 				k := own.Ink.EdgeKey()
