@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -75,7 +74,7 @@ func fileSHA256(path string) (string, error) {
 		}
 	}
 	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	if err := hashFile(h, f, fi.Size()); err != nil {
 		return "", fmt.Errorf("read %s: %w", path, err)
 	}
 	sum := hex.EncodeToString(h.Sum(nil))
