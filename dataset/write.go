@@ -464,9 +464,16 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	kl := &keepLog{f: keep}
 	keep = kl.keep
 	if spliceParquetFiles {
+		// The splice writes at most about the input's size.
+		preallocate(f, fi.Size())
 		n, err = spliceParquet(in, pf.Metadata(), bw, keep, runtime.GOMAXPROCS(0))
 		if err == nil {
 			err = bw.Flush()
+		}
+		// The blocks past what was written are given back, whatever
+		// happened.
+		if terr := trimPrealloc(f); err == nil {
+			err = terr
 		}
 		if !errors.Is(err, errSpliceUnsupported) {
 			if cerr := f.Close(); err == nil {
