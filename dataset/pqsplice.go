@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"runtime/debug"
 	"sort"
 
 	"github.com/parquet-go/parquet-go"
@@ -188,6 +189,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 		return 0, err
 	}
 	pos := int64(4)
+	rr := newRangeReader(in)
 	out := *md
 	out.RowGroups = nil
 	out.NumRows = 0
@@ -206,7 +208,11 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 			return t
 		},
 		func() func(*spliceTask, func(*spliceTask) bool) {
-			s := &splicer{in: in, leaves: leaves, free: free}
+			// A mapped range read after the file shrank faults: a panic
+			// that rowGroup recovers (this goroutine ends with the
+			// pipeline).
+			debug.SetPanicOnFault(true)
+			s := &splicer{in: rr, leaves: leaves, free: free}
 			return func(t *spliceTask, send func(*spliceTask) bool) {
 				s.rowGroup(t)
 				send(t)
@@ -262,13 +268,13 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 
 // splicer holds one worker's buffers.
 type splicer struct {
-	in     io.ReaderAt
+	in     rangeReader
 	leaves []spliceLeaf
 	free   chan []byte
 	proto  thrift.CompactProtocol
 	rd     thrift.BytesReader
 	dec    *thrift.Decoder
-	chunk  []byte  // a column chunk's input bytes
+	chunk  []byte  // scratch for a column chunk's input bytes, when not mapped
 	plain  []byte  // a page decompressed
 	levels []uint8 // a page's definition levels
 	kept   []uint8
@@ -289,9 +295,15 @@ type splicer struct {
 
 // rowGroup splices one row group into t.out and t.cols.
 func (s *splicer) rowGroup(t *spliceTask) {
-	defer func() { // a decoder that panics on bad bytes
+	// The current column chunk's bytes are released however it ends.
+	release := func() {}
+	// A decoder that panics on bad bytes, or a fault.
+	defer func() {
+		release()
 		if r := recover(); r != nil && t.err == nil {
-			t.err = fmt.Errorf("damaged Parquet file: %v", r)
+			if t.err = faultError(r); t.err == nil {
+				t.err = fmt.Errorf("damaged Parquet file: %v", r)
+			}
 		}
 	}()
 	if t.kept == 0 {
@@ -322,11 +334,9 @@ func (s *splicer) rowGroup(t *spliceTask) {
 			t.err = fmt.Errorf("column %d: implausible chunk (offset %d, %d bytes)", ci, start, m.TotalCompressedSize)
 			return
 		}
-		if int64(cap(s.chunk)) < m.TotalCompressedSize {
-			s.chunk = make([]byte, m.TotalCompressedSize)
-		}
-		chunk := s.chunk[:m.TotalCompressedSize]
-		if _, err := s.in.ReadAt(chunk, start); err != nil {
+		chunk, rel, scratch, err := s.in.get(start, m.TotalCompressedSize, s.chunk)
+		s.chunk = scratch
+		if err != nil {
 			t.err = fmt.Errorf("column %d: %w", ci, err)
 			return
 		}
@@ -339,8 +349,12 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		om.IndexPageOffset = 0
 		om.SizeStatistics = format.SizeStatistics{}
 		var hasDict bool
-		var err error
+		release = rel
 		out, hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
+		// Nothing refers to the chunk's bytes after column: what it keeps
+		// is copied to out.
+		release()
+		release = func() {}
 		if err != nil {
 			t.err = fmt.Errorf("column %v: %w", m.PathInSchema, err)
 			return

@@ -16,7 +16,7 @@ func TestParquetSubsetNoPrealloc(t *testing.T) {
 	dir := t.TempDir()
 	in := filepath.Join(dir, "in.parquet")
 	rows := spliceRows(20000)
-	writeSpliceInput(t, in, rows, []int{8000, 8000, 4000}, parquet.Compression(&parquet.Snappy))
+	writeSpliceInput(t, in, rows, []int{8000, 8000, 4000}, parquet.Compression(&parquet.Snappy), parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain))
 	for _, tc := range []struct {
 		name string
 		keep func(int64) bool
