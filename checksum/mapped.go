@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"syscall"
+
+	"github.com/leakaudit/leakaudit/internal/pagecache"
 )
 
 // mapWindow is how much of a file hashFile maps at a time: the mapped
@@ -29,7 +30,7 @@ func hashFile(h hash.Hash, f *os.File, size int64) (err error) {
 	var window []byte
 	defer func() {
 		if window != nil {
-			syscall.Munmap(window)
+			pagecache.Unmap(window)
 		}
 		if r := recover(); r != nil {
 			if _, ok := r.(interface{ Addr() uintptr }); !ok {
@@ -40,7 +41,7 @@ func hashFile(h hash.Hash, f *os.File, size int64) (err error) {
 	}()
 	for off := int64(0); off < size; off += mapWindow {
 		n := min(mapWindow, size-off)
-		window, err = syscall.Mmap(int(f.Fd()), off, int(n), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+		window, err = pagecache.Map(int(f.Fd()), off, int(n))
 		if err != nil {
 			if off > 0 {
 				return err
@@ -49,7 +50,7 @@ func hashFile(h hash.Hash, f *os.File, size int64) (err error) {
 			return copyAll(h, f) // a file system without mappings
 		}
 		h.Write(window)
-		err, window = syscall.Munmap(window), nil
+		err, window = pagecache.Unmap(window), nil
 		if err != nil {
 			return err
 		}

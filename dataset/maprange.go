@@ -5,7 +5,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"syscall"
+
+	"github.com/leakaudit/leakaudit/internal/pagecache"
 )
 
 // rangeReader gives a byte range of a file: mapped from the page cache
@@ -50,9 +51,9 @@ func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), sc
 	// A range past the file's end is read, which fails as a read does.
 	if mapRanges && r.fd >= 0 && n >= minMappedRange && n <= r.size-off {
 		start := off &^ (pageSize - 1)
-		m, err := syscall.Mmap(r.fd, start, int(off-start+n), syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_POPULATE)
+		m, err := pagecache.Map(r.fd, start, int(off-start+n))
 		if err == nil {
-			return m[off-start:], func() { syscall.Munmap(m) }, buf, nil
+			return m[off-start:], func() { pagecache.Unmap(m) }, buf, nil
 		}
 		// A file system without mappings is read.
 	}

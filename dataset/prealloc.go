@@ -3,12 +3,9 @@ package dataset
 import (
 	"io"
 	"os"
-	"syscall"
-)
 
-// fallocKeepSize is FALLOC_FL_KEEP_SIZE: blocks are allocated past the
-// file's end without changing its size.
-const fallocKeepSize = 1
+	"github.com/leakaudit/leakaudit/internal/pagecache"
+)
 
 // preallocate reserves n bytes of blocks for a file about to be written
 // from its start, past its end (its size stays that of what is written):
@@ -17,9 +14,7 @@ const fallocKeepSize = 1
 // without the room, is written as it would be. trimPrealloc gives back
 // what was not written.
 func preallocate(f *os.File, n int64) {
-	if n > 0 {
-		syscall.Fallocate(int(f.Fd()), fallocKeepSize, 0, n) // a hint: any error is ignored
-	}
+	pagecache.Reserve(f, n)
 }
 
 // trimPrealloc frees the blocks preallocate reserved past what was
