@@ -13,7 +13,7 @@ func TestMapReserve(t *testing.T) {
 	page := os.Getpagesize()
 	data := make([]byte, 3*page+100)
 	for i := range data {
-		data[i] = byte(i * 7)
+		data[i] = byte(i*7 + i/page) // differs from one page to the next
 	}
 	p := filepath.Join(t.TempDir(), "f")
 	f, err := os.Create(p)
