@@ -77,3 +77,46 @@ func TestHostileSmallInkSearch(t *testing.T) {
 		t.Errorf("summary %+v: want 3 items, 1 verified, 1 too small", s)
 	}
 }
+
+// TestHostileInkTooSmallUnverified: with Job.Unverified, the pairs of a
+// query whose ink is too small to verify (a wide formula drawn with a
+// 4 px pen in a 40×40 image) are reported unverified and marked
+// InkTooSmall, so that the pages can say why, even against the same
+// strokes drawn as small with another margin; a copy at a readable size
+// is verified and not marked.
+func TestHostileInkTooSmallUnverified(t *testing.T) {
+	dir := t.TempDir()
+	bitmap := inkraster.Rasterizer{Name: "bitmap", Stroke: 1.5, Height: 120, AA: true, Scale: 1}
+	tiny := inkraster.Rasterizer{Name: "tiny", Stroke: 4, Height: 40, Width: 40, Scale: 1}
+	shifted := tiny
+	shifted.Margin = 1
+	train, test := filepath.Join(dir, "train"), filepath.Join(dir, "test")
+	writeStrokes(t, train, "x2+y2=1", bitmap, inkraster.Formula("x2+y2=1"))
+	writeStrokes(t, train, "x2+y2=1-ab", tiny, inkraster.Formula("x2+y2=1-ab"))
+	writeStrokes(t, test, "tiny", shifted, inkraster.Formula("x2+y2=1-ab"))
+	writeStrokes(t, test, "copy", bitmap, inkraster.Formula("x2+y2=1"))
+	rep, err := neardup.Run(context.Background(), neardup.Job{
+		MaxDistance: neardup.DefaultMaxDistance, DB: filepath.Join(dir, "db"), Unverified: true,
+		Hash:  imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch},
+		Train: []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: train}}},
+		Tests: []neardup.ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tinyPairs, copyPairs int
+	for _, p := range rep.Pairs {
+		tooSmall := p.TestID == "tiny"
+		if p.InkTooSmall != tooSmall || p.Verified == tooSmall {
+			t.Errorf("pair %s→%s: ink too small %v, verified %v; want too small %v and verified %v", p.TestID, p.TrainID, p.InkTooSmall, p.Verified, tooSmall, !tooSmall)
+		}
+		if tooSmall {
+			tinyPairs++
+		} else {
+			copyPairs++
+		}
+	}
+	if tinyPairs == 0 || copyPairs == 0 {
+		t.Errorf("%d pairs of the tiny query and %d of the copy: want both (the test needs both kinds)", tinyPairs, copyPairs)
+	}
+}

@@ -114,6 +114,11 @@ type Pair struct {
 	// it, imagehash.VerifyCut did. Its Distance is the pHash distance
 	// from the query's nearest probe, within the radius or beyond.
 	Cut bool `json:"cut,omitempty"`
+	// InkTooSmall marks a pair whose test image's ink is too small to
+	// tell one formula from another (imagehash.Hashes.TooSmall): such a
+	// pair is verified only when its pixels are identical, and is
+	// otherwise reported only with Job.Unverified.
+	InkTooSmall bool `json:"ink_too_small,omitempty"`
 }
 
 // Summary counts one test split.
@@ -531,7 +536,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			return false // the image itself
 		}
 		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: by == byEdge, Cut: by == byCut, SmallInk: by == bySmall}
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: by == byEdge, Cut: by == byCut, SmallInk: by == bySmall, InkTooSmall: fp.TooSmall()}
 		// Beyond the radius, only verified pairs: the unverified
 		// candidates are mostly other formulas.
 		switch by {

@@ -20,11 +20,35 @@ func TestHostileSmallInkReason(t *testing.T) {
 		{neardup.Pair{Verified: true, SmallInk: true, Identical: true}, "same pixels", "small-ink"},
 		{neardup.Pair{Verified: true, Cut: true, Distance: 12}, "cut variant", "fine 256-bit hash"},
 		{neardup.Pair{Verified: true, EdgeKey: true, Distance: 14}, "edge keys", "fine 256-bit hash within"},
+		{neardup.Pair{InkTooSmall: true, Distance: 3}, "too small to tell one formula", "chamfer"},
+		{neardup.Pair{InkTooSmall: true, Verified: true, Identical: true}, "same pixels", "too small"},
+		{neardup.Pair{Distance: 3}, "chamfer distance above", "too small"},
 	}
 	for _, tt := range tests {
 		got := CopyReason(tt.p)
 		if !strings.Contains(got, tt.want) || strings.Contains(got, tt.not) {
 			t.Errorf("%+v: %q, want it to say %q and not %q", tt.p, got, tt.want, tt.not)
+		}
+	}
+}
+
+// TestHostileInkTooSmallPage: the page of a near-duplicate report says how
+// many items of a split had ink too small to verify, as the text report
+// does, and says nothing of it when there were none.
+func TestHostileInkTooSmallPage(t *testing.T) {
+	for _, n := range []int64{0, 7} {
+		rep := neardup.Report{Summary: []neardup.Summary{{TestSplit: "ink", Items: 10, InkTooSmall: n}}}
+		p, err := NearDupPage(rep)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var text []string
+		for _, sec := range p.Sections {
+			text = append(text, sec.Text...)
+		}
+		got := strings.Contains(strings.Join(text, "\n"), "ink: 7 item(s) with ink too small")
+		if got != (n > 0) {
+			t.Errorf("ink too small %d: note shown %v", n, got)
 		}
 	}
 }

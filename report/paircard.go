@@ -136,6 +136,8 @@ func CopyReason(p neardup.Pair) string {
 		return fmt.Sprintf("a copy whose ink was cut at an edge: the test image's normalized ink lies within %.1f px of the training image's ink as a 3%% cut at one side would leave it (chamfer distance of the outlines, 64×64 canvas); found by the training image's cut variant, pHash %d bits apart", imagehash.VerifyCutInk, p.Distance)
 	case p.Verified && p.EdgeKey:
 		return fmt.Sprintf("a copy whose ink was cut at an edge: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas; the fine hash is not enough for such a pair); found by the edge keys, pHash %d bits apart", imagehash.VerifyInk, p.Distance)
+	case !p.Verified && p.InkTooSmall:
+		return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the test image's ink is too small to tell one formula from another (under %.0f pen widths high, or strokes merged by the pen), so only identical pixels verify a copy of it", p.Distance, imagehash.SmallPensMin)
 	case p.Verified:
 		return fmt.Sprintf("a copy: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas), or within %.1f px with the fine 256-bit hash within %d bits (%d for a lone symbol); the fine hash differs by %d bits, pHash by %d", imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance, p.Distance)
 	}

@@ -144,10 +144,8 @@ func NearDupText(w io.Writer, rep neardup.Report) error {
 	if err := t.Write(w); err != nil {
 		return err
 	}
-	for _, s := range rep.Summary {
-		if s.InkTooSmall > 0 {
-			fmt.Fprintf(w, "%s: %d item(s) with ink too small to tell one formula from another (under two pen widths high, or strokes merged by the pen): not verified on the image alone\n", s.TestSplit, s.InkTooSmall)
-		}
+	for _, n := range inkTooSmallNotes(rep.Summary) {
+		fmt.Fprintln(w, n)
 	}
 	if len(rep.Pairs) == 0 {
 		fmt.Fprintln(w, "\nno pairs")
