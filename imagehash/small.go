@@ -41,6 +41,12 @@ const SmallRadius = 14
 // which it is a copy.
 const VerifySmallInk = 0.8
 
+// verifySmallAlt is VerifySmallInk for the ink drawn with a thinner pen
+// (penAlt): stricter, as each drawing is one more chance for another
+// writer's sample to come close (two writers of one formula measured
+// at 0.797 px through one).
+const verifySmallAlt = 0.75
+
 // smallFrom is the pen excess (ey, pixels of the 64×64 canvas) from
 // which a query's ink counts as small, and smallBeyond the excess beyond
 // which it is too small.
@@ -65,13 +71,51 @@ type inkScale struct {
 	// the hash canvas and how many canvas rows each pixel row covers.
 	band0, band float64
 	set         bool
+	// alts are the ink drawn with thinner pens, for a small query.
+	alts []*penAlt
 }
 
 // scaleOf measures a cropped ink's scale (ink ≤ t) as penCanvas fits it
-// on a size×size canvas.
+// on a size×size canvas. When the ink is small, it also draws the ink
+// with thinner pens (penAlts).
 func scaleOf(c Gray, t uint8, size int, canvas Canvas) inkScale {
-	S := 2 * size
 	p := penWidth(c, t)
+	s := scaleWith(c, p, size, canvas)
+	if s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin {
+		for _, f := range penAltShares {
+			q := p * f
+			k := inkOf(penCanvasWith(c, t, q, size, canvas, nil))
+			if !k.IsZero() {
+				s.alts = append(s.alts, &penAlt{ink: k, scale: scaleWith(c, q, size, canvas)})
+			}
+		}
+	}
+	return s
+}
+
+// penAltShares are the shares of its estimated pen width at which a small
+// query's ink is also drawn (penAlt). Merged strokes have less outline
+// for their area than the pen drew, so the estimate (penWidth) exceeds
+// the pen: by 17% in the median of the small queries of seven random
+// rasterizers (10% of them by 56% or more). Drawn with too thick a pen,
+// the ink box less the pen is too short, so the copy's strokes are
+// squeezed; with these pens, one of the drawings is near the true one.
+var penAltShares = [...]float64{1 / 1.2, 1 / 1.45}
+
+// penAlt is a small query's ink drawn with a thinner pen than estimated
+// (penAltShares): its ink bitmap and scale, and its inks prepared at the
+// small levels.
+type penAlt struct {
+	ink   Ink
+	scale inkScale
+	small smallQuery
+	once  sync.Once
+	query *queryInk
+}
+
+// scaleWith is the scale of a cropped ink drawn with a pen p pixels wide.
+func scaleWith(c Gray, p float64, size int, canvas Canvas) inkScale {
+	S := 2 * size
 	dw, dh, _, _ := penBox(c.W, c.H, p, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh)
 	px, py := max(1, p/kx), max(1, p/ky)
@@ -113,10 +157,36 @@ func (fp Hashes) SmallLevel() (int, bool) {
 // overestimates it, so its ink may be less closed than its level says.
 const smallSpan = 2
 
-// SmallLevels returns the levels a small query is keyed and verified at:
-// its own (SmallLevel) and up to smallSpan below it; nil when it has no
-// level.
+// SmallLevels returns the levels a small query is keyed at: its own
+// (ownLevels) and those of its ink drawn with thinner pens (penAlt);
+// nil when it has no level.
 func (fp Hashes) SmallLevels() []int {
+	own := fp.ownLevels()
+	if own == nil {
+		return nil
+	}
+	var in [NumSmallLevels]bool
+	for _, l := range own {
+		in[l] = true
+	}
+	for _, a := range fp.scale.alts {
+		for _, l := range a.hashes().ownLevels() {
+			in[l] = true
+		}
+	}
+	var out []int
+	for l, ok := range in {
+		if ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ownLevels returns the levels a small query's ink is verified at: its
+// own (SmallLevel) and up to smallSpan below it; nil when it has no
+// level.
+func (fp Hashes) ownLevels() []int {
 	l, ok := fp.SmallLevel()
 	if !ok {
 		return nil
@@ -128,10 +198,22 @@ func (fp Hashes) SmallLevels() []int {
 	return out
 }
 
+// hashes returns the thinner pen's ink as a query's hashes (without
+// probes or further alternatives), with its own cache of prepared inks.
+func (a *penAlt) hashes() Hashes {
+	sc := a.scale
+	sc.alts = nil
+	return Hashes{Ink: a.ink, scale: sc, small: &a.small}
+}
+
 // SmallKeys returns the keys a small query searches with at a level:
-// of its ink and each probe's, closed at that level.
+// of its ink, each probe's and each thinner pen's (penAlt), closed at
+// that level.
 func (fp Hashes) SmallKeys(level int) []uint64 {
 	out := []uint64{fp.Ink.SmallKey(level)}
+	for _, a := range fp.scale.alts {
+		out = append(out, a.ink.SmallKey(level))
+	}
 	if fp.Probes != nil {
 		for i := range fp.Probes {
 			if k := &fp.Probes[i].Ink; !k.IsZero() {
@@ -184,9 +266,26 @@ func verifySmall(query, train Hashes) bool {
 	if train.Ink.IsZero() {
 		return false
 	}
-	for _, l := range query.SmallLevels() {
+	for _, l := range query.ownLevels() {
 		if SmallInkDistance(query, train, l) <= VerifySmallInk {
 			return true
+		}
+	}
+	for _, a := range query.scale.alts {
+		q := a.hashes()
+		levels := q.ownLevels()
+		if levels == nil {
+			// Not small when drawn with this pen: verified as any ink.
+			a.once.Do(func() { a.query = newQueryInk(q) })
+			if InkDistance(Hashes{Ink: q.Ink, query: a.query}, train) <= VerifyInk {
+				return true
+			}
+			continue
+		}
+		for _, l := range levels {
+			if SmallInkDistance(q, train, l) <= verifySmallAlt {
+				return true
+			}
 		}
 	}
 	return false
