@@ -17,7 +17,11 @@ import (
 // such ink is wide), and both sides are keyed ([Ink.SmallKey]: a pHash of
 // the closed ink) and verified ([VerifySmall]: the chamfer distance of the
 // closed inks) at that level. A training image's small keys are computed
-// from its stored ink, so nothing more is stored.
+// from its stored ink, so nothing more is stored. The pen such a query
+// is measured with exceeds the pen that drew it (merged strokes have
+// less outline for their area), which squeezes its strokes on the
+// canvas; so its ink is also drawn with thinner pens ([penAlt]), keyed
+// and verified the same way.
 //
 // Below the lowest resolution at which formulas still differ
 // (SmallPensMin pens of height, or a closing beyond the last level) the
