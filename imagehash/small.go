@@ -75,8 +75,21 @@ type inkScale struct {
 	// the hash canvas and how many canvas rows each pixel row covers.
 	band0, band float64
 	set         bool
-	// alts are the ink drawn with thinner pens, for a small query.
-	alts []*penAlt
+	// alts are the ink drawn with thinner pens, for a small query (a
+	// pointer, so that Hashes stays comparable); nil otherwise.
+	alts *penAlts
+}
+
+// penAlts lists a small query's drawings with thinner pens.
+type penAlts struct{ list []*penAlt }
+
+// altList returns the drawings with thinner pens; nil when there are
+// none.
+func (s inkScale) altList() []*penAlt {
+	if s.alts == nil {
+		return nil
+	}
+	return s.alts.list
 }
 
 // scaleOf measures a cropped ink's scale (ink ≤ t) as penCanvas fits it
@@ -86,12 +99,16 @@ func scaleOf(c Gray, t uint8, size int, canvas Canvas) inkScale {
 	p := penWidth(c, t)
 	s := scaleWith(c, p, size, canvas)
 	if s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin {
+		alts := new(penAlts)
 		for _, f := range penAltShares {
 			q := p * f
 			k := inkOf(penCanvasWith(c, t, q, size, canvas, nil))
 			if !k.IsZero() {
-				s.alts = append(s.alts, &penAlt{ink: k, scale: scaleWith(c, q, size, canvas)})
+				alts.list = append(alts.list, &penAlt{ink: k, scale: scaleWith(c, q, size, canvas)})
 			}
+		}
+		if len(alts.list) > 0 {
+			s.alts = alts
 		}
 	}
 	return s
@@ -173,7 +190,7 @@ func (fp Hashes) SmallLevels() []int {
 	for _, l := range own {
 		in[l] = true
 	}
-	for _, a := range fp.scale.alts {
+	for _, a := range fp.scale.altList() {
 		for _, l := range a.hashes().ownLevels() {
 			in[l] = true
 		}
@@ -215,7 +232,7 @@ func (a *penAlt) hashes() Hashes {
 // that level.
 func (fp Hashes) SmallKeys(level int) []uint64 {
 	out := []uint64{fp.Ink.SmallKey(level)}
-	for _, a := range fp.scale.alts {
+	for _, a := range fp.scale.altList() {
 		out = append(out, a.ink.SmallKey(level))
 	}
 	if fp.Probes != nil {
@@ -275,7 +292,7 @@ func verifySmall(query, train Hashes) bool {
 			return true
 		}
 	}
-	for _, a := range query.scale.alts {
+	for _, a := range query.scale.altList() {
 		q := a.hashes()
 		levels := q.ownLevels()
 		if levels == nil {
