@@ -281,8 +281,10 @@ func (k *Ink) closeY(e int) Ink {
 // verifySmall reports whether a query whose ink is small (SmallLevel)
 // and a training image are a copy at the query's level: the chamfer
 // distance of the two inks closed at that level (the query's own or a
-// probe's, the smallest) within VerifySmallInk. Verify accepts such a
-// pair.
+// probe's, the smallest) within VerifySmallInk; or, for its ink drawn
+// with a thinner pen (penAlt), the same at that drawing's levels within
+// verifySmallAlt, or its plain InkDistance within VerifyInk when that
+// drawing is not small. Verify accepts such a pair.
 func verifySmall(query, train Hashes) bool {
 	if train.Ink.IsZero() {
 		return false
