@@ -66,8 +66,13 @@ func penWidth(c Gray, t uint8) float64 {
 // When parts is not nil, it is set to the number of connected pieces of
 // ink on the work canvas before thickening.
 func penCanvas(c Gray, t uint8, size int, canvas Canvas, parts *int) *image.Gray {
+	return penCanvasWith(c, t, penWidth(c, t), size, canvas, parts)
+}
+
+// penCanvasWith is penCanvas with the pen width p given rather than
+// estimated.
+func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *int) *image.Gray {
 	S := 2 * size
-	p := penWidth(c, t)
 	dw, dh, ox, oy := penBox(c.W, c.H, p, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
 	// Ink coverage of each cell, by area, separably: each source row's ink

@@ -17,7 +17,11 @@ import (
 // such ink is wide), and both sides are keyed ([Ink.SmallKey]: a pHash of
 // the closed ink) and verified ([VerifySmall]: the chamfer distance of the
 // closed inks) at that level. A training image's small keys are computed
-// from its stored ink, so nothing more is stored.
+// from its stored ink, so nothing more is stored. The pen such a query
+// is measured with exceeds the pen that drew it (merged strokes have
+// less outline for their area), which squeezes its strokes on the
+// canvas; so its ink is also drawn with thinner pens ([penAlt]), keyed
+// and verified the same way.
 //
 // Below the lowest resolution at which formulas still differ
 // (SmallPensMin pens of height, or a closing beyond the last level) the
@@ -40,6 +44,12 @@ const SmallRadius = 14
 // canvas, between the closed inks of a pair found at a small level at
 // which it is a copy.
 const VerifySmallInk = 0.8
+
+// verifySmallAlt is VerifySmallInk for the ink drawn with a thinner pen
+// (penAlt): stricter, as each drawing is one more chance for another
+// writer's sample to come close (two writers of one formula measured
+// at 0.797 px through one).
+const verifySmallAlt = 0.75
 
 // smallFrom is the pen excess (ey, pixels of the 64×64 canvas) from
 // which a query's ink counts as small, and smallBeyond the excess beyond
@@ -65,13 +75,68 @@ type inkScale struct {
 	// the hash canvas and how many canvas rows each pixel row covers.
 	band0, band float64
 	set         bool
+	// alts are the ink drawn with thinner pens, for a small query (a
+	// pointer, so that Hashes stays comparable); nil otherwise.
+	alts *penAlts
+}
+
+// penAlts lists a small query's drawings with thinner pens.
+type penAlts struct{ list []*penAlt }
+
+// altList returns the drawings with thinner pens; nil when there are
+// none.
+func (s inkScale) altList() []*penAlt {
+	if s.alts == nil {
+		return nil
+	}
+	return s.alts.list
 }
 
 // scaleOf measures a cropped ink's scale (ink ≤ t) as penCanvas fits it
-// on a size×size canvas.
+// on a size×size canvas. When the ink is small, it also draws the ink
+// with thinner pens (penAlts).
 func scaleOf(c Gray, t uint8, size int, canvas Canvas) inkScale {
-	S := 2 * size
 	p := penWidth(c, t)
+	s := scaleWith(c, p, size, canvas)
+	if s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin {
+		alts := new(penAlts)
+		for _, f := range penAltShares {
+			q := p * f
+			k := inkOf(penCanvasWith(c, t, q, size, canvas, nil))
+			if !k.IsZero() {
+				alts.list = append(alts.list, &penAlt{ink: k, scale: scaleWith(c, q, size, canvas)})
+			}
+		}
+		if len(alts.list) > 0 {
+			s.alts = alts
+		}
+	}
+	return s
+}
+
+// penAltShares are the shares of its estimated pen width at which a small
+// query's ink is also drawn (penAlt). Merged strokes have less outline
+// for their area than the pen drew, so the estimate (penWidth) exceeds
+// the pen: the medians of seven random rasterizers' small queries by
+// 4–42%, their 90th percentiles by 24–75%. Drawn with too thick a pen,
+// the ink box less the pen is too short, so the copy's strokes are
+// squeezed; with these pens, one of the drawings is near the true one.
+var penAltShares = [...]float64{1 / 1.2, 1 / 1.45}
+
+// penAlt is a small query's ink drawn with a thinner pen than estimated
+// (penAltShares): its ink bitmap and scale, and its inks prepared at the
+// small levels.
+type penAlt struct {
+	ink   Ink
+	scale inkScale
+	small smallQuery
+	once  sync.Once
+	query *queryInk
+}
+
+// scaleWith is the scale of a cropped ink drawn with a pen p pixels wide.
+func scaleWith(c Gray, p float64, size int, canvas Canvas) inkScale {
+	S := 2 * size
 	dw, dh, _, _ := penBox(c.W, c.H, p, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh)
 	px, py := max(1, p/kx), max(1, p/ky)
@@ -113,10 +178,36 @@ func (fp Hashes) SmallLevel() (int, bool) {
 // overestimates it, so its ink may be less closed than its level says.
 const smallSpan = 2
 
-// SmallLevels returns the levels a small query is keyed and verified at:
-// its own (SmallLevel) and up to smallSpan below it; nil when it has no
-// level.
+// SmallLevels returns the levels a small query is keyed at: its own
+// (ownLevels) and those of its ink drawn with thinner pens (penAlt);
+// nil when it has no level.
 func (fp Hashes) SmallLevels() []int {
+	own := fp.ownLevels()
+	if own == nil {
+		return nil
+	}
+	var in [NumSmallLevels]bool
+	for _, l := range own {
+		in[l] = true
+	}
+	for _, a := range fp.scale.altList() {
+		for _, l := range a.hashes().ownLevels() {
+			in[l] = true
+		}
+	}
+	var out []int
+	for l, ok := range in {
+		if ok {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// ownLevels returns the levels a small query's ink is verified at: its
+// own (SmallLevel) and up to smallSpan below it; nil when it has no
+// level.
+func (fp Hashes) ownLevels() []int {
 	l, ok := fp.SmallLevel()
 	if !ok {
 		return nil
@@ -128,10 +219,22 @@ func (fp Hashes) SmallLevels() []int {
 	return out
 }
 
+// hashes returns the thinner pen's ink as a query's hashes (without
+// probes or further alternatives), with its own cache of prepared inks.
+func (a *penAlt) hashes() Hashes {
+	sc := a.scale
+	sc.alts = nil
+	return Hashes{Ink: a.ink, scale: sc, small: &a.small}
+}
+
 // SmallKeys returns the keys a small query searches with at a level:
-// of its ink and each probe's, closed at that level.
+// of its ink, each probe's and each thinner pen's (penAlt), closed at
+// that level.
 func (fp Hashes) SmallKeys(level int) []uint64 {
 	out := []uint64{fp.Ink.SmallKey(level)}
+	for _, a := range fp.scale.altList() {
+		out = append(out, a.ink.SmallKey(level))
+	}
 	if fp.Probes != nil {
 		for i := range fp.Probes {
 			if k := &fp.Probes[i].Ink; !k.IsZero() {
@@ -178,15 +281,34 @@ func (k *Ink) closeY(e int) Ink {
 // verifySmall reports whether a query whose ink is small (SmallLevel)
 // and a training image are a copy at the query's level: the chamfer
 // distance of the two inks closed at that level (the query's own or a
-// probe's, the smallest) within VerifySmallInk. Verify accepts such a
-// pair.
+// probe's, the smallest) within VerifySmallInk; or, for its ink drawn
+// with a thinner pen (penAlt), the same at that drawing's levels within
+// verifySmallAlt, or its plain InkDistance within VerifyInk when that
+// drawing is not small. Verify accepts such a pair.
 func verifySmall(query, train Hashes) bool {
 	if train.Ink.IsZero() {
 		return false
 	}
-	for _, l := range query.SmallLevels() {
+	for _, l := range query.ownLevels() {
 		if SmallInkDistance(query, train, l) <= VerifySmallInk {
 			return true
+		}
+	}
+	for _, a := range query.scale.altList() {
+		q := a.hashes()
+		levels := q.ownLevels()
+		if levels == nil {
+			// Not small when drawn with this pen: verified as any ink.
+			a.once.Do(func() { a.query = newQueryInk(q) })
+			if InkDistance(Hashes{Ink: q.Ink, query: a.query}, train) <= VerifyInk {
+				return true
+			}
+			continue
+		}
+		for _, l := range levels {
+			if SmallInkDistance(q, train, l) <= verifySmallAlt {
+				return true
+			}
 		}
 	}
 	return false
