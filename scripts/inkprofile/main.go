@@ -206,6 +206,7 @@ type tally struct {
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
+	cutOnly                                      []string // items found by the cut variants alone, with their distance (verifiedBy)
 }
 
 func main() {
@@ -372,6 +373,9 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 			switch {
 			case ownFound: // as neardup finds it (the cut variants too)
 				t.found++
+				if by := srch.verifiedBy(fp, ownPos); strings.HasPrefix(by, "cut") {
+					t.cutOnly = append(t.cutOnly, strings.TrimPrefix(by, "cut "))
+				}
 				return
 			case !retrieved:
 				t.retrieval++
@@ -385,6 +389,10 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 		cpu := cpuTime() - cpu0
 		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
 			t.retrieval, t.verification, t.wrong, 1e6*cpu.Seconds()/float64(max(t.items, 1)))
+		if len(t.cutOnly) > 0 {
+			sort.Strings(t.cutOnly)
+			fmt.Printf("    found by the cut variants alone: %d, at distances %v\n", len(t.cutOnly), t.cutOnly)
+		}
 		if t.retrieval+t.verification > 0 {
 			sort.Ints(t.verificationFine)
 			fmt.Printf("    retrieval misses by own pHash distance %v; verification misses' fine distances %v\n", sortedCounts(t.retrievalD), t.verificationFine)
@@ -470,7 +478,7 @@ func runControlCut(srch *searcher, dir string, query imagehash.Options, seed uin
 				return
 			}
 			by := srch.verifiedBy(fp, p)
-			if by == "cut" { // no other rule verifies it
+			if strings.HasPrefix(by, "cut") { // no other rule verifies it
 				cutOnly++
 			}
 			mark := ""
@@ -509,7 +517,8 @@ func runControlCut(srch *searcher, dir string, query imagehash.Options, seed uin
 // and verify the pair, joined by "+": "phash" (within the radius,
 // imagehash.Verify), "edge" (an edge key within imagehash.EdgeRadius,
 // imagehash.VerifyEdge), "cut" (a cut variant at one of the query's open
-// sides within imagehash.CutRadius, imagehash.VerifyCut); "other" when
+// sides within imagehash.CutRadius, imagehash.VerifyCut; with its
+// distance from the variant); "other" when
 // none does (the small-ink keys).
 func (s *searcher) verifiedBy(fp imagehash.Hashes, p int) string {
 	tr := s.train[p].fp
@@ -534,8 +543,8 @@ func (s *searcher) verifiedBy(fp imagehash.Hashes, p int) string {
 		for side, k := range tr.Ink.CutVariantKeys() {
 			for _, h := range keys {
 				if k != 0 && bits.OnesCount64(h^k) <= imagehash.CutRadius {
-					if _, ok := imagehash.VerifyCut(fp, tr, side); ok {
-						by = append(by, "cut")
+					if d, ok := imagehash.VerifyCut(fp, tr, side); ok {
+						by = append(by, fmt.Sprintf("cut %.3f", d))
 						break sides
 					}
 					break
