@@ -69,7 +69,9 @@ func scoreCutControl(rep neardup.Report, split string, sameBitmap func(c1, id1, 
 // control (TestHostileInkMatchRealData) never opens a side to the cut
 // variants; these queries do (95% of them). A pair with another writer's
 // sample verified by a cut variant alone is the cut rule's false pair: none
-// is allowed. Seeds: LEAKAUDIT_CUTSEEDS, else 1.
+// is allowed. Seeds: LEAKAUDIT_CUTSEEDS, else 4, the seed whose queries
+// paired two writers through the variants alone when they were verified
+// within 0.7 px (imagehash.VerifyCutInk).
 func TestHostileCutControlRealData(t *testing.T) {
 	if testing.Short() {
 		t.Skip("slow: cuts, hashes and searches CROHME train's 8,834 bitmaps")
@@ -86,7 +88,7 @@ func TestHostileCutControlRealData(t *testing.T) {
 		t.Fatal(err)
 	}
 	tmp := t.TempDir()
-	seeds := envSeeds(t, "LEAKAUDIT_CUTSEEDS", []uint64{1})
+	seeds := envSeeds(t, "LEAKAUDIT_CUTSEEDS", []uint64{4})
 	job := neardup.Job{MaxDistance: neardup.DefaultMaxDistance, DB: filepath.Join(tmp, "db"),
 		Hash: imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch},
 		Train: []index.ImageCorpusInput{
@@ -156,11 +158,12 @@ func TestHostileCutControlRealData(t *testing.T) {
 			t.Errorf("%s: %d pairs of other writers verified by the cut variants alone, want none: %v", split, len(sc.wrongCut), sc.wrongCut)
 		}
 		// The pHash and edge keys on cut queries make more pairs of
-		// two writers than on the bitmaps as they are (seed 1: 16
-		// against 13, counted from each query): held to what was
-		// measured, 0.2% of the queries.
-		if len(sc.wrong) > sc.queries/500 {
-			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ 0.2%%: %v", split, len(sc.wrong), sc.queries, sc.wrong)
+		// two writers than on the bitmaps as they are (seeds 1–4: 13
+		// to 18 with the variants' pairs left out, against 13 uncut,
+		// counted from each query; inkprofile -control-cut): held to
+		// what was measured, 0.25% of the queries.
+		if len(sc.wrong) > sc.queries/400 {
+			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ 0.25%%: %v", split, len(sc.wrong), sc.queries, sc.wrong)
 		}
 		if float64(sc.found) < 0.99*float64(sc.queries) {
 			t.Errorf("%s: own bitmap found for %d of %d, want ≥ 99%%", split, sc.found, sc.queries)
