@@ -18,9 +18,15 @@
 // keys nor the cut variants, as neardup does. Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. With
 // -control, CROHME train is also searched against itself and its verified
-// pairs that are not pixel copies are listed.
+// pairs that are not pixel copies are listed. With -control-cut SEEDS, the
+// cut control: for each seed, CROHME train searched against the bitmaps
+// with each query's ink cut at a side drawn from the seed (up to 3% of
+// its box lost, no margin left there; inkraster.ControlCut), so that the
+// cut variants are searched; its pairs with other bitmaps than the
+// query's own and its pixel copies are listed with the rules that verify
+// them.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false] [-cut=false]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-control-cut 1,2] [-misses FILE] [-list] [-edge=false] [-cut=false]
 //
 // -list only lists the sets with their rasterizers' parameters; -edge=false
 // and -cut=false leave out the edge keys and the cut variants (the matcher
