@@ -17,8 +17,8 @@
 # leakaudit itself (CROHME train searched against the bitmaps: pairs
 # pixel-identical, or within pHash 4 and fine distance 12).
 set -eu
-DATA=$1 SETS=$2 OUT=$3
 [ $# -eq 3 ] || { echo "usage: $0 DATA SETS OUT" >&2; exit 2; }
+DATA=$1 SETS=$2 OUT=$3
 [ -e "$OUT" ] && { echo "$OUT exists" >&2; exit 2; }
 command -v findimagedupes >/dev/null || { echo "findimagedupes not installed (apt-get install findimagedupes)" >&2; exit 1; }
 [ -x bin/leakaudit ] || { echo "bin/leakaudit not built (go build -o bin/leakaudit ./cmd/leakaudit)" >&2; exit 1; }
