@@ -120,7 +120,10 @@ func TestHostileCutVariantRealData(t *testing.T) {
 		// 501_em_5, one pair of strokes, are left out: they pair with
 		// each other).
 		{"stretch-256", []string{"20_em_44", "23_em_71", "31_em_177", "31_em_195", "32_em_220c", "34_em_230", "501_em_10", "501_em_13", "502_em_6", "503_em_25", "504_em_37", "504_em_40", "505_em_48", "506_em_62", "509_em_94", "510_em_102", "511_em_266", "517_em_406", "518_em_437", "519_em_443", "RIT_2014_125", "RIT_2014_140", "RIT_2014_174", "RIT_2014_226", "RIT_2014_23", "RIT_2014_240", "RIT_2014_244", "RIT_2014_246", "RIT_2014_252", "RIT_2014_266", "RIT_2014_269", "RIT_2014_287", "RIT_2014_294", "RIT_2014_65", "RIT_2014_89"}, false},
-		{"down-25", []string{"23_em_55", "26_em_95", "32_em_204", "32_em_217", "37_em_16", "509_em_90", "512_em_278", "514_em_335", "RIT_2014_120", "RIT_2014_233", "RIT_2014_307", "RIT_2014_39"}, false},
+		// 512_em_278, RIT_2014_120 and RIT_2014_233 of down-25 are
+		// left out since stop 44: their cut variants lie 0.641–0.655 px
+		// from them, beyond imagehash.VerifyCutInk (0.63).
+		{"down-25", []string{"23_em_55", "26_em_95", "32_em_204", "32_em_217", "37_em_16", "509_em_90", "514_em_335", "RIT_2014_307", "RIT_2014_39"}, false},
 	}
 	// Verification misses of stop 42: within the radius, but Verify
 	// rejects them; a cut variant verifies them. With Job.Unverified they

@@ -133,7 +133,7 @@ func CopyReason(p neardup.Pair) string {
 	case p.Verified && p.SmallInk:
 		return fmt.Sprintf("a copy at the test image's resolution: its ink is small against its pen (strokes merged), and the training image's ink, closed as that pen closes strokes and sampled at the test image's rows, lies within %.1f px of it (chamfer distance, 64×64 canvas); found by the small-ink keys, pHash %d bits apart", imagehash.VerifySmallInk, p.Distance)
 	case p.Verified && p.Cut:
-		return fmt.Sprintf("a copy whose ink was cut at an edge: the test image's normalized ink lies within %.1f px of the training image's ink as a 3%% cut at one side would leave it (chamfer distance of the outlines, 64×64 canvas); found by the training image's cut variant, pHash %d bits apart", imagehash.VerifyCutInk, p.Distance)
+		return fmt.Sprintf("a copy whose ink was cut at an edge: the test image's normalized ink lies within %g px of the training image's ink as a 3%% cut at one side would leave it (chamfer distance of the outlines, 64×64 canvas); found by the training image's cut variant, pHash %d bits apart", imagehash.VerifyCutInk, p.Distance)
 	case p.Verified && p.EdgeKey:
 		return fmt.Sprintf("a copy whose ink was cut at an edge: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas; the fine hash is not enough for such a pair); found by the edge keys, pHash %d bits apart", imagehash.VerifyInk, p.Distance)
 	case !p.Verified && p.InkTooSmall:

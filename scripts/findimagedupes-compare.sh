@@ -2,8 +2,10 @@
 # Compare leakaudit neardup with findimagedupes (Debian package) on the same
 # rasterized InkML test sets: recall of each item's own CROHME bitmap and
 # pairs with any other bitmap ("wrong"; pairs between files with the same
-# strokes, such as CROHME 2014's seven duplicated expressions, count as
-# copies).
+# strokes, such as CROHME 2014's seven duplicated expressions, and pairs
+# with a pixel copy of the item's own bitmap, such as CROHME train's
+# near-identical formulaire035-equation008/073, count as copies, as
+# neardup's TestHostileInkMatchRealData counts them).
 #
 #   scripts/findimagedupes-compare.sh DATA SETS OUT
 #
@@ -11,12 +13,19 @@
 #   go run ./scripts/inkraster -ink DATA/crohme-inkml/2014 -out SETS/2014 -seeds …
 #   go run ./scripts/inkraster -ink DATA/crohme-inkml/train-sample -out SETS/train-sample -seeds …
 # and OUT a new folder for the outputs. Needs findimagedupes, python3 and a
-# built bin/leakaudit.
+# built bin/leakaudit. Pixel copies among the bitmaps are found by
+# leakaudit itself (CROHME train searched against the bitmaps: pairs
+# pixel-identical, or within pHash 4 and fine distance 12).
 set -eu
+[ $# -eq 3 ] || { echo "usage: $0 DATA SETS OUT" >&2; exit 2; }
 DATA=$1 SETS=$2 OUT=$3
 [ -e "$OUT" ] && { echo "$OUT exists" >&2; exit 2; }
-mkdir -p "$OUT"
 command -v findimagedupes >/dev/null || { echo "findimagedupes not installed (apt-get install findimagedupes)" >&2; exit 1; }
+[ -x bin/leakaudit ] || { echo "bin/leakaudit not built (go build -o bin/leakaudit ./cmd/leakaudit)" >&2; exit 1; }
+for src in 2014 train-sample; do
+  [ -d "$SETS/$src" ] || { echo "$SETS/$src not found (see the header)" >&2; exit 2; }
+done
+mkdir -p "$OUT"
 # Bitmap fingerprints once.
 findimagedupes -q -n -f "$OUT/bitmaps.db" -R "$DATA/crohme/2014/img" "$DATA/crohme/train/img"
 tests=""
@@ -29,7 +38,7 @@ for src in 2014 train-sample; do
     tests="$tests --test $name=$set"
   done
 done
-XDG_CACHE_HOME="$OUT/cache" bin/leakaudit neardup --train c14="$DATA/crohme/2014" --train tr="$DATA/crohme/train" $tests --json > "$OUT/leakaudit.json"
+XDG_CACHE_HOME="$OUT/cache" bin/leakaudit neardup --train c14="$DATA/crohme/2014" --train tr="$DATA/crohme/train" $tests --test trself="$DATA/crohme/train" --json > "$OUT/leakaudit.json"
 python3 - "$DATA" "$SETS" "$OUT" <<'PY'
 import json, os, re, sys, glob
 data, sets, out = sys.argv[1:4]
@@ -45,9 +54,16 @@ bitmaps = {'c14': {f[:-4] for f in os.listdir(f'{data}/crohme/2014/img')}, 'tr':
 def corpus_of(path):
     return 'c14' if '/crohme/2014/' in path else 'tr' if '/crohme/train/' in path else None
 def stem(p): return os.path.splitext(os.path.basename(p))[0]
-def copy(q, c, t, ownc):
-    return c == ownc and (t == q or (sigs.get(q) and sigs.get(q) == sigs.get(t)))
 rep = json.load(open(f'{out}/leakaudit.json'))
+# Pixel copies among CROHME train's bitmaps (identical, or all but).
+pixcopy = set()
+for p in rep['pairs']:
+    if p['test_split'] == 'trself' and p['train_split'] == 'tr' and p['train_id'] != p['test_id'] and (
+            p.get('identical') or p['distance'] <= 4 and p['fine_distance'] <= 12):
+        pixcopy.add((p['test_id'], p['train_id']))
+        pixcopy.add((p['train_id'], p['test_id']))
+def copy(q, c, t, ownc):
+    return c == ownc and (t == q or (sigs.get(q) and sigs.get(q) == sigs.get(t)) or (q, t) in pixcopy)
 rows = []
 for src, ownc in (('2014', 'c14'), ('train-sample', 'tr')):
     for set_ in sorted(glob.glob(f'{sets}/{src}/*/')):

@@ -18,9 +18,15 @@
 // keys nor the cut variants, as neardup does. Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. With
 // -control, CROHME train is also searched against itself and its verified
-// pairs that are not pixel copies are listed.
+// pairs that are not pixel copies are listed. With -control-cut SEEDS, the
+// cut control: for each seed, CROHME train searched against the bitmaps
+// with each query's ink cut at a side drawn from the seed (up to 3% of
+// its box lost, no margin left there; inkraster.ControlCut), so that the
+// cut variants are searched; its pairs with other bitmaps than the
+// query's own and its pixel copies are listed with the rules that verify
+// them.
 //
-//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-misses FILE] [-list] [-edge=false] [-cut=false]
+//	go run ./scripts/inkprofile -data DIR [-seeds 1,2,3] [-sets a,b] [-control] [-control-cut 1,2] [-misses FILE] [-list] [-edge=false] [-cut=false]
 //
 // -list only lists the sets with their rasterizers' parameters; -edge=false
 // and -cut=false leave out the edge keys and the cut variants (the matcher
@@ -206,6 +212,7 @@ type tally struct {
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
+	cutOnly                                      []string // items found by the cut variants alone, with their distance (verifiedBy)
 }
 
 func main() {
@@ -213,6 +220,7 @@ func main() {
 	seeds := flag.String("seeds", "", "comma-separated seeds of random rasterizers")
 	only := flag.String("sets", "", "comma-separated set names to run (default: all)")
 	control := flag.Bool("control", false, "also search CROHME train against itself")
+	controlCut := flag.String("control-cut", "", "comma-separated seeds: for each, also search CROHME train against the bitmaps with each query's ink cut at a side drawn from the seed (inkraster.ControlCut)")
 	radius := flag.Int("radius", neardup.DefaultMaxDistance, "pHash search radius")
 	flag.BoolVar(&edgeKeys, "edge", true, "also search by the edge keys (imagehash.EdgeKeys), as neardup does")
 	flag.BoolVar(&cutKeys, "cut", true, "also search the cut variants (imagehash.Ink.CutVariantKeys), as neardup does")
@@ -220,13 +228,13 @@ func main() {
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
 	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
 	flag.Parse()
-	if err := run(*data, *seeds, *only, *control, *list, *radius, *misses, *workers); err != nil {
+	if err := run(*data, *seeds, *only, *control, *controlCut, *list, *radius, *misses, *workers); err != nil {
 		fmt.Fprintln(os.Stderr, "inkprofile:", err)
 		os.Exit(1)
 	}
 }
 
-func run(data, seeds, only string, control, list bool, radius int, missFile string, workers int) error {
+func run(data, seeds, only string, control bool, controlCut string, list bool, radius int, missFile string, workers int) error {
 	if list {
 		sets, _, err := testSets(data, seeds)
 		for _, s := range sets {
@@ -371,6 +379,9 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 			switch {
 			case ownFound: // as neardup finds it (the cut variants too)
 				t.found++
+				if by := srch.verifiedBy(fp, ownPos); strings.HasPrefix(by, "cut") {
+					t.cutOnly = append(t.cutOnly, strings.TrimPrefix(by, "cut "))
+				}
 				return
 			case !retrieved:
 				t.retrieval++
@@ -384,6 +395,10 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 		cpu := cpuTime() - cpu0
 		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
 			t.retrieval, t.verification, t.wrong, 1e6*cpu.Seconds()/float64(max(t.items, 1)))
+		if len(t.cutOnly) > 0 {
+			sort.Strings(t.cutOnly)
+			fmt.Printf("    found by the cut variants alone: %d, at distances %v\n", len(t.cutOnly), t.cutOnly)
+		}
 		if t.retrieval+t.verification > 0 {
 			sort.Ints(t.verificationFine)
 			fmt.Printf("    retrieval misses by own pHash distance %v; verification misses' fine distances %v\n", sortedCounts(t.retrievalD), t.verificationFine)
@@ -399,9 +414,154 @@ func run(data, seeds, only string, control, list bool, radius int, missFile stri
 		}
 	}
 	if control {
-		return runControl(srch, corpora["tr"], query, workers)
+		if err := runControl(srch, corpora["tr"], query, workers); err != nil {
+			return err
+		}
+	}
+	if controlCut != "" {
+		for _, f := range strings.Split(controlCut, ",") {
+			seed, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+			if err != nil {
+				return fmt.Errorf("-control-cut: %w", err)
+			}
+			if err := runControlCut(srch, corpora["tr"], query, seed, sameBitmap, workers); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
+}
+
+// runControlCut searches CROHME train against the training bitmaps with
+// each query's ink cut at a side (inkraster.ControlCut from seed,
+// inkraster.CutImage: up to 3% of the ink box lost, no margin left there),
+// so that the cut variants are searched, and lists every pair with a
+// bitmap other than the query's own and its pixel copies: other writers'
+// samples, wrong pairs, each counted from its query (a pair of two
+// writers found from both is two). Each is marked with the rules that
+// find and verify it (verifiedBy), and with "new" when the same query
+// uncut does not make it (each query is also searched uncut, the
+// baseline).
+func runControlCut(srch *searcher, dir string, query imagehash.Options, seed uint64, sameBitmap func(i, j int) bool, workers int) error {
+	train := srch.train
+	var mu sync.Mutex
+	queries, found, opened, byCutOnly, baseline, fresh := 0, 0, 0, 0, 0, 0
+	var wrong []string
+	first := 0
+	for first < len(train) && train[first].corpus != "tr" {
+		first++
+	}
+	parallel(len(train)-first, workers, func(k int) {
+		i := first + k
+		img, err := decodeFile(filepath.Join(dir, "img", train[i].id+".png"))
+		if err != nil {
+			return
+		}
+		side, share := inkraster.ControlCut(seed, train[i].id)
+		whole, err := imagehash.Compute(img, query)
+		if err != nil {
+			return
+		}
+		fp, err := imagehash.Compute(inkraster.CutImage(img, side, share), query)
+		if err != nil {
+			return
+		}
+		before := map[int]bool{} // the uncut query's wrong pairs
+		srch.search(whole, func(p, _, _ int) {
+			if p != i && !sameBitmap(i, p) {
+				before[p] = true
+			}
+		})
+		own := false
+		var mine []string
+		cutOnly, isNew := 0, 0
+		srch.search(fp, func(p, d, fine int) {
+			if p == i {
+				own = true
+				return
+			}
+			if sameBitmap(i, p) {
+				return
+			}
+			by := srch.verifiedBy(fp, p)
+			if strings.HasPrefix(by, "cut") { // no other rule verifies it
+				cutOnly++
+			}
+			mark := ""
+			if !before[p] {
+				mark = ", new"
+				isNew++
+			}
+			mine = append(mine, fmt.Sprintf("%s~%s:%s (cut %.1f%% side %d, by %s, phash %d, fine %d, parts %d, ink %.2f%s)",
+				train[i].id, train[p].corpus, train[p].id, 100*share, side, by, d, fine, fp.Parts, imagehash.InkDistance(fp, train[p].fp), mark))
+		})
+		mu.Lock()
+		defer mu.Unlock()
+		queries++
+		if own {
+			found++
+		}
+		if fp.CutKeys() != nil {
+			opened++
+		}
+		byCutOnly += cutOnly
+		baseline += len(before)
+		fresh += isNew
+		wrong = append(wrong, mine...)
+	})
+	sort.Strings(wrong)
+	pct := func(n int) float64 { return 100 * float64(n) / float64(max(queries, 1)) }
+	fmt.Printf("control with cut queries (seed %d), CROHME train against the bitmaps: %d queries, %d searched the cut variants, own bitmap found for %d (%.1f%%); wrong pairs %d (%.3f%%), %d of them verified only by a cut variant, %d not made uncut; uncut, the same queries make %d (%.3f%%)\n",
+		seed, queries, opened, found, pct(found), len(wrong), pct(len(wrong)), byCutOnly, fresh, baseline, pct(baseline))
+	for _, w := range wrong {
+		fmt.Println("    " + w)
+	}
+	return nil
+}
+
+// verifiedBy names the rules that find training bitmap p for query fp
+// and verify the pair, joined by "+": "phash" (within the radius,
+// imagehash.Verify), "edge" (an edge key within imagehash.EdgeRadius,
+// imagehash.VerifyEdge), "cut" (a cut variant at one of the query's open
+// sides within imagehash.CutRadius, imagehash.VerifyCut; with its
+// distance from the variant); "other" when
+// none does (the small-ink keys).
+func (s *searcher) verifiedBy(fp imagehash.Hashes, p int) string {
+	tr := s.train[p].fp
+	var by []string
+	if _, ok := imagehash.Verify(fp, tr); ok && phashDistance(fp, tr) <= s.radius {
+		by = append(by, "phash")
+	}
+	if s.edge != nil {
+		k := tr.Ink.EdgeKey()
+		for _, h := range fp.EdgeKeys() {
+			if bits.OnesCount64(h^k) <= imagehash.EdgeRadius {
+				if _, ok := imagehash.VerifyEdge(fp, tr); ok {
+					by = append(by, "edge")
+				}
+				break
+			}
+		}
+	}
+	if s.cut != nil {
+		keys := fp.CutKeys()
+	sides:
+		for side, k := range tr.Ink.CutVariantKeys() {
+			for _, h := range keys {
+				if k != 0 && bits.OnesCount64(h^k) <= imagehash.CutRadius {
+					if d, ok := imagehash.VerifyCut(fp, tr, side); ok {
+						by = append(by, fmt.Sprintf("cut %.3f", d))
+						break sides
+					}
+					break
+				}
+			}
+		}
+	}
+	if len(by) == 0 {
+		return "other"
+	}
+	return strings.Join(by, "+")
 }
 
 // runControl searches CROHME train against itself and lists its verified
