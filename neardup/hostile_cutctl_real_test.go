@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"math/bits"
 	"os"
 	"path/filepath"
 	"strings"
@@ -125,27 +124,9 @@ func TestHostileCutControlRealData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prints := map[string]imagehash.Hashes{}
-	print := func(corpus, id string) imagehash.Hashes {
-		key := corpus + ":" + id
-		if fp, ok := prints[key]; ok {
-			return fp
-		}
-		var fp imagehash.Hashes
-		if b, err := os.ReadFile(filepath.Join(map[string]string{"c14": c14, "tr": ctr}[corpus], "img", id+".png")); err == nil {
-			if img, _, err := image.Decode(bytes.NewReader(b)); err == nil {
-				fp, _ = imagehash.Compute(img, job.Hash)
-			}
-		}
-		prints[key] = fp
-		return fp
-	}
 	// Pixel copies (CROHME train holds some that differ in a few pixels)
 	// are one sample, as in TestHostileInkMatchRealData.
-	sameBitmap := func(c1, id1, c2, id2 string) bool {
-		a, b := print(c1, id1), print(c2, id2)
-		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
-	}
+	sameBitmap := sameBitmapOf(map[string]string{"c14": c14, "tr": ctr}, job.Hash)
 	for _, seed := range seeds {
 		split := fmt.Sprint("cut-", seed)
 		sc := scoreCutControl(rep, split, sameBitmap)

@@ -288,27 +288,7 @@ func runInkSets(t *testing.T, rs []inkraster.Rasterizer, read, control bool) ink
 			bitmaps[corpus][strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))] = true
 		}
 	}
-	prints := map[string]imagehash.Hashes{}
-	print := func(corpus, id string) imagehash.Hashes {
-		key := corpus + ":" + id
-		if fp, ok := prints[key]; ok {
-			return fp
-		}
-		dir := map[string]string{"c14": c14, "tr": ctr}[corpus]
-		var fp imagehash.Hashes
-		if b, err := os.ReadFile(filepath.Join(dir, "img", id+".png")); err == nil {
-			it := dataset.ImageItem{ID: id, Data: b}
-			if img, err := it.Decode(dataset.ImageLimits{}); err == nil {
-				fp, _ = imagehash.Compute(img, job.Hash)
-			}
-		}
-		prints[key] = fp
-		return fp
-	}
-	sameBitmap := func(c1, id1, c2, id2 string) bool {
-		a, b := print(c1, id1), print(c2, id2)
-		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
-	}
+	sameBitmap := sameBitmapOf(map[string]string{"c14": c14, "tr": ctr}, job.Hash)
 	sigs := map[string]map[string]string{ink14: strokeSignatures(t, ink14), inkTS: strokeSignatures(t, inkTS)}
 	return inkRun{rep: rep, sets: sets, bitmaps: bitmaps, sigs: sigs, sameBitmap: sameBitmap}
 }
@@ -338,4 +318,31 @@ func inkShortfalls(name string, sc inkScore, minRecall map[string]float64, minFo
 		out = append(out, fmt.Sprintf("%s: %d wrong pairs among %d queries, want ≤ 0.1%%", name, sc.wrong, sc.queries))
 	}
 	return out
+}
+
+// sameBitmapOf returns the test of whether two bitmaps of the corpora
+// (name → CROHME split folder) are one sample: the same pixels, or pixel
+// copies (CROHME train holds some that differ in a few pixels: pHash
+// within 4 bits and fine hash within 12). Each bitmap is hashed once.
+func sameBitmapOf(dirs map[string]string, hash imagehash.Options) func(c1, id1, c2, id2 string) bool {
+	prints := map[string]imagehash.Hashes{}
+	print := func(corpus, id string) imagehash.Hashes {
+		key := corpus + ":" + id
+		if fp, ok := prints[key]; ok {
+			return fp
+		}
+		var fp imagehash.Hashes
+		if b, err := os.ReadFile(filepath.Join(dirs[corpus], "img", id+".png")); err == nil {
+			it := dataset.ImageItem{ID: id, Data: b}
+			if img, err := it.Decode(dataset.ImageLimits{}); err == nil {
+				fp, _ = imagehash.Compute(img, hash)
+			}
+		}
+		prints[key] = fp
+		return fp
+	}
+	return func(c1, id1, c2, id2 string) bool {
+		a, b := print(c1, id1), print(c2, id2)
+		return a.Digest == b.Digest || bits.OnesCount64(a.Hash^b.Hash) <= 4 && imagehash.FineDistance(a, b) <= 12
+	}
 }

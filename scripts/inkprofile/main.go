@@ -447,16 +447,7 @@ func runControlCut(srch *searcher, dir string, query imagehash.Options, seed uin
 	var mu sync.Mutex
 	queries, found, opened, byCutOnly, baseline, fresh := 0, 0, 0, 0, 0, 0
 	var wrong []string
-	first := 0
-	for first < len(train) && train[first].corpus != "tr" {
-		first++
-	}
-	parallel(len(train)-first, workers, func(k int) {
-		i := first + k
-		img, err := decodeFile(filepath.Join(dir, "img", train[i].id+".png"))
-		if err != nil {
-			return
-		}
+	eachTrainBitmap(train, dir, workers, func(i int, img image.Image) {
 		side, share := inkraster.ControlCut(seed, train[i].id)
 		whole, err := imagehash.Compute(img, query)
 		if err != nil {
@@ -564,15 +555,10 @@ func (s *searcher) verifiedBy(fp imagehash.Hashes, p int) string {
 	return strings.Join(by, "+")
 }
 
-// runControl searches CROHME train against itself and lists its verified
-// pairs that are not pixel copies: other writers' samples of a formula,
-// or copies with their points moved.
-func runControl(srch *searcher, dir string, query imagehash.Options, workers int) error {
-	train := srch.train
-	var mu sync.Mutex
-	identical := 0
-	var others []string
-	seen := map[[2]int]bool{}
+// eachTrainBitmap calls f, on workers goroutines, with each CROHME train
+// bitmap of the training side (corpus "tr", read from dir) that decodes,
+// and its position in train.
+func eachTrainBitmap(train []bitmap, dir string, workers int, f func(i int, img image.Image)) {
 	first := 0
 	for first < len(train) && train[first].corpus != "tr" {
 		first++
@@ -583,6 +569,20 @@ func runControl(srch *searcher, dir string, query imagehash.Options, workers int
 		if err != nil {
 			return
 		}
+		f(i, img)
+	})
+}
+
+// runControl searches CROHME train against itself and lists its verified
+// pairs that are not pixel copies: other writers' samples of a formula,
+// or copies with their points moved.
+func runControl(srch *searcher, dir string, query imagehash.Options, workers int) error {
+	train := srch.train
+	var mu sync.Mutex
+	identical := 0
+	var others []string
+	seen := map[[2]int]bool{}
+	eachTrainBitmap(train, dir, workers, func(i int, img image.Image) {
 		fp, err := imagehash.Compute(img, query)
 		if err != nil {
 			return
