@@ -54,13 +54,8 @@ func TestSpliceMappedRead(t *testing.T) {
 // page past the new end faults.
 func TestHostileSpliceFileShrinks(t *testing.T) {
 	in, _ := writeMappedInput(t)
-	fh, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fh, pf, err := openTestParquet(t, in)
 	defer fh.Close()
-	fi, _ := fh.Stat()
-	pf, err := openParquet(fh, fi.Size())
 	if err != nil {
 		t.Fatal(err)
 	}

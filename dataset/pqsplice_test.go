@@ -109,16 +109,28 @@ func writeSpliceInput(t testing.TB, path string, rows []spliceRow, groups []int,
 	}
 }
 
-// spliceFile runs the page splice alone over in, into out.
-func spliceFile(t testing.TB, in, out string, keep func(int64) bool, workers int) (int64, error) {
+// openTestParquet opens the Parquet file at path for a test of the splice
+// (the caller closes fh); a file openParquet refuses is its error.
+func openTestParquet(t testing.TB, path string) (fh *os.File, pf *parquet.File, err error) {
 	t.Helper()
-	fh, err := os.Open(in)
+	fh, err = os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		t.Fatal(err)
+	}
+	pf, err = openParquet(fh, fi.Size())
+	return fh, pf, err
+}
+
+// spliceFile runs the page splice alone over in, into out.
+func spliceFile(t testing.TB, in, out string, keep func(int64) bool, workers int) (int64, error) {
+	t.Helper()
+	fh, pf, err := openTestParquet(t, in)
 	defer fh.Close()
-	fi, _ := fh.Stat()
-	pf, err := openParquet(fh, fi.Size())
 	if err != nil {
 		return 0, err
 	}

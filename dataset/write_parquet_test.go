@@ -106,13 +106,8 @@ func TestWriteSubsetParquetParallel(t *testing.T) {
 // number of workers.
 func writeParquetWorkers(t *testing.T, in, out string, keep func(int64) bool, workers int) int64 {
 	t.Helper()
-	fh, err := os.Open(in)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fh, pf, err := openTestParquet(t, in)
 	defer fh.Close()
-	fi, _ := fh.Stat()
-	pf, err := openParquet(fh, fi.Size())
 	if err != nil {
 		t.Fatal(err)
 	}
