@@ -55,10 +55,10 @@ func TestSpliceMappedRead(t *testing.T) {
 func TestHostileSpliceFileShrinks(t *testing.T) {
 	in, _ := writeMappedInput(t)
 	fh, pf, err := openTestParquet(t, in)
-	defer fh.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer fh.Close()
 	shrunk := false
 	keep := func(seq int64) bool {
 		if !shrunk { // after the splice started, before it reads a chunk

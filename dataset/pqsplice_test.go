@@ -110,7 +110,8 @@ func writeSpliceInput(t testing.TB, path string, rows []spliceRow, groups []int,
 }
 
 // openTestParquet opens the Parquet file at path for a test of the splice
-// (the caller closes fh); a file openParquet refuses is its error.
+// (the caller closes fh); a file openParquet refuses is its error, and
+// is closed.
 func openTestParquet(t testing.TB, path string) (fh *os.File, pf *parquet.File, err error) {
 	t.Helper()
 	fh, err = os.Open(path)
@@ -122,18 +123,21 @@ func openTestParquet(t testing.TB, path string) (fh *os.File, pf *parquet.File, 
 		fh.Close()
 		t.Fatal(err)
 	}
-	pf, err = openParquet(fh, fi.Size())
-	return fh, pf, err
+	if pf, err = openParquet(fh, fi.Size()); err != nil {
+		fh.Close()
+		return nil, nil, err
+	}
+	return fh, pf, nil
 }
 
 // spliceFile runs the page splice alone over in, into out.
 func spliceFile(t testing.TB, in, out string, keep func(int64) bool, workers int) (int64, error) {
 	t.Helper()
 	fh, pf, err := openTestParquet(t, in)
-	defer fh.Close()
 	if err != nil {
 		return 0, err
 	}
+	defer fh.Close()
 	var buf bytes.Buffer
 	n, err := spliceParquet(fh, pf.Metadata(), &buf, keep, workers)
 	if err == nil {

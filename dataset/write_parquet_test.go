@@ -107,10 +107,10 @@ func TestWriteSubsetParquetParallel(t *testing.T) {
 func writeParquetWorkers(t *testing.T, in, out string, keep func(int64) bool, workers int) int64 {
 	t.Helper()
 	fh, pf, err := openTestParquet(t, in)
-	defer fh.Close()
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer fh.Close()
 	f, err := os.Create(out)
 	if err != nil {
 		t.Fatal(err)
