@@ -33,7 +33,7 @@ func hashFile(h hash.Hash, f *os.File, size int64) (err error) {
 			pagecache.Unmap(window)
 		}
 		if r := recover(); r != nil {
-			if _, ok := r.(interface{ Addr() uintptr }); !ok {
+			if !pagecache.IsFault(r) {
 				panic(r)
 			}
 			err = errChanged

@@ -70,7 +70,7 @@ func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), sc
 // faultError is the error of a fault reading a mapped range (a panic
 // under debug.SetPanicOnFault), or nil when r is another panic's value.
 func faultError(r any) error {
-	if _, ok := r.(interface{ Addr() uintptr }); ok {
+	if pagecache.IsFault(r) {
 		return errors.New("the file changed while it was read (a mapped page is gone)")
 	}
 	return nil

@@ -19,6 +19,14 @@ func Map(fd int, off int64, n int) ([]byte, error) {
 	return syscall.Mmap(fd, off, n, syscall.PROT_READ, syscall.MAP_SHARED|populate)
 }
 
+// IsFault reports whether r, a recovered panic's value, is a fault: a
+// mapped page read after its file shrank, under
+// runtime/debug.SetPanicOnFault.
+func IsFault(r any) bool {
+	_, ok := r.(interface{ Addr() uintptr })
+	return ok
+}
+
 // Unmap releases a mapping Map made.
 func Unmap(b []byte) error { return syscall.Munmap(b) }
 
