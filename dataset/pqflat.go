@@ -80,7 +80,13 @@ func flatRowCount(md *format.FileMetaData) bool {
 
 // read reads the column's chunk of rg (see value), and reports whether
 // it could.
-func (c *flatColumn) read(rg *format.RowGroup) bool {
+func (c *flatColumn) read(rg *format.RowGroup) (ok bool) {
+	// A decoder that panics on bad bytes leaves the chunk to parquet-go.
+	defer func() {
+		if r := recover(); r != nil {
+			ok = false
+		}
+	}()
 	if c.col >= len(rg.Columns) || rg.NumRows < 0 || rg.NumRows > maxFlatRows {
 		return false
 	}

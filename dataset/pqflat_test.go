@@ -128,10 +128,16 @@ func TestHostileParquetFlatDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	leaf, _ := pf.Schema().Lookup("latex_formula")
+	var at []int64 // bytes of the label's and the id's chunks, headers and values
+	for _, path := range [][]string{{"latex_formula"}, {"image", "path"}} {
+		leaf, _ := pf.Schema().Lookup(path...)
+		m := md.RowGroups[1].Columns[leaf.ColumnIndex].MetaData
+		for k := range int64(24) {
+			at = append(at, m.DataPageOffset+k*m.TotalCompressedSize/24)
+		}
+	}
 	fh.Close()
-	m := md.RowGroups[1].Columns[leaf.ColumnIndex].MetaData
-	for _, at := range []int64{m.DataPageOffset + m.TotalCompressedSize/2, m.DataPageOffset + 2} {
+	for _, at := range at {
 		damaged := append([]byte(nil), b...)
 		damaged[at] ^= 0x5a
 		p := filepath.Join(t.TempDir(), "damaged.parquet")
