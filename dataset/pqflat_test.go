@@ -72,6 +72,13 @@ func flatReadsAll(t *testing.T, file string, path ...string) bool {
 func TestParquetFlatScan(t *testing.T) {
 	dir := t.TempDir()
 	rows := spliceRows(6000)
+	// Labels and ids that are not ASCII, valid UTF-8 or not, and a long
+	// label, in some row groups.
+	rows[5].Latex = "bad \xff utf8"
+	rows[1200].Latex = "é \\alpha"
+	rows[3600].Latex = strings.Repeat("x", 300)
+	rows[3601].Image.Path = ptr("caf\xe9.png")
+	rows[5999].Image.Path = ptr("ü.png")
 	groups := []int{1000, 2500, 7, 1493, 1000}
 	plain := parquet.DefaultEncodingFor(parquet.ByteArray, &parquet.Plain)
 	configs := []struct {
