@@ -32,8 +32,10 @@ type gatherSeg struct {
 // cheaper to copy than to hand the kernel as a buffer of its own.
 const minGatherRef = 512
 
-// reset empties g for another output, keeping its room.
+// reset empties g for another output, keeping its room (and no
+// reference to input bytes).
 func (g *gather) reset() {
+	clear(g.segs)
 	g.own, g.segs, g.stable, g.n = g.own[:0], g.segs[:0], nil, 0
 }
 
