@@ -50,16 +50,16 @@ func (c *flatColumn) value(i int) (s string, null bool) {
 	return string(c.arena[a:b]), false
 }
 
-// maxFlatChunk bounds the compressed size of a column chunk flatColumn
-// reads (it holds one at a time); a larger one is parquet-go's.
-const maxFlatChunk = 64 << 20
-
-// maxFlatArena bounds a row group's uncompressed values flatColumn
-// holds.
-const maxFlatArena = 256 << 20
-
-// maxFlatRows bounds the rows of a row group flatColumn reads.
-const maxFlatRows = 1 << 22
+// The bounds of what flatColumn holds of a row group's column (it holds
+// one at a time; the label and id columns' add up): its chunk,
+// compressed; its values, uncompressed; its rows. A larger row group is
+// parquet-go's, which holds a page at a time: the scan's memory stays
+// below about 100 MB, whatever the file's row groups.
+const (
+	maxFlatChunk = 8 << 20
+	maxFlatArena = 24 << 20
+	maxFlatRows  = 1 << 20
+)
 
 func newFlatColumn(in io.ReaderAt, col, maxDef int) *flatColumn {
 	c := &flatColumn{in: in, col: col, maxDef: maxDef, width: bits.Len(uint(maxDef))}
