@@ -38,22 +38,23 @@ var mapRanges = true
 // to copy than to map and unmap.
 const minMappedRange = 256 << 10
 
-// get returns the n bytes at off, and the function that releases them
-// (after which they must not be read). A mapped range is read from the
-// page cache as it is; reading it after the file shrank faults, which the
-// reading goroutine turns into a panic with debug.SetPanicOnFault (see
-// faultError). buf is the scratch a range is read into when it is not
-// mapped; get returns it, grown as needed.
-func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), scratch []byte, err error) {
+// get returns the n bytes at off, the function that releases them (after
+// which they must not be read), and whether they are mapped (else they are
+// in scratch, which the next get with it overwrites). A mapped range is
+// read from the page cache as it is; reading it after the file shrank
+// faults, which the reading goroutine turns into a panic with
+// debug.SetPanicOnFault (see faultError). buf is the scratch a range is
+// read into when it is not mapped; get returns it, grown as needed.
+func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), mapped bool, scratch []byte, err error) {
 	if off < 0 || n < 0 {
-		return nil, nil, buf, fmt.Errorf("range of %d bytes at %d", n, off)
+		return nil, nil, false, buf, fmt.Errorf("range of %d bytes at %d", n, off)
 	}
 	// A range past the file's end is read, which fails as a read does.
 	if mapRanges && r.fd >= 0 && n >= minMappedRange && n <= r.size-off {
 		start := off &^ (pageSize - 1)
 		m, err := pagecache.Map(r.fd, start, int(off-start+n))
 		if err == nil {
-			return m[off-start:], func() { pagecache.Unmap(m) }, buf, nil
+			return m[off-start:], func() { pagecache.Unmap(m) }, true, buf, nil
 		}
 		// A file system without mappings is read.
 	}
@@ -62,9 +63,9 @@ func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), sc
 	}
 	b = buf[:n]
 	if _, err := r.in.ReadAt(b, off); err != nil {
-		return nil, nil, buf, err
+		return nil, nil, false, buf, err
 	}
-	return b, func() {}, buf, nil
+	return b, func() {}, false, buf, nil
 }
 
 // faultError is the error of a fault reading a mapped range (a panic

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/parquet-go/parquet-go/format"
 )
 
 // columnIter yields the values of one non-repeated leaf column across all
@@ -158,7 +159,13 @@ func scanParquet(src Source, e *emitter) (err error) {
 		return err
 	}
 	rows := pf.NumRows()
-	for seq := int64(0); seq < rows; seq++ {
+	seq, err := scanParquetFlat(fh, pf.Metadata(), label, id, e)
+	if err != nil {
+		return e.finish(err)
+	}
+	// The rest, from the first row group the flat reader left, with
+	// parquet-go's.
+	for ; seq < rows; seq++ {
 		s, null, err := label.next()
 		if err != nil {
 			return e.finish(fmt.Errorf("reading row %d of %d: %w; the remaining rows were not read", seq, rows, err))
@@ -183,6 +190,51 @@ func scanParquet(src Source, e *emitter) (err error) {
 	}
 	return nil
 }
+
+// scanParquetFlat delivers the rows of the file's first row groups whose
+// label and id chunks flatColumn reads, and returns the number of rows
+// delivered; labelIter and id (nil: no id column), not read yet, are
+// moved past those row groups, for the rest to be read with them.
+func scanParquetFlat(in io.ReaderAt, md *format.FileMetaData, labelIter, id *columnIter, e *emitter) (seq int64, err error) {
+	if !flatParquet || !flatRowCount(md) {
+		return 0, nil
+	}
+	label := newFlatColumn(in, labelIter.col, labelIter.maxDef)
+	var ids *flatColumn
+	if id != nil {
+		ids = newFlatColumn(in, id.col, id.maxDef)
+	}
+	for rgi := range md.RowGroups {
+		rg := &md.RowGroups[rgi]
+		if !label.read(rg) || ids != nil && !ids.read(rg) {
+			break
+		}
+		labelIter.rg = rgi + 1
+		if id != nil {
+			id.rg = rgi + 1
+		}
+		for j := range label.rows() {
+			idStr, idNull := "", true
+			if ids != nil {
+				idStr, idNull = ids.value(j)
+			}
+			if idNull {
+				idStr = strconv.FormatInt(seq, 10)
+			}
+			if s, null := label.value(j); null {
+				e.skip(seq, idStr, rowWhere(seq), ReasonNull)
+			} else if err := e.deliverRow(Item{Seq: seq, ID: idStr, Label: s}); err != nil {
+				return seq, err
+			}
+			seq++
+		}
+	}
+	return seq, nil
+}
+
+// flatParquet says whether scanParquet reads what it can with flatColumn;
+// tests turn it off to compare.
+var flatParquet = true
 
 // rowWhere is where a Parquet row is.
 func rowWhere(seq int64) string { return "row " + strconv.FormatInt(seq, 10) }

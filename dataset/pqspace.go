@@ -113,6 +113,13 @@ func (ps *pageSpace) u32(p int, buf []byte) (uint32, []byte, error) {
 	if p < 0 || ps.n-p < 4 {
 		return 0, buf, errors.New("page ends in a length")
 	}
+	// Most often in the literal read last (one value's length after
+	// another's bytes): read there.
+	if c := ps.cur; c < len(ps.el) {
+		if e := &ps.el[c]; e.off == 0 && e.u0 <= p && p+4 <= e.u1 {
+			return binary.LittleEndian.Uint32(e.raw[len(e.raw)-(e.u1-p):]), buf, nil
+		}
+	}
 	b, buf, err := ps.bytes(p, p+4, buf[:0])
 	if err != nil {
 		return 0, buf, err

@@ -163,8 +163,11 @@ type spliceTask struct {
 	rg    *format.RowGroup
 	keep  []bool
 	kept  int64
-	out   []byte
-	cols  []format.ColumnChunk
+	// out is nil until the row group is spliced; its pieces may refer to
+	// mapped input, released by release once it is written.
+	out  *gather
+	maps []func()
+	cols []format.ColumnChunk
 	// hasDict says which of cols has a dictionary page.
 	hasDict []bool
 	err     error
@@ -184,10 +187,21 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	// flight (being spliced, waiting, being written), so that a large
 	// buffer is not made, zeroed and collected again for each row group.
 	workers = max(1, workers)
-	free := make(chan []byte, 2*workers+2)
+	free := make(chan *gather, 2*workers+2)
 	if _, err := w.Write([]byte("PAR1")); err != nil {
 		return 0, err
 	}
+	// The row groups not written (the pipeline ended early) release their
+	// mapped input when it has ended.
+	tasks := make([]*spliceTask, len(md.RowGroups))
+	defer func() {
+		for _, t := range tasks {
+			if t != nil {
+				t.release()
+			}
+		}
+	}()
+	var bufs [][]byte
 	pos := int64(4)
 	rr := newRangeReader(in)
 	out := *md
@@ -198,6 +212,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 		func(i int) *spliceTask {
 			rg := &md.RowGroups[i]
 			t := &spliceTask{index: i, rg: rg, keep: make([]bool, rg.NumRows)}
+			tasks[i] = t
 			for j := range t.keep {
 				t.keep[j] = keep(seq)
 				if t.keep[j] {
@@ -229,7 +244,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 				return fmt.Errorf("row group %d: interrupted", t.index)
 			}
 			rg := format.RowGroup{Columns: t.cols, NumRows: t.kept, SortingColumns: t.rg.SortingColumns, FileOffset: pos,
-				TotalCompressedSize: int64(len(t.out)), Ordinal: int16(len(out.RowGroups))}
+				TotalCompressedSize: int64(t.out.len()), Ordinal: int16(len(out.RowGroups))}
 			for i := range rg.Columns {
 				m := &rg.Columns[i].MetaData
 				m.DataPageOffset += pos
@@ -239,12 +254,18 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 				rg.Columns[i].FileOffset += pos
 				rg.TotalByteSize += m.TotalUncompressedSize
 			}
-			if _, err := w.Write(t.out); err != nil {
+			bufs = t.out.buffers(bufs[:0])
+			err := writeBuffers(w, bufs)
+			clear(bufs) // no reference to a mapping once it is released
+			t.release()
+			tasks[t.index] = nil
+			if err != nil {
 				return err
 			}
-			pos += int64(len(t.out))
+			pos += int64(t.out.len())
+			t.out.reset()
 			select {
-			case free <- t.out[:0]:
+			case free <- t.out:
 			default:
 			}
 			out.RowGroups = append(out.RowGroups, rg)
@@ -266,11 +287,19 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	return n, err
 }
 
+// release releases the task's mapped input.
+func (t *spliceTask) release() {
+	for _, rel := range t.maps {
+		rel()
+	}
+	t.maps = nil
+}
+
 // splicer holds one worker's buffers.
 type splicer struct {
 	in     rangeReader
 	leaves []spliceLeaf
-	free   chan []byte
+	free   chan *gather
 	proto  thrift.CompactProtocol
 	rd     thrift.BytesReader
 	dec    *thrift.Decoder
@@ -313,15 +342,11 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		s.rd = s.proto.NewReaderFromBytes(nil)
 		s.dec = thrift.NewDecoder(s.rd)
 	}
-	var out []byte
+	var out *gather
 	select {
 	case out = <-s.free:
 	default:
-	}
-	if need := t.rg.TotalCompressedSize + int64(len(t.rg.Columns))*64; int64(cap(out)) < need && need <= maxSpliceRowGroup {
-		// With room for a slightly larger row group, when it is used
-		// again.
-		out = make([]byte, 0, need+need/8)
+		out = new(gather)
 	}
 	for ci := range t.rg.Columns {
 		c := t.rg.Columns[ci]
@@ -334,13 +359,13 @@ func (s *splicer) rowGroup(t *spliceTask) {
 			t.err = fmt.Errorf("column %d: implausible chunk (offset %d, %d bytes)", ci, start, m.TotalCompressedSize)
 			return
 		}
-		chunk, rel, scratch, err := s.in.get(start, m.TotalCompressedSize, s.chunk)
+		chunk, rel, mapped, scratch, err := s.in.get(start, m.TotalCompressedSize, s.chunk)
 		s.chunk = scratch
 		if err != nil {
 			t.err = fmt.Errorf("column %d: %w", ci, err)
 			return
 		}
-		base := int64(len(out))
+		base := int64(out.len())
 		oc := c
 		oc.OffsetIndexOffset, oc.OffsetIndexLength = 0, 0
 		oc.ColumnIndexOffset, oc.ColumnIndexLength = 0, 0
@@ -350,9 +375,15 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		om.SizeStatistics = format.SizeStatistics{}
 		var hasDict bool
 		release = rel
-		out, hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
-		// Nothing refers to the chunk's bytes after column: what it keeps
-		// is copied to out.
+		// A mapped chunk's bytes stay until out is written: out refers to
+		// them. A chunk read into scratch is copied.
+		if mapped {
+			t.maps = append(t.maps, rel)
+			release = func() {}
+			out.stable = chunk
+		}
+		hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
+		out.stable = nil
 		release()
 		release = func() {}
 		if err != nil {
@@ -391,7 +422,7 @@ func (g spliceSeg) len() int {
 // column splices the pages of one column chunk, appending them to out and
 // setting om's sizes, offsets (from the row group's start), value count
 // and statistics. hasDict says whether it has a dictionary page.
-func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om *format.ColumnMetaData) (_ []byte, hasDict bool, err error) {
+func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk []byte, out *gather, om *format.ColumnMetaData) (hasDict bool, err error) {
 	rows := len(t.keep)
 	row := 0
 	var comp, uncomp, values, nulls int64
@@ -400,12 +431,12 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om 
 		s.rd.ResetBytes(chunk[pos:])
 		var h format.PageHeader
 		if err := s.dec.Decode(&h); err != nil {
-			return out, false, fmt.Errorf("page header at byte %d of the chunk: %w", pos, err)
+			return false, fmt.Errorf("page header at byte %d of the chunk: %w", pos, err)
 		}
 		hn := s.rd.BytesRead()
 		cs, us := int(h.CompressedPageSize), int(h.UncompressedPageSize)
 		if cs < 0 || us < 0 || us > maxSplicePage || hn <= 0 || cs > len(chunk)-pos-hn {
-			return out, false, fmt.Errorf("page at byte %d of the chunk: implausible sizes (%d compressed, %d uncompressed, %d bytes left)", pos, cs, us, len(chunk)-pos-hn)
+			return false, fmt.Errorf("page at byte %d of the chunk: implausible sizes (%d compressed, %d uncompressed, %d bytes left)", pos, cs, us, len(chunk)-pos-hn)
 		}
 		raw := chunk[pos : pos+hn+cs]
 		body := raw[hn:]
@@ -414,33 +445,33 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om 
 		switch h.Type {
 		case format.DictionaryPage:
 			if !firstData || hasDict {
-				return out, false, unsupported("dictionary page after data pages")
+				return false, unsupported("dictionary page after data pages")
 			}
 			hasDict = true
-			om.DictionaryPageOffset = int64(len(out))
-			out = append(out, raw...)
+			om.DictionaryPageOffset = int64(out.len())
+			out.ref(raw)
 			comp += int64(len(raw))
 			uncomp += int64(hn + us)
 			continue
 		case format.DataPage:
 			if !h.DataPageHeader.Valid {
-				return out, false, errors.New("data page without its header")
+				return false, errors.New("data page without its header")
 			}
 			nv = int(h.DataPageHeader.V.NumValues)
 		case format.DataPageV2:
 			d := &h.DataPageHeaderV2
 			if !d.Valid {
-				return out, false, errors.New("data page v2 without its header")
+				return false, errors.New("data page v2 without its header")
 			}
 			if d.V.NumRows != d.V.NumValues || d.V.RepetitionLevelsByteLength != 0 {
-				return out, false, errors.New("data page v2 of a flat column with repetition levels")
+				return false, errors.New("data page v2 of a flat column with repetition levels")
 			}
 			nv = int(d.V.NumRows)
 		default:
-			return out, false, unsupported("page of type %v", h.Type)
+			return false, unsupported("page of type %v", h.Type)
 		}
 		if nv < 0 || nv > rows-row {
-			return out, false, fmt.Errorf("data page of %d values at row %d of %d", nv, row, rows)
+			return false, fmt.Errorf("data page of %d values at row %d of %d", nv, row, rows)
 		}
 		keep := t.keep[row : row+nv]
 		row += nv
@@ -455,32 +486,32 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om 
 			continue
 		}
 		if firstData {
-			om.DataPageOffset = int64(len(out))
+			om.DataPageOffset = int64(out.len())
 			firstData = false
 		}
-		before := len(out)
+		before := out.len()
 		var pn int64 // the page's nulls
 		if k == nv {
-			out = append(out, raw...)
+			out.ref(raw)
 			uncomp += int64(hn + us)
 			pn, err = s.pageNulls(&h, body, leaf, om.Codec)
 		} else {
 			var nu int
-			out, nu, pn, err = s.page(&h, body, leaf, om.Codec, keep, k, out)
+			nu, pn, err = s.page(&h, body, leaf, om.Codec, keep, k, out)
 			uncomp += int64(nu)
 		}
 		if err != nil {
-			return out, false, fmt.Errorf("data page at row %d: %w", row-nv, err)
+			return false, fmt.Errorf("data page at row %d: %w", row-nv, err)
 		}
-		comp += int64(len(out) - before)
+		comp += int64(out.len() - before)
 		values += int64(k)
 		nulls += pn
 	}
 	if row != rows {
-		return out, false, fmt.Errorf("pages hold %d rows, the row group %d", row, rows)
+		return false, fmt.Errorf("pages hold %d rows, the row group %d", row, rows)
 	}
 	if firstData {
-		return out, false, errors.New("no data page")
+		return false, errors.New("no data page")
 	}
 	om.NumValues = values
 	om.TotalCompressedSize = comp
@@ -488,23 +519,23 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk, out []byte, om 
 	om.Statistics = format.Statistics{NullCount: nulls}
 	om.EncodingStats = nil
 	om.GeospatialStatistics = format.GeospatialStatistics{}
-	return out, hasDict, nil
+	return hasDict, nil
 }
 
 // page splices a data page that keeps k of its len(keep) rows, appending
 // its new header and body to out; it returns the new page's uncompressed
 // size with its header, and its nulls.
-func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out []byte) ([]byte, int, int64, error) {
-	out, uncomp, nulls, err := s.pageWith(h, body, leaf, codec, keep, k, out, true)
+func (s *splicer) page(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out *gather) (int, int64, error) {
+	uncomp, nulls, err := s.pageWith(h, body, leaf, codec, keep, k, out, true)
 	if errors.Is(err, errSpaceHops) { // too deep to read without decompressing
-		out, uncomp, nulls, err = s.pageWith(h, body, leaf, codec, keep, k, out, false)
+		uncomp, nulls, err = s.pageWith(h, body, leaf, codec, keep, k, out, false)
 	}
-	return out, uncomp, nulls, err
+	return uncomp, nulls, err
 }
 
 // pageWith is page, reading a Snappy page's PLAIN values without
 // decompressing it when lazy allows (see openSpace).
-func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out []byte, lazy bool) (_ []byte, uncomp int, nulls int64, err error) {
+func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, codec format.CompressionCodec, keep []bool, k int, out *gather, lazy bool) (uncomp int, nulls int64, err error) {
 	v2 := h.Type == format.DataPageV2
 	// The page's space is what its compressed stream holds, uncompressed:
 	// the whole page (v1), or its values (v2, whose levels are stored
@@ -518,10 +549,10 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 		d := &h.DataPageHeaderV2.V
 		dl := int(d.DefinitionLevelsByteLength)
 		if dl < 0 || dl > len(body) || dl > want {
-			return out, 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", dl, len(body))
+			return 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", dl, len(body))
 		}
 		if leaf.maxDef == 0 && dl != 0 {
-			return out, 0, 0, errors.New("definition levels in a required column")
+			return 0, 0, errors.New("definition levels in a required column")
 		}
 		levels, stream, enc, want = body[:dl], body[dl:], d.Encoding, want-dl
 		if d.IsCompressed.Valid && !d.IsCompressed.V {
@@ -533,29 +564,29 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	ps := &s.ps
 	if compressed {
 		if err := s.openSpace(stream, want, lazy && enc == format.Plain); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 	} else {
 		*ps = pageSpace{b: stream, whole: true, el: ps.el[:0]}
 	}
 	if !v2 && leaf.maxDef > 0 {
 		if d := &h.DataPageHeader.V; d.DefinitionLevelEncoding != format.RLE {
-			return out, 0, 0, unsupported("definition levels in %v", d.DefinitionLevelEncoding)
+			return 0, 0, unsupported("definition levels in %v", d.DefinitionLevelEncoding)
 		}
 		var n uint32
 		if n, s.buf, err = ps.u32(0, s.buf); err != nil {
-			return out, 0, 0, fmt.Errorf("definition levels: %w", err)
+			return 0, 0, fmt.Errorf("definition levels: %w", err)
 		}
 		if uint64(n) > uint64(ps.len()-4) {
-			return out, 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", n, ps.len())
+			return 0, 0, fmt.Errorf("%d bytes of definition levels in a %d-byte page", n, ps.len())
 		}
 		if levels, s.lbuf, err = ps.bytes(4, 4+int(n), s.lbuf[:0]); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 		vstart = 4 + int(n)
 	}
 	if !compressed && len(stream) != want {
-		return out, 0, 0, fmt.Errorf("uncompressed page of %d bytes, its header says %d", len(stream), want)
+		return 0, 0, fmt.Errorf("uncompressed page of %d bytes, its header says %d", len(stream), want)
 	}
 	// The definition levels: the rows that have a value, and the kept ones.
 	nv := len(keep)
@@ -565,12 +596,12 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	var lev []byte // the new levels, encoded
 	if leaf.maxDef > 0 {
 		if s.levels, err = s.decodeLevels(s.levels, levels, leaf.defWidth, nv); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 		present = 0
 		for i, l := range s.levels {
 			if int(l) > leaf.maxDef {
-				return out, 0, 0, fmt.Errorf("definition level %d above the column's %d", l, leaf.maxDef)
+				return 0, 0, fmt.Errorf("definition level %d above the column's %d", l, leaf.maxDef)
 			}
 			if int(l) == leaf.maxDef {
 				present++
@@ -583,7 +614,7 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 			}
 		}
 		if s.enc, err = (&rle.Encoding{BitWidth: leaf.defWidth}).EncodeLevels(s.enc[:0], s.kept); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 		lev = s.enc
 	}
@@ -604,16 +635,16 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	case format.PlainDictionary, format.RLEDictionary:
 		var lit []byte
 		if !ps.whole {
-			return out, 0, 0, errors.New("dictionary indices not decompressed")
+			return 0, 0, errors.New("dictionary indices not decompressed")
 		}
 		if lit, err = s.dictIndices(ps.b[vstart:], present, leaf, lv, keep); err == nil {
 			segs = append(segs, spliceSeg{lit: lit})
 		}
 	default:
-		return out, 0, 0, unsupported("%v encoding", enc)
+		return 0, 0, unsupported("%v encoding", enc)
 	}
 	if err != nil {
-		return out, 0, 0, err
+		return 0, 0, err
 	}
 	s.segs = segs
 	// The new body, in parts.
@@ -628,7 +659,7 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	switch {
 	case compressed && !ps.whole:
 		if parts, s.hdr, s.ranges, err = snappySplice(parts, s.hdr, ps, segs, newSpace, s.ranges); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 	case compressed:
 		// A page that compresses well has short elements, cheaper to
@@ -642,7 +673,7 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 			}
 		}
 		if s.zbuf, err = parquet.LookupCompressionCodec(codec).Encode(s.zbuf[:0], s.plainBuf); err != nil {
-			return out, 0, 0, err
+			return 0, 0, err
 		}
 		parts = append(parts, s.zbuf)
 	default:
@@ -682,13 +713,13 @@ func (s *splicer) pageWith(h *format.PageHeader, body []byte, leaf *spliceLeaf, 
 	}
 	hb, err := thrift.Marshal(&s.proto, &nh)
 	if err != nil {
-		return out, 0, 0, err
+		return 0, 0, err
 	}
-	out = append(out, hb...)
+	out.add(hb)
 	for _, p := range parts {
-		out = append(out, p...)
+		out.ref(p)
 	}
-	return out, len(hb) + int(nh.UncompressedPageSize), keptNulls, nil
+	return len(hb) + int(nh.UncompressedPageSize), keptNulls, nil
 }
 
 // openSpace reads a Snappy page stream into s.ps: its elements, and its

@@ -1,7 +1,6 @@
 package dataset
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -89,8 +88,8 @@ func BenchmarkSpliceParquet(b *testing.B) {
 	b.ReportMetric(float64(n)*float64(b.N)/b.Elapsed().Seconds(), "rows/s")
 }
 
-// spliceFileTo runs the page splice alone over in, writing out through the
-// buffered file writer writeParquetSubset uses.
+// spliceFileTo runs the page splice alone over in, writing out as
+// writeParquetSubset does.
 func spliceFileTo(b *testing.B, in, out string, keep func(int64) bool) (int64, error) {
 	b.Helper()
 	fh, err := os.Open(in)
@@ -111,10 +110,5 @@ func spliceFileTo(b *testing.B, in, out string, keep func(int64) bool) (int64, e
 		return 0, err
 	}
 	defer f.Close()
-	bw := bufio.NewWriterSize(f, 1<<20)
-	n, err := spliceParquet(fh, pf.Metadata(), bw, keep, runtime.GOMAXPROCS(0))
-	if err == nil {
-		err = bw.Flush()
-	}
-	return n, err
+	return spliceParquet(fh, pf.Metadata(), vectorFile{f}, keep, runtime.GOMAXPROCS(0))
 }

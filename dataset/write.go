@@ -466,10 +466,8 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 	if spliceParquetFiles {
 		// The splice writes at most about the input's size.
 		preallocate(f, fi.Size())
-		n, err = spliceParquet(in, pf.Metadata(), bw, keep, runtime.GOMAXPROCS(0))
-		if err == nil {
-			err = bw.Flush()
-		}
+		// It writes in large pieces, several at a time: to f, unbuffered.
+		n, err = spliceParquet(in, pf.Metadata(), vectorFile{f}, keep, runtime.GOMAXPROCS(0))
 		// The blocks past what was written are given back, whatever
 		// happened.
 		if terr := trimPrealloc(f); err == nil {
@@ -484,7 +482,6 @@ func writeParquetSubset(src Source, out string, keep func(int64) bool) (n int64,
 			}
 			return n, nil
 		}
-		bw.Reset(f)
 		if _, err := f.Seek(0, io.SeekStart); err != nil {
 			f.Close()
 			return 0, err

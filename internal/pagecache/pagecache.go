@@ -1,13 +1,16 @@
 // Package pagecache reads and writes large files through the page cache
 // with fewer copies: a byte range of a file mapped read-only (populated
 // at once where the system can, so that reading it takes no page faults
-// one page at a time), and blocks reserved for a file about to be written
-// (so that the file system does not allocate them page by page). Both are
+// one page at a time), blocks reserved for a file about to be written
+// (so that the file system does not allocate them page by page), and
+// buffers written with one system call (so that mapped ranges go to the
+// output without a copy into a buffer first). All are
 // optimizations: where the system lacks them, callers read and write as
 // they would otherwise, with the same bytes.
 package pagecache
 
 import (
+	"errors"
 	"os"
 	"syscall"
 )
@@ -38,4 +41,22 @@ func Reserve(f *os.File, n int64) {
 	if n > 0 {
 		reserve(int(f.Fd()), n)
 	}
+}
+
+// ErrFault is the error of a write from a mapped page that is gone (its
+// file shrank after it was mapped).
+var ErrFault = errors.New("a mapped page is gone: its file shrank")
+
+// maxVectors is how many buffers WriteVectors hands the system at a time
+// (Linux's IOV_MAX).
+const maxVectors = 1024
+
+// WriteVectors writes bufs to f in order, as f.Write would one after the
+// other, with as few system calls as it can (writev on Linux: the kernel
+// copies each buffer, which may be a mapped range of another file, into
+// f's pages without a copy in between). It returns the bytes written,
+// and may change bufs' elements (to what was left to write); a
+// buffer in a mapping whose page is gone is ErrFault.
+func WriteVectors(f *os.File, bufs [][]byte) (int64, error) {
+	return writeVectors(f, bufs)
 }
