@@ -177,18 +177,24 @@ func scanParquet(src Source, e *emitter) (err error) {
 				return e.finish(fmt.Errorf("reading id of row %d: %w", seq, err))
 			}
 		}
-		if idNull {
-			ids = strconv.FormatInt(seq, 10)
-		}
-		if null {
-			e.skip(seq, ids, rowWhere(seq), ReasonNull)
-			continue
-		}
-		if err := e.deliverRow(Item{Seq: seq, ID: ids, Label: s}); err != nil {
+		if err := deliverParquetRow(e, seq, s, null, ids, idNull); err != nil {
 			return e.finish(err)
 		}
 	}
 	return nil
+}
+
+// deliverParquetRow delivers row seq: its label s, or a skip when the
+// label is null; a row without an id is named by its number.
+func deliverParquetRow(e *emitter, seq int64, s string, null bool, id string, idNull bool) error {
+	if idNull {
+		id = strconv.FormatInt(seq, 10)
+	}
+	if null {
+		e.skip(seq, id, rowWhere(seq), ReasonNull)
+		return nil
+	}
+	return e.deliverRow(Item{Seq: seq, ID: id, Label: s})
 }
 
 // scanParquetFlat delivers the rows of the file's first row groups whose
@@ -218,12 +224,8 @@ func scanParquetFlat(in io.ReaderAt, md *format.FileMetaData, labelIter, id *col
 			if ids != nil {
 				idStr, idNull = ids.value(j)
 			}
-			if idNull {
-				idStr = strconv.FormatInt(seq, 10)
-			}
-			if s, null := label.value(j); null {
-				e.skip(seq, idStr, rowWhere(seq), ReasonNull)
-			} else if err := e.deliverRow(Item{Seq: seq, ID: idStr, Label: s}); err != nil {
+			s, null := label.value(j)
+			if err := deliverParquetRow(e, seq, s, null, idStr, idNull); err != nil {
 				return seq, err
 			}
 			seq++

@@ -8,7 +8,6 @@ import (
 	"slices"
 
 	"github.com/parquet-go/parquet-go"
-	"github.com/parquet-go/parquet-go/encoding/thrift"
 	"github.com/parquet-go/parquet-go/format"
 )
 
@@ -29,9 +28,7 @@ type flatColumn struct {
 	width  int // the bit width of its definition levels
 	chunk  []byte
 	hyb    []uint32
-	proto  thrift.CompactProtocol
-	rd     thrift.BytesReader
-	dec    *thrift.Decoder
+	pages  pageHeaders
 	// The row group's pages uncompressed, and each row's value in them:
 	// vals[2i:2i+2] are its start and end, or -1, -1 for a null.
 	arena []byte
@@ -62,10 +59,7 @@ const (
 )
 
 func newFlatColumn(in io.ReaderAt, col, maxDef int) *flatColumn {
-	c := &flatColumn{in: in, col: col, maxDef: maxDef, width: bits.Len(uint(maxDef))}
-	c.rd = c.proto.NewReaderFromBytes(nil)
-	c.dec = thrift.NewDecoder(c.rd)
-	return c
+	return &flatColumn{in: in, col: col, maxDef: maxDef, width: bits.Len(uint(maxDef))}
 }
 
 // flatRowCount says whether the row groups' row counts add up to the
@@ -107,22 +101,17 @@ func (c *flatColumn) read(rg *format.RowGroup) (ok bool) {
 	rows := int(rg.NumRows)
 	c.arena, c.vals = c.arena[:0], c.vals[:0]
 	for pos := 0; pos < len(chunk); {
-		c.rd.ResetBytes(chunk[pos:])
-		var h format.PageHeader
-		if err := c.dec.Decode(&h); err != nil {
+		h, hn, err := c.pages.at(chunk, pos)
+		if err != nil {
 			return false
 		}
-		hn := c.rd.BytesRead()
-		cs, us := int(h.CompressedPageSize), int(h.UncompressedPageSize)
-		if hn <= 0 || cs < 0 || us < 0 || us > maxSplicePage || cs > len(chunk)-pos-hn {
-			return false
-		}
+		cs := int(h.CompressedPageSize)
 		body := chunk[pos+hn : pos+hn+cs]
 		pos += hn + cs
 		if h.CRC != 0 && int32(crc32.ChecksumIEEE(body)) != h.CRC {
 			return false
 		}
-		if !c.page(&h, body, m.Codec, rows-c.rows()) {
+		if !c.page(h, body, m.Codec, rows-c.rows()) {
 			return false
 		}
 	}

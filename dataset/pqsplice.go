@@ -295,14 +295,42 @@ func (t *spliceTask) release() {
 	t.maps = nil
 }
 
+// pageHeaders decodes the page headers of a column chunk, reusing its
+// decoder from one to the next.
+type pageHeaders struct {
+	proto thrift.CompactProtocol
+	rd    thrift.BytesReader
+	dec   *thrift.Decoder
+}
+
+// at decodes the header of the page at pos in chunk and returns it with
+// its length in bytes; the page's sizes must be plausible (its body
+// within the chunk, at most maxSplicePage bytes uncompressed).
+func (p *pageHeaders) at(chunk []byte, pos int) (h *format.PageHeader, hn int, err error) {
+	if p.dec == nil {
+		p.rd = p.proto.NewReaderFromBytes(nil)
+		p.dec = thrift.NewDecoder(p.rd)
+	}
+	p.rd.ResetBytes(chunk[pos:])
+	h = new(format.PageHeader)
+	if err := p.dec.Decode(h); err != nil {
+		return nil, 0, fmt.Errorf("page header at byte %d of the chunk: %w", pos, err)
+	}
+	hn = p.rd.BytesRead()
+	cs, us := int(h.CompressedPageSize), int(h.UncompressedPageSize)
+	if cs < 0 || us < 0 || us > maxSplicePage || hn <= 0 || cs > len(chunk)-pos-hn {
+		return nil, 0, fmt.Errorf("page at byte %d of the chunk: implausible sizes (%d compressed, %d uncompressed, %d bytes left)", pos, cs, us, len(chunk)-pos-hn)
+	}
+	return h, hn, nil
+}
+
 // splicer holds one worker's buffers.
 type splicer struct {
 	in     rangeReader
 	leaves []spliceLeaf
 	free   chan *gather
 	proto  thrift.CompactProtocol
-	rd     thrift.BytesReader
-	dec    *thrift.Decoder
+	pages  pageHeaders
 	chunk  []byte  // scratch for a column chunk's input bytes, when not mapped
 	plain  []byte  // a page decompressed
 	levels []uint8 // a page's definition levels
@@ -337,10 +365,6 @@ func (s *splicer) rowGroup(t *spliceTask) {
 	}()
 	if t.kept == 0 {
 		return
-	}
-	if s.dec == nil {
-		s.rd = s.proto.NewReaderFromBytes(nil)
-		s.dec = thrift.NewDecoder(s.rd)
 	}
 	var out *gather
 	select {
@@ -428,16 +452,11 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk []byte, out *gat
 	var comp, uncomp, values, nulls int64
 	firstData := true
 	for pos := 0; pos < len(chunk); {
-		s.rd.ResetBytes(chunk[pos:])
-		var h format.PageHeader
-		if err := s.dec.Decode(&h); err != nil {
-			return false, fmt.Errorf("page header at byte %d of the chunk: %w", pos, err)
+		h, hn, err := s.pages.at(chunk, pos)
+		if err != nil {
+			return false, err
 		}
-		hn := s.rd.BytesRead()
 		cs, us := int(h.CompressedPageSize), int(h.UncompressedPageSize)
-		if cs < 0 || us < 0 || us > maxSplicePage || hn <= 0 || cs > len(chunk)-pos-hn {
-			return false, fmt.Errorf("page at byte %d of the chunk: implausible sizes (%d compressed, %d uncompressed, %d bytes left)", pos, cs, us, len(chunk)-pos-hn)
-		}
 		raw := chunk[pos : pos+hn+cs]
 		body := raw[hn:]
 		pos += hn + cs
@@ -494,10 +513,10 @@ func (s *splicer) column(t *spliceTask, leaf *spliceLeaf, chunk []byte, out *gat
 		if k == nv {
 			out.ref(raw)
 			uncomp += int64(hn + us)
-			pn, err = s.pageNulls(&h, body, leaf, om.Codec)
+			pn, err = s.pageNulls(h, body, leaf, om.Codec)
 		} else {
 			var nu int
-			nu, pn, err = s.page(&h, body, leaf, om.Codec, keep, k, out)
+			nu, pn, err = s.page(h, body, leaf, om.Codec, keep, k, out)
 			uncomp += int64(nu)
 		}
 		if err != nil {
