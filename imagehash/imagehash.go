@@ -22,7 +22,10 @@
 // canvas is keyed and verified against the training ink closed at its
 // level ([Hashes.SmallKeys], small.go); one whose ink is too small to tell
 // one formula from another is verified only by identical pixels
-// ([Hashes.TooSmall]).
+// ([Hashes.TooSmall]). A query whose ink a canvas of another aspect
+// squeezed along one axis, so that its round pen merged neighbouring
+// symbols and is overestimated, is also drawn with thinner pens
+// ([Hashes.Squeezed], squeeze.go).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone
@@ -155,6 +158,9 @@ type Hashes struct {
 	// prepared at the small levels.
 	scale inkScale
 	small *smallQuery
+	// squeeze holds a squeezed query's ink drawn with thinner pens
+	// (squeeze.go; not stored: nil for a training image).
+	squeeze *squeezed
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -189,12 +195,18 @@ const NumProbes = 8
 // too.
 const ProbeShare = 0.03
 
-// SearchHashes returns the perceptual hash and those of the probes: the
-// hashes a query searches with.
+// SearchHashes returns the perceptual hash, those of the probes and, for
+// a squeezed query (Squeezed), those of its ink drawn with thinner pens:
+// the hashes a query searches with.
 func (fp Hashes) SearchHashes() []uint64 {
 	out := []uint64{fp.Hash}
 	if fp.Probes != nil {
 		for _, p := range fp.Probes {
+			out = append(out, p.Hash)
+		}
+	}
+	if fp.squeeze != nil {
+		for _, p := range fp.squeeze.list {
 			out = append(out, p.Hash)
 		}
 	}
@@ -567,6 +579,10 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 			p.Ink = inkOf(canvas)
 		}
 		fp.query = newQueryInk(fp)
+		var err error
+		if fp.squeeze, err = squeezeOf(c, t, o); err != nil {
+			return fp, err
+		}
 	}
 	return fp, nil
 }
@@ -646,24 +662,44 @@ const (
 // distance within VerifyDistance (VerifyDistanceSymbol when the query is
 // one piece of ink), or, for a query whose ink is small, its closed ink
 // within VerifySmallInk of the training image's closed at its level
-// (small.go); without ink bitmaps, that fine distance alone. A query
+// (small.go), or, for a query whose ink is squeezed along one axis, its
+// ink drawn with a thinner pen within VerifyInk (squeeze.go); without ink
+// bitmaps, that fine distance alone. A query
 // whose ink is too small (Hashes.TooSmall) is verified only by the same
 // cropped pixels.
 func Verify(query, train Hashes) (int, bool) {
-	d := FineDistance(query, train)
+	d, ok, _ := verify(query, train)
+	return d, ok
+}
+
+// VerifiedSqueezed reports whether Verify verifies a pair only by the
+// query's ink drawn with a thinner pen (Hashes.Squeezed, squeeze.go).
+func VerifiedSqueezed(query, train Hashes) bool {
+	_, ok, squeezed := verify(query, train)
+	return ok && squeezed
+}
+
+// verify is Verify, and also says whether only the squeezed query's
+// drawings with thinner pens verified the pair.
+func verify(query, train Hashes) (d int, ok, squeezed bool) {
+	d = FineDistance(query, train)
 	if query.Digest == train.Digest {
-		return d, true
+		return d, true, false
 	}
 	if query.TooSmall() {
-		return d, false // small.go: no copy is verified on a silhouette
+		return d, false, false // small.go: no copy is verified on a silhouette
 	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
 		limit = VerifyDistanceSymbol
 	}
 	if query.Ink.IsZero() || train.Ink.IsZero() {
-		return d, d <= limit
+		return d, d <= limit, false
 	}
 	e := InkDistance(query, train)
-	return d, e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train)
+	if e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train) {
+		return d, true, false
+	}
+	ok = verifySqueezed(query, train)
+	return d, ok, ok
 }

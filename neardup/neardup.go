@@ -107,6 +107,12 @@ type Pair struct {
 	// canvas): its Distance is beyond the radius, and it is reported only
 	// when imagehash.Verify verifies it.
 	SmallInk bool `json:"small_ink,omitempty"`
+	// Squeezed marks a pair verified only by the test image's ink drawn
+	// with a thinner pen than estimated (imagehash.Hashes.Squeezed: ink
+	// squeezed along one axis by a canvas of another aspect, its strokes
+	// merged by the pen there): within imagehash.VerifyInk of the
+	// training image's.
+	Squeezed bool `json:"squeezed,omitempty"`
 	// Cut marks a pair verified by a cut variant of the training image
 	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its
 	// ink box more than a probe restores): neither the pHash search
@@ -553,6 +559,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (by == bySmall || !r.job.Unverified) {
 				return false
 			}
+			p.Squeezed = p.Verified && fp.Squeezed() && imagehash.VerifiedSqueezed(fp, rec.Print)
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)

@@ -15,7 +15,9 @@
 // (imagehash.Hashes.SmallKeys, within imagehash.SmallRadius, verified by
 // imagehash.Verify), and one whose ink is too small to verify
 // (imagehash.Hashes.TooSmall) is counted and searched by neither its edge
-// keys nor the cut variants, as neardup does. Wrong
+// keys nor the cut variants, as neardup does. Each set also counts its
+// squeezed queries (imagehash.Hashes.Squeezed: also drawn with thinner
+// pens) and those whose own bitmap only such a drawing verifies. Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. With
 // -control, CROHME train is also searched against itself and its verified
 // pairs that are not pixel copies are listed. With -control-cut SEEDS, the
@@ -209,6 +211,8 @@ type testSet struct {
 type tally struct {
 	items, found, retrieval, verification, wrong int
 	tooSmall                                     int         // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
+	squeezed                                     int         // items whose ink is squeezed (imagehash.Hashes.Squeezed)
+	squeezedOnly                                 int         // items found only by their ink drawn with a thinner pen (imagehash.VerifiedSqueezed)
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
@@ -376,6 +380,12 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 			if fp.TooSmall() {
 				t.tooSmall++
 			}
+			if fp.Squeezed() {
+				t.squeezed++
+				if ownFound && imagehash.VerifiedSqueezed(fp, own) {
+					t.squeezedOnly++
+				}
+			}
 			switch {
 			case ownFound: // as neardup finds it (the cut variants too)
 				t.found++
@@ -395,6 +405,9 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 		cpu := cpuTime() - cpu0
 		fmt.Printf("%-28s %5d %6d (%5.1f%%) %9d %12d %5d %12.0f\n", s.name, t.items, t.found, 100*float64(t.found)/float64(max(t.items, 1)),
 			t.retrieval, t.verification, t.wrong, 1e6*cpu.Seconds()/float64(max(t.items, 1)))
+		if t.squeezed > 0 {
+			fmt.Printf("    squeezed queries (also drawn with thinner pens): %d, own bitmap verified only by a thinner pen: %d\n", t.squeezed, t.squeezedOnly)
+		}
 		if len(t.cutOnly) > 0 {
 			sort.Strings(t.cutOnly)
 			fmt.Printf("    found by the cut variants alone: %d, at distances %v\n", len(t.cutOnly), t.cutOnly)

@@ -1,0 +1,113 @@
+package imagehash
+
+import "math"
+
+// Squeezed ink. A copy drawn on a canvas stretched to another aspect (a
+// wide formula on a narrow canvas) has its strokes squeezed along one
+// axis while its pen stays round: along that axis neighbouring symbols
+// overlap and merge, so the ink has less outline for its area than its
+// pen drew, and penWidth, twice the area over the outline, overestimates
+// the pen (by a median 16% and up to 3.8 times for a 4.2 px pen on a
+// 76×241 ink box). Redrawn with too thick a pen, the strokes are thinned
+// by too much and squeezed further, and the copy's ink lies 0.7–3 px from
+// its original's where the true pen puts it within 0.1–0.55 px. Such a
+// query, recognized by its ink's runs (many more along one axis than
+// along the other, which handwriting at its own aspect does not show), is
+// also drawn with thinner pens (squeezeShares); each drawing's pHash is
+// searched with the query's (SearchHashes), and a candidate is verified
+// when one drawing's ink is within VerifyInk of the training image's
+// (Verify), no looser rule: each drawing is one more chance for another
+// writer's sample to come close. Nothing of a training image changes.
+
+// squeezeFrom is the least ratio of the ink's runs along one axis to
+// those along the other at which a query counts as squeezed. Of CROHME
+// train's and 2014's 9,820 bitmaps, at their own aspect, 27 reach it
+// (lone strokes: a 1, a bar) and 9,383 stay below 2; a formula stretched
+// onto a 127×324 canvas has a median of 5.
+const squeezeFrom = 3.0
+
+// squeezeShares are the shares of its estimated pen width at which a
+// squeezed query's ink is also drawn.
+var squeezeShares = [...]float64{1 / 1.25, 1 / 1.6, 1 / 2.0, 1 / 2.5, 1 / 3.2}
+
+// squeezed holds a squeezed query's drawings with thinner pens and their
+// outlines' distance maps (a pointer in Hashes, so that Hashes stays
+// comparable).
+type squeezed struct {
+	list  []Probe
+	query *queryInk
+}
+
+// runRatio returns the ratio of the ink's runs along rows to its runs
+// along columns of c (ink ≤ t), or its inverse, whichever is larger: how
+// much more one axis cuts the strokes than the other; 1 when there is no
+// ink.
+func runRatio(c Gray, t uint8) float64 {
+	rows, cols := 0, 0
+	w, h := c.W, c.H
+	for y := 0; y < h; y++ {
+		for x := 0; x < w; x++ {
+			if c.Pix[y*w+x] > t {
+				continue
+			}
+			if x == 0 || c.Pix[y*w+x-1] > t {
+				rows++
+			}
+			if y == 0 || c.Pix[(y-1)*w+x] > t {
+				cols++
+			}
+		}
+	}
+	if rows == 0 || cols == 0 {
+		return 1
+	}
+	r := float64(rows) / float64(cols)
+	return math.Max(r, 1/r)
+}
+
+// squeezeOf draws a squeezed query's ink with thinner pens; nil when the
+// ink is not squeezed (runRatio below squeezeFrom).
+func squeezeOf(c Gray, t uint8, o Options) (*squeezed, error) {
+	if runRatio(c, t) < squeezeFrom {
+		return nil, nil
+	}
+	p := penWidth(c, t)
+	s := new(squeezed)
+	for _, f := range squeezeShares {
+		q := p * f
+		if q < 1 {
+			break
+		}
+		var pr Probe
+		canvas := penCanvasWith(c, t, q, o.size(), o.Canvas, nil)
+		if err := hashCanvas(&pr.Hash, &pr.Fine, canvas, o); err != nil {
+			return nil, err
+		}
+		if pr.Ink = inkOf(canvas); !pr.Ink.IsZero() {
+			s.list = append(s.list, pr)
+		}
+	}
+	if len(s.list) == 0 {
+		return nil, nil
+	}
+	q := &queryInk{}
+	for i := range s.list {
+		q.inks = append(q.inks, &s.list[i].Ink)
+	}
+	s.query = q
+	return s, nil
+}
+
+// verifySqueezed reports whether one of a squeezed query's drawings with
+// a thinner pen is within VerifyInk of the training image's ink.
+func verifySqueezed(query, train Hashes) bool {
+	s := query.squeeze
+	if s == nil || train.Ink.IsZero() {
+		return false
+	}
+	return InkDistance(Hashes{Ink: s.list[0].Ink, query: s.query}, train) <= VerifyInk
+}
+
+// Squeezed reports whether the query's ink was found squeezed along one
+// axis and also drawn with thinner pens (false for a training image).
+func (fp Hashes) Squeezed() bool { return fp.squeeze != nil }
