@@ -25,6 +25,9 @@ func TestGatherRef(t *testing.T) {
 		{"a short stable range is copied", [][]byte{stable[:minGatherRef-1], []byte("x")}, 0, 1},
 		{"a range beyond the stable bytes is copied", [][]byte{other}, 0, 1},
 		{"the whole stable range", [][]byte{stable, stable}, 2, 0},
+		{"a short range continuing a referred one lengthens it", [][]byte{stable[:minGatherRef], stable[minGatherRef : minGatherRef+3], stable[minGatherRef+3 : 2*minGatherRef]}, 1, 0},
+		{"a short range first is copied, the long one after referred to", [][]byte{stable[:3], stable[3 : 3+minGatherRef]}, 1, 1},
+		{"a range not continuing the last one is its own", [][]byte{stable[:minGatherRef], stable[minGatherRef+1 : 2*minGatherRef+1]}, 2, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"os"
 	"runtime/debug"
 	"sort"
 
@@ -204,6 +205,12 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	var bufs [][]byte
 	pos := int64(4)
 	rr := newRangeReader(in)
+	// Long kept ranges of a file's mapped chunks are copied from it by the
+	// kernel (gather.write).
+	inFile, _ := in.(*os.File)
+	if rr.fd < 0 {
+		inFile = nil
+	}
 	out := *md
 	out.RowGroups = nil
 	out.NumRows = 0
@@ -254,9 +261,8 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 				rg.Columns[i].FileOffset += pos
 				rg.TotalByteSize += m.TotalUncompressedSize
 			}
-			bufs = t.out.buffers(bufs[:0])
-			err := writeBuffers(w, bufs)
-			clear(bufs) // no reference to a mapping once it is released
+			var err error
+			bufs, err = t.out.write(w, inFile, bufs)
 			t.release()
 			tasks[t.index] = nil
 			if err != nil {
@@ -370,7 +376,7 @@ func (s *splicer) rowGroup(t *spliceTask) {
 	select {
 	case out = <-s.free:
 	default:
-		out = new(gather)
+		out = &gather{stableAt: -1}
 	}
 	for ci := range t.rg.Columns {
 		c := t.rg.Columns[ci]
@@ -404,10 +410,10 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		if mapped {
 			t.maps = append(t.maps, rel)
 			release = func() {}
-			out.stable = chunk
+			out.stable, out.stableAt = chunk, start
 		}
 		hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
-		out.stable = nil
+		out.stable, out.stableAt = nil, -1
 		release()
 		release = func() {}
 		if err != nil {
