@@ -17,9 +17,9 @@ type copyCounter struct {
 	copies int
 }
 
-func (c *copyCounter) copyRange(in *os.File, at int64, b []byte) (int, error) {
+func (c *copyCounter) copyRange(in *os.File, at int64, n int) (int, error) {
 	c.copies++
-	return c.vectorFile.copyRange(in, at, b)
+	return c.vectorFile.copyRange(in, at, n)
 }
 
 // mappedTestFile writes n random bytes to a file and returns it open,
@@ -49,46 +49,79 @@ func mappedTestFile(t *testing.T, n int) (path string, f *os.File, m []byte) {
 
 // TestGatherWrite: write writes a gather's bytes in order, the long
 // ranges of the input file copied from it (one copy for a run of
-// pieces that continue each other), the others from memory.
+// pieces that continue each other), the others from memory; when the
+// stable bytes are transient (a buffer used again), the long ranges are
+// left in the file and the others copied when added.
 func TestGatherWrite(t *testing.T) {
 	const size = 8 * minCopyRange
 	_, in, m := mappedTestFile(t, size)
 	at := int64(pageSize) // the stable bytes' offset in the file
 	stable := m[at:]
+	// A transient copy of the stable bytes, overwritten after the pieces
+	// are added.
+	scratch := bytes.Clone(stable)
 	tests := []struct {
-		name   string
-		pieces func(g *gather)
-		noFile bool // the input is not a file: nothing is copied
-		copies int
+		name      string
+		transient bool
+		pieces    func(b []byte, put func(ref bool, p []byte))
+		noFile    bool // the input is not a file: nothing is copied
+		copies    int
+		wantErr   bool
 	}{
-		{"a long range is copied", func(g *gather) {
-			g.add([]byte("head"))
-			g.ref(stable[100 : 100+2*minCopyRange])
-			g.add([]byte("tail"))
-		}, false, 1},
-		{"pieces continuing each other are one copy", func(g *gather) {
-			g.ref(stable[:minCopyRange/2])
-			g.ref(stable[minCopyRange/2 : minCopyRange/2+3])
-			g.ref(stable[minCopyRange/2+3 : 2*minCopyRange])
-			g.add([]byte("x"))
-			g.ref(stable[3*minCopyRange : 4*minCopyRange])
-		}, false, 2},
-		{"a short range is written", func(g *gather) {
-			g.ref(stable[:minCopyRange-1])
-			g.ref(stable[minCopyRange : 2*minCopyRange-1])
-		}, false, 0},
-		{"bytes outside the stable ones are written", func(g *gather) {
-			g.ref(bytes.Repeat([]byte("o"), 2*minCopyRange))
-		}, false, 0},
-		{"no input file", func(g *gather) {
-			g.ref(stable[:2*minCopyRange])
-		}, true, 0},
+		{"a long range is copied", false, func(b []byte, put func(bool, []byte)) {
+			put(false, []byte("head"))
+			put(true, b[100:100+2*minCopyRange])
+			put(false, []byte("tail"))
+		}, false, 1, false},
+		{"pieces continuing each other are one copy", false, func(b []byte, put func(bool, []byte)) {
+			put(true, b[:minCopyRange/2])
+			put(true, b[minCopyRange/2:minCopyRange/2+3])
+			put(true, b[minCopyRange/2+3:2*minCopyRange])
+			put(false, []byte("x"))
+			put(true, b[3*minCopyRange:4*minCopyRange])
+		}, false, 2, false},
+		{"a short range is written", false, func(b []byte, put func(bool, []byte)) {
+			put(true, b[:minCopyRange-1])
+			put(true, b[minCopyRange:2*minCopyRange-1])
+		}, false, 0, false},
+		{"bytes outside the stable ones are written", false, func(b []byte, put func(bool, []byte)) {
+			put(true, bytes.Repeat([]byte("o"), 2*minCopyRange))
+		}, false, 0, false},
+		{"no input file", false, func(b []byte, put func(bool, []byte)) {
+			put(true, b[:2*minCopyRange])
+		}, true, 0, false},
+		{"transient: long ranges left in the file, short ones copied", true, func(b []byte, put func(bool, []byte)) {
+			put(true, b[6*minCopyRange:7*minCopyRange])
+			put(false, []byte("z"))
+			put(true, b[5:minCopyRange])
+			put(false, []byte("x"))
+			put(true, b[minCopyRange:2*minCopyRange+7])
+			put(true, b[2*minCopyRange+7:2*minCopyRange+9])
+			put(false, []byte("y"))
+			put(true, b[3*minCopyRange:5*minCopyRange])
+		}, false, 3, false},
+		{"transient without the input file", true, func(b []byte, put func(bool, []byte)) {
+			put(true, b[:2*minCopyRange])
+		}, true, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gather{stable: stable, stableAt: at}
-			tc.pieces(&g)
-			want := bytes.Join(g.buffers(nil), nil)
+			src := stable
+			if tc.transient {
+				copy(scratch, stable)
+				g.stable, g.transient, src = scratch, true, scratch
+			}
+			var want []byte
+			tc.pieces(src, func(ref bool, p []byte) {
+				want = append(want, p...)
+				if ref {
+					g.ref(p)
+				} else {
+					g.add(p)
+				}
+			})
+			clear(scratch) // a transient buffer used again
 			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
 			if err != nil {
 				t.Fatal(err)
@@ -98,19 +131,26 @@ func TestGatherWrite(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := &copyCounter{vectorFile: vectorFile{out}}
-			src := in
+			file := in
 			if tc.noFile {
-				src = nil
+				file = nil
 			}
-			if _, err := g.write(w, src, nil); err != nil {
+			_, err = g.write(w, file, nil)
+			if tc.wantErr {
+				if err == nil {
+					t.Fatal("no error")
+				}
+				return
+			}
+			if err != nil {
 				t.Fatal(err)
 			}
 			got, err := os.ReadFile(out.Name())
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !bytes.Equal(got, append([]byte("PAR1"), want...)) {
-				t.Errorf("wrote %d bytes, differing from the %d gathered", len(got)-4, len(want))
+			if !bytes.Equal(got, append([]byte("PAR1"), want...)) || g.len() != len(want) {
+				t.Errorf("wrote %d bytes (len %d), differing from the %d gathered", len(got)-4, g.len(), len(want))
 			}
 			if w.copies != tc.copies {
 				t.Errorf("%d ranges copied from the file, want %d", w.copies, tc.copies)

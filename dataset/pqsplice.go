@@ -11,6 +11,7 @@ import (
 	"runtime/debug"
 	"sort"
 
+	"github.com/leakaudit/leakaudit/internal/pagecache"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -205,12 +206,16 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	var bufs [][]byte
 	pos := int64(4)
 	rr := newRangeReader(in)
-	// Long kept ranges of a file's mapped chunks are copied from it by the
-	// kernel (gather.write).
+	// A file's long kept ranges are copied from it by the kernel
+	// (gather.write): its chunks are read into buffers where the kernel
+	// can, which costs less than mapping them (a new mapping's pages are
+	// slow to reach the first time), else mapped.
 	inFile, _ := in.(*os.File)
 	if rr.fd < 0 {
 		inFile = nil
 	}
+	copied := inFile != nil && copyChunks
+	rr.noMap = copied
 	out := *md
 	out.RowGroups = nil
 	out.NumRows = 0
@@ -234,7 +239,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 			// that rowGroup recovers (this goroutine ends with the
 			// pipeline).
 			debug.SetPanicOnFault(true)
-			s := &splicer{in: rr, leaves: leaves, free: free}
+			s := &splicer{in: rr, leaves: leaves, free: free, copied: copied}
 			return func(t *spliceTask, send func(*spliceTask) bool) {
 				s.rowGroup(t)
 				send(t)
@@ -333,6 +338,7 @@ func (p *pageHeaders) at(chunk []byte, pos int) (h *format.PageHeader, hn int, e
 // splicer holds one worker's buffers.
 type splicer struct {
 	in     rangeReader
+	copied bool // a chunk read is left in the file where it is long (see gather.transient)
 	leaves []spliceLeaf
 	free   chan *gather
 	proto  thrift.CompactProtocol
@@ -391,6 +397,10 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		}
 		chunk, rel, mapped, scratch, err := s.in.get(start, m.TotalCompressedSize, s.chunk)
 		s.chunk = scratch
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// The file was opened with the chunk inside it.
+			err = fmt.Errorf("the file changed while it was read (it ends before the chunk): %w", err)
+		}
 		if err != nil {
 			t.err = fmt.Errorf("column %d: %w", ci, err)
 			return
@@ -411,9 +421,11 @@ func (s *splicer) rowGroup(t *spliceTask) {
 			t.maps = append(t.maps, rel)
 			release = func() {}
 			out.stable, out.stableAt = chunk, start
+		} else if s.copied {
+			out.stable, out.stableAt, out.transient = chunk, start, true
 		}
 		hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
-		out.stable, out.stableAt = nil, -1
+		out.stable, out.stableAt, out.transient = nil, -1, false
 		release()
 		release = func() {}
 		if err != nil {
@@ -1217,3 +1229,9 @@ func snappySplice(parts [][]byte, hdr []byte, ps *pageSpace, segs []spliceSeg, t
 	flush()
 	return parts, hdr, ranges, nil
 }
+
+// copyChunks says whether the splice reads the column chunks of a file
+// into buffers and has the kernel copy their long kept ranges from the
+// file (pagecache.CopyRange), where the system can, instead of mapping
+// them and writing from the mappings; tests turn it off to compare.
+var copyChunks = pagecache.CopyRanges

@@ -83,6 +83,10 @@ func writeVectors(f *os.File, bufs [][]byte) (int64, error) {
 	return total, nil
 }
 
+// CopyRanges says whether CopyRange copies in the kernel: Linux's
+// copy_file_range, which may still refuse some files.
+const CopyRanges = true
+
 // maxCopyRange is the most one copy_file_range call is asked for (Linux
 // copies at most about 2 GiB at a time).
 const maxCopyRange = 1 << 30
