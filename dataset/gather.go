@@ -11,11 +11,11 @@ import (
 )
 
 // gather is output bytes in order, held as pieces: bytes made for the
-// output (own), ranges of input bytes that stay valid until the output is
-// written (stable: a mapped column chunk), referred to instead of copied,
-// and ranges of the input file (file pieces, of a chunk read into a
-// buffer used again: transient), so that they go from the input's pages
-// to the output's with one copy, the kernel's.
+// output (own), and ranges of input bytes that stay valid until the
+// output is written (stable: a mapped column chunk, or one read into a
+// buffer kept until then), referred to instead
+// of copied, so that they go from the input's pages to the output's with
+// one copy, the kernel's.
 type gather struct {
 	own    []byte
 	segs   []gatherSeg
@@ -23,21 +23,14 @@ type gather struct {
 	// stableAt is the input file offset of stable's first byte, -1 when
 	// it has none (the bytes are not the file's as they are).
 	stableAt int64
-	// transient says the stable bytes are scratch, not kept until the
-	// write: a range at least minCopyRange long is left in the input file
-	// (a file piece, copied from it when written), any other copied.
-	transient bool
-	n         int
-	rbuf      []byte // scratch for a file piece read
+	n        int
 }
 
 // gatherSeg is a piece of a gather: ext (the input's bytes from offset
-// at, or at -1 when unknown), the input file's file bytes from at (ext
-// nil, file > 0), or own[a:b].
+// at, or at -1 when unknown), or own[a:b] when ext is nil.
 type gatherSeg struct {
 	ext  []byte
 	at   int64
-	file int
 	a, b int
 }
 
@@ -49,7 +42,7 @@ const minGatherRef = 512
 // reference to input bytes).
 func (g *gather) reset() {
 	clear(g.segs)
-	g.own, g.segs, g.stable, g.stableAt, g.transient, g.n = g.own[:0], g.segs[:0], nil, -1, false, 0
+	g.own, g.segs, g.stable, g.stableAt, g.n = g.own[:0], g.segs[:0], nil, -1, 0
 }
 
 // len is the output's length so far.
@@ -62,7 +55,7 @@ func (g *gather) add(p []byte) {
 	}
 	a := len(g.own)
 	g.own = append(g.own, p...)
-	if k := len(g.segs); k > 0 && g.segs[k-1].ext == nil && g.segs[k-1].file == 0 && g.segs[k-1].b == a {
+	if k := len(g.segs); k > 0 && g.segs[k-1].ext == nil && g.segs[k-1].b == a {
 		g.segs[k-1].b = len(g.own)
 	} else {
 		g.segs = append(g.segs, gatherSeg{a: a, b: len(g.own)})
@@ -70,32 +63,16 @@ func (g *gather) add(p []byte) {
 	g.n += len(p)
 }
 
-// ref appends p: referred to when it lies in g.stable and is long enough
-// (at least minGatherRef bytes, or minCopyRange when the stable bytes are
-// transient: a file piece), else copied. A range that continues the last
-// one referred to in the stable bytes, however short, lengthens it: a
-// kept run of pieces stays one range.
+// ref appends p: referred to when it lies in g.stable and is long enough,
+// else copied.
+// A range that continues the last one referred to in the stable bytes,
+// however short, lengthens it: a kept run of pieces stays one range.
 func (g *gather) ref(p []byte) {
 	if len(p) == 0 || !within(p, g.stable) {
 		g.add(p)
 		return
 	}
 	i := int(uintptr(unsafe.Pointer(unsafe.SliceData(p))) - uintptr(unsafe.Pointer(unsafe.SliceData(g.stable))))
-	if g.transient {
-		at := g.stableAt + int64(i)
-		if k := len(g.segs); k > 0 && g.segs[k-1].file > 0 && g.segs[k-1].at+int64(g.segs[k-1].file) == at {
-			g.segs[k-1].file += len(p)
-			g.n += len(p)
-			return
-		}
-		if len(p) < minCopyRange {
-			g.add(p)
-			return
-		}
-		g.segs = append(g.segs, gatherSeg{at: at, file: len(p)})
-		g.n += len(p)
-		return
-	}
 	if k := len(g.segs); k > 0 && g.segs[k-1].ext != nil && within(g.segs[k-1].ext, g.stable) {
 		last := &g.segs[k-1]
 		j := int(uintptr(unsafe.Pointer(unsafe.SliceData(last.ext))) - uintptr(unsafe.Pointer(unsafe.SliceData(g.stable))))
@@ -144,10 +121,10 @@ func (g *gather) buffers(dst [][]byte) [][]byte {
 // of its own.
 const minCopyRange = 16 << 10
 
-// write writes g's pieces in order to w: its file pieces, and those of
-// at least minCopyRange bytes at a known offset of the input file in,
-// copied from in by the kernel when w is a rangeCopier (else read, or
-// written from memory), the others several at a time (see writeBuffers). bufs is scratch, returned for the next write, without
+// write writes g's pieces in order to w: those of at least minCopyRange
+// bytes at a known offset of the input file in copied there by the kernel
+// when w is a rangeCopier, the others several at a time (see
+// writeBuffers). bufs is scratch, returned for the next write, without
 // references to g's pieces.
 func (g *gather) write(w io.Writer, in *os.File, bufs [][]byte) ([][]byte, error) {
 	rc, _ := w.(rangeCopier)
@@ -159,15 +136,6 @@ func (g *gather) write(w io.Writer, in *os.File, bufs [][]byte) ([][]byte, error
 		return err
 	}
 	for _, s := range g.segs {
-		if s.file > 0 {
-			if err := flush(); err != nil {
-				return bufs, err
-			}
-			if err := g.writeFile(w, rc, in, s.at, s.file); err != nil {
-				return bufs, err
-			}
-			continue
-		}
 		if s.ext == nil {
 			bufs = append(bufs, g.own[s.a:s.b])
 			continue
@@ -193,39 +161,6 @@ func (g *gather) write(w io.Writer, in *os.File, bufs [][]byte) ([][]byte, error
 	return bufs, err
 }
 
-// writeFile writes n bytes of the input file in from at: copied by the
-// kernel where it can, else read and written.
-func (g *gather) writeFile(w io.Writer, rc rangeCopier, in *os.File, at int64, n int) error {
-	if in == nil {
-		return errors.New("a range of the input file without the file")
-	}
-	done := 0
-	if rc != nil {
-		var err error
-		if done, err = rc.copyRange(in, at, n); err != nil {
-			return err
-		}
-	}
-	for done < n {
-		k := min(n-done, 1<<20)
-		if cap(g.rbuf) < k {
-			g.rbuf = make([]byte, k)
-		}
-		b := g.rbuf[:k]
-		if _, err := in.ReadAt(b, at+int64(done)); err != nil {
-			if errors.Is(err, io.EOF) {
-				return errors.New("the file changed while it was read (it shrank)")
-			}
-			return err
-		}
-		if _, err := w.Write(b); err != nil {
-			return err
-		}
-		done += k
-	}
-	return nil
-}
-
 // rangeCopier is a writer that can append a range of a file, copied by
 // the kernel.
 type rangeCopier interface {
@@ -248,9 +183,9 @@ type vectorFile struct{ f *os.File }
 
 func (v vectorFile) Write(p []byte) (int, error) { return v.f.Write(p) }
 
-// copyRange has the kernel copy want bytes of in from at (see pagecache.CopyRange); a
-// system that cannot leaves the bytes to the caller, and a file that
-// shrank is an error saying it changed.
+// copyRange has the kernel copy want bytes of in from at (see
+// pagecache.CopyRange); a system that cannot leaves the bytes to the
+// caller, and a file that shrank is an error saying it changed.
 func (v vectorFile) copyRange(in *os.File, at int64, want int) (int, error) {
 	n, err := pagecache.CopyRange(v.f, in, at, int64(want))
 	switch {

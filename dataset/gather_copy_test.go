@@ -49,69 +49,46 @@ func mappedTestFile(t *testing.T, n int) (path string, f *os.File, m []byte) {
 
 // TestGatherWrite: write writes a gather's bytes in order, the long
 // ranges of the input file copied from it (one copy for a run of
-// pieces that continue each other), the others from memory; when the
-// stable bytes are transient (a buffer used again), the long ranges are
-// left in the file and the others copied when added.
+// pieces that continue each other), the others from memory.
 func TestGatherWrite(t *testing.T) {
 	const size = 8 * minCopyRange
 	_, in, m := mappedTestFile(t, size)
 	at := int64(pageSize) // the stable bytes' offset in the file
 	stable := m[at:]
-	// A transient copy of the stable bytes, overwritten after the pieces
-	// are added.
-	scratch := bytes.Clone(stable)
 	tests := []struct {
-		name      string
-		transient bool
-		pieces    func(b []byte, put func(ref bool, p []byte))
-		noFile    bool // the input is not a file: nothing is copied
-		copies    int
-		wantErr   bool
+		name    string
+		pieces  func(b []byte, put func(ref bool, p []byte))
+		noFile  bool // the input is not a file: nothing is copied
+		copies  int
+		wantErr bool
 	}{
-		{"a long range is copied", false, func(b []byte, put func(bool, []byte)) {
+		{"a long range is copied", func(b []byte, put func(bool, []byte)) {
 			put(false, []byte("head"))
 			put(true, b[100:100+2*minCopyRange])
 			put(false, []byte("tail"))
 		}, false, 1, false},
-		{"pieces continuing each other are one copy", false, func(b []byte, put func(bool, []byte)) {
+		{"pieces continuing each other are one copy", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:minCopyRange/2])
 			put(true, b[minCopyRange/2:minCopyRange/2+3])
 			put(true, b[minCopyRange/2+3:2*minCopyRange])
 			put(false, []byte("x"))
 			put(true, b[3*minCopyRange:4*minCopyRange])
 		}, false, 2, false},
-		{"a short range is written", false, func(b []byte, put func(bool, []byte)) {
+		{"a short range is written", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:minCopyRange-1])
 			put(true, b[minCopyRange:2*minCopyRange-1])
 		}, false, 0, false},
-		{"bytes outside the stable ones are written", false, func(b []byte, put func(bool, []byte)) {
+		{"bytes outside the stable ones are written", func(b []byte, put func(bool, []byte)) {
 			put(true, bytes.Repeat([]byte("o"), 2*minCopyRange))
 		}, false, 0, false},
-		{"no input file", false, func(b []byte, put func(bool, []byte)) {
+		{"no input file", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:2*minCopyRange])
 		}, true, 0, false},
-		{"transient: long ranges left in the file, short ones copied", true, func(b []byte, put func(bool, []byte)) {
-			put(true, b[6*minCopyRange:7*minCopyRange])
-			put(false, []byte("z"))
-			put(true, b[5:minCopyRange])
-			put(false, []byte("x"))
-			put(true, b[minCopyRange:2*minCopyRange+7])
-			put(true, b[2*minCopyRange+7:2*minCopyRange+9])
-			put(false, []byte("y"))
-			put(true, b[3*minCopyRange:5*minCopyRange])
-		}, false, 3, false},
-		{"transient without the input file", true, func(b []byte, put func(bool, []byte)) {
-			put(true, b[:2*minCopyRange])
-		}, true, 0, true},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			g := gather{stable: stable, stableAt: at}
 			src := stable
-			if tc.transient {
-				copy(scratch, stable)
-				g.stable, g.transient, src = scratch, true, scratch
-			}
 			var want []byte
 			tc.pieces(src, func(ref bool, p []byte) {
 				want = append(want, p...)
@@ -121,7 +98,6 @@ func TestGatherWrite(t *testing.T) {
 					g.add(p)
 				}
 			})
-			clear(scratch) // a transient buffer used again
 			out, err := os.Create(filepath.Join(t.TempDir(), "out"))
 			if err != nil {
 				t.Fatal(err)

@@ -12,10 +12,9 @@ import (
 // rangeReader gives a byte range of a file: mapped from the page cache
 // when it can be (no copy), read into a buffer when not.
 type rangeReader struct {
-	in    io.ReaderAt
-	fd    int   // -1: not a mappable file
-	size  int64 // the file's size when the reader was made
-	noMap bool  // every range is read
+	in   io.ReaderAt
+	fd   int   // -1: not a mappable file
+	size int64 // the file's size when the reader was made
 }
 
 // newRangeReader returns a rangeReader of in, which maps ranges when in is
@@ -51,7 +50,7 @@ func (r rangeReader) get(off, n int64, buf []byte) (b []byte, release func(), ma
 		return nil, nil, false, buf, fmt.Errorf("range of %d bytes at %d", n, off)
 	}
 	// A range past the file's end is read, which fails as a read does.
-	if mapRanges && !r.noMap && r.fd >= 0 && n >= minMappedRange && n <= r.size-off {
+	if mapRanges && r.fd >= 0 && n >= minMappedRange && n <= r.size-off {
 		start := off &^ (pageSize - 1)
 		m, err := pagecache.Map(r.fd, start, int(off-start+n))
 		if err == nil {
