@@ -15,10 +15,14 @@ import (
 type copyCounter struct {
 	vectorFile
 	copies int
+	refuse int // copies only the first refuse bytes of a range, when > 0
 }
 
 func (c *copyCounter) copyRange(in *os.File, at int64, n int) (int, error) {
 	c.copies++
+	if c.refuse > 0 && n > c.refuse {
+		return c.vectorFile.copyRange(in, at, c.refuse)
+	}
 	return c.vectorFile.copyRange(in, at, n)
 }
 
@@ -59,6 +63,7 @@ func TestGatherWrite(t *testing.T) {
 		name    string
 		pieces  func(b []byte, put func(ref bool, p []byte))
 		noFile  bool // the input is not a file: nothing is copied
+		refuse  int  // the copier stops after so many bytes of a range
 		copies  int
 		wantErr bool
 	}{
@@ -66,24 +71,29 @@ func TestGatherWrite(t *testing.T) {
 			put(false, []byte("head"))
 			put(true, b[100:100+2*minCopyRange])
 			put(false, []byte("tail"))
-		}, false, 1, false},
+		}, false, 0, 1, false},
 		{"pieces continuing each other are one copy", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:minCopyRange/2])
 			put(true, b[minCopyRange/2:minCopyRange/2+3])
 			put(true, b[minCopyRange/2+3:2*minCopyRange])
 			put(false, []byte("x"))
 			put(true, b[3*minCopyRange:4*minCopyRange])
-		}, false, 2, false},
+		}, false, 0, 2, false},
 		{"a short range is written", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:minCopyRange-1])
 			put(true, b[minCopyRange:2*minCopyRange-1])
-		}, false, 0, false},
+		}, false, 0, 0, false},
 		{"bytes outside the stable ones are written", func(b []byte, put func(bool, []byte)) {
 			put(true, bytes.Repeat([]byte("o"), 2*minCopyRange))
-		}, false, 0, false},
+		}, false, 0, 0, false},
 		{"no input file", func(b []byte, put func(bool, []byte)) {
 			put(true, b[:2*minCopyRange])
-		}, true, 0, false},
+		}, true, 0, 0, false},
+		{"a copy stopped short: the rest written from memory", func(b []byte, put func(bool, []byte)) {
+			put(false, []byte("head"))
+			put(true, b[7:7+3*minCopyRange])
+			put(false, []byte("tail"))
+		}, false, 1000, 1, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -106,7 +116,7 @@ func TestGatherWrite(t *testing.T) {
 			if _, err := out.Write([]byte("PAR1")); err != nil {
 				t.Fatal(err)
 			}
-			w := &copyCounter{vectorFile: vectorFile{out}}
+			w := &copyCounter{vectorFile: vectorFile{out}, refuse: tc.refuse}
 			file := in
 			if tc.noFile {
 				file = nil
