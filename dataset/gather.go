@@ -12,19 +12,25 @@ import (
 
 // gather is output bytes in order, held as pieces: bytes made for the
 // output (own), and ranges of input bytes that stay valid until the
-// output is written (stable: a mapped column chunk), referred to instead
+// output is written (stable: a mapped column chunk, or one read into a
+// buffer kept until then), referred to instead
 // of copied, so that they go from the input's pages to the output's with
 // one copy, the kernel's.
 type gather struct {
 	own    []byte
 	segs   []gatherSeg
 	stable []byte // what ref may refer to; nil: ref copies
-	n      int
+	// stableAt is the input file offset of stable's first byte, -1 when
+	// it has none (the bytes are not the file's as they are).
+	stableAt int64
+	n        int
 }
 
-// gatherSeg is a piece of a gather: ext, or own[a:b] when ext is nil.
+// gatherSeg is a piece of a gather: ext (the input's bytes from offset
+// at, or at -1 when unknown), or own[a:b] when ext is nil.
 type gatherSeg struct {
 	ext  []byte
+	at   int64
 	a, b int
 }
 
@@ -36,7 +42,7 @@ const minGatherRef = 512
 // reference to input bytes).
 func (g *gather) reset() {
 	clear(g.segs)
-	g.own, g.segs, g.stable, g.n = g.own[:0], g.segs[:0], nil, 0
+	g.own, g.segs, g.stable, g.stableAt, g.n = g.own[:0], g.segs[:0], nil, -1, 0
 }
 
 // len is the output's length so far.
@@ -59,12 +65,32 @@ func (g *gather) add(p []byte) {
 
 // ref appends p: referred to when it lies in g.stable and is long enough,
 // else copied.
+// A range that continues the last one referred to in the stable bytes,
+// however short, lengthens it: a kept run of pieces stays one range.
 func (g *gather) ref(p []byte) {
-	if len(p) < minGatherRef || !within(p, g.stable) {
+	if len(p) == 0 || !within(p, g.stable) {
 		g.add(p)
 		return
 	}
-	g.segs = append(g.segs, gatherSeg{ext: p})
+	i := int(uintptr(unsafe.Pointer(unsafe.SliceData(p))) - uintptr(unsafe.Pointer(unsafe.SliceData(g.stable))))
+	if k := len(g.segs); k > 0 && g.segs[k-1].ext != nil && within(g.segs[k-1].ext, g.stable) {
+		last := &g.segs[k-1]
+		j := int(uintptr(unsafe.Pointer(unsafe.SliceData(last.ext))) - uintptr(unsafe.Pointer(unsafe.SliceData(g.stable))))
+		if j+len(last.ext) == i {
+			last.ext = g.stable[j : i+len(p)]
+			g.n += len(p)
+			return
+		}
+	}
+	if len(p) < minGatherRef {
+		g.add(p)
+		return
+	}
+	at := int64(-1)
+	if g.stableAt >= 0 {
+		at = g.stableAt + int64(i)
+	}
+	g.segs = append(g.segs, gatherSeg{ext: p, at: at})
 	g.n += len(p)
 }
 
@@ -89,6 +115,61 @@ func (g *gather) buffers(dst [][]byte) [][]byte {
 	return dst
 }
 
+// minCopyRange is the shortest piece of input write has the kernel copy
+// from the input file (see pagecache.CopyRange): a shorter one is written
+// with its neighbours, from memory, which costs less than a system call
+// of its own.
+const minCopyRange = 16 << 10
+
+// write writes g's pieces in order to w: those of at least minCopyRange
+// bytes at a known offset of the input file in copied there by the kernel
+// when w is a rangeCopier, the others several at a time (see
+// writeBuffers). bufs is scratch, returned for the next write, without
+// references to g's pieces.
+func (g *gather) write(w io.Writer, in *os.File, bufs [][]byte) ([][]byte, error) {
+	rc, _ := w.(rangeCopier)
+	bufs = bufs[:0]
+	flush := func() error {
+		err := writeBuffers(w, bufs)
+		clear(bufs) // no reference to a mapping once it is released
+		bufs = bufs[:0]
+		return err
+	}
+	for _, s := range g.segs {
+		if s.ext == nil {
+			bufs = append(bufs, g.own[s.a:s.b])
+			continue
+		}
+		if rc != nil && in != nil && s.at >= 0 && len(s.ext) >= minCopyRange {
+			if err := flush(); err != nil {
+				return bufs, err
+			}
+			n, err := rc.copyRange(in, s.at, len(s.ext))
+			if err != nil {
+				return bufs, err
+			}
+			if n == len(s.ext) {
+				continue
+			}
+			// The rest is written from memory.
+			bufs = append(bufs, s.ext[n:])
+			continue
+		}
+		bufs = append(bufs, s.ext)
+	}
+	err := flush()
+	return bufs, err
+}
+
+// rangeCopier is a writer that can append a range of a file, copied by
+// the kernel.
+type rangeCopier interface {
+	// copyRange appends n bytes of in from offset at, and returns how
+	// many it did: all of them, or the ones before what it could not copy
+	// (the caller writes the rest).
+	copyRange(in *os.File, at int64, n int) (int, error)
+}
+
 // vectorWriter is a writer of several buffers at a time.
 type vectorWriter interface {
 	io.Writer
@@ -96,10 +177,25 @@ type vectorWriter interface {
 }
 
 // vectorFile writes to a file, several buffers at a time (see
-// pagecache.WriteVectors).
+// pagecache.WriteVectors), and ranges of another file copied by the kernel
+// (see pagecache.CopyRange).
 type vectorFile struct{ f *os.File }
 
 func (v vectorFile) Write(p []byte) (int, error) { return v.f.Write(p) }
+
+// copyRange has the kernel copy want bytes of in from at (see
+// pagecache.CopyRange); a system that cannot leaves the bytes to the
+// caller, and a file that shrank is an error saying it changed.
+func (v vectorFile) copyRange(in *os.File, at int64, want int) (int, error) {
+	n, err := pagecache.CopyRange(v.f, in, at, int64(want))
+	switch {
+	case errors.Is(err, pagecache.ErrNoCopy):
+		return int(n), nil
+	case errors.Is(err, pagecache.ErrShort):
+		return int(n), fmt.Errorf("the file changed while it was read (it shrank): %w", err)
+	}
+	return int(n), err
+}
 
 func (v vectorFile) writeVectors(bufs [][]byte) error {
 	_, err := pagecache.WriteVectors(v.f, bufs)

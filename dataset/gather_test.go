@@ -25,6 +25,9 @@ func TestGatherRef(t *testing.T) {
 		{"a short stable range is copied", [][]byte{stable[:minGatherRef-1], []byte("x")}, 0, 1},
 		{"a range beyond the stable bytes is copied", [][]byte{other}, 0, 1},
 		{"the whole stable range", [][]byte{stable, stable}, 2, 0},
+		{"a short range continuing a referred one lengthens it", [][]byte{stable[:minGatherRef], stable[minGatherRef : minGatherRef+3], stable[minGatherRef+3 : 2*minGatherRef]}, 1, 0},
+		{"a short range first is copied, the long one after referred to", [][]byte{stable[:3], stable[3 : 3+minGatherRef]}, 1, 1},
+		{"a range not continuing the last one is its own", [][]byte{stable[:minGatherRef], stable[minGatherRef+1 : 2*minGatherRef+1]}, 2, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -124,13 +127,31 @@ func (s *shrinkingFile) writeVectors(bufs [][]byte) error {
 // TestHostileSpliceFileShrinksBeforeWrite: a file that shrinks after
 // the splice cut its mapped pages, before they are written, is an error
 // saying so, not a crash.
+// With its chunks read into buffers (copyChunks), what it read before is
+// written, or the ranges left in the file are an error saying it changed.
 func TestHostileSpliceFileShrinksBeforeWrite(t *testing.T) {
-	in, _ := writeMappedInput(t)
-	out := filepath.Join(t.TempDir(), "out.parquet")
-	err := spliceToFile(t, in, out, func(s int64) bool { return s%5 != 0 }, func(f *os.File) vectorWriter {
-		return &shrinkingFile{vectorFile: vectorFile{f}, in: in, t: t}
-	})
-	if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
-		t.Fatalf("splice of a file that shrank before its pages were written: %v, want an error saying it changed", err)
+	defer func(c bool) { copyChunks = c }(copyChunks)
+	keep := func(s int64) bool { return s%5 != 0 }
+	for _, copied := range []bool{false, true} {
+		copyChunks = copied
+		in, _ := writeMappedInput(t)
+		whole := filepath.Join(t.TempDir(), "whole.parquet")
+		if err := spliceToFile(t, in, whole, keep, func(f *os.File) vectorWriter { return vectorFile{f} }); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(t.TempDir(), "out.parquet")
+		err := spliceToFile(t, in, out, keep, func(f *os.File) vectorWriter {
+			return &shrinkingFile{vectorFile: vectorFile{f}, in: in, t: t}
+		})
+		if copied && err == nil {
+			a, _ := os.ReadFile(whole)
+			if b, _ := os.ReadFile(out); !bytes.Equal(a, b) {
+				t.Errorf("chunks read: the splice of a file that shrank after they were read wrote %d bytes, not the %d of the whole file's", len(b), len(a))
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), "changed while it was read") {
+			t.Fatalf("chunks read %v: splice of a file that shrank before its pages were written: %v, want an error saying it changed", copied, err)
+		}
 	}
 }

@@ -7,9 +7,11 @@ import (
 	"hash/crc32"
 	"io"
 	"math/bits"
+	"os"
 	"runtime/debug"
 	"sort"
 
+	"github.com/leakaudit/leakaudit/internal/pagecache"
 	"github.com/parquet-go/parquet-go"
 	"github.com/parquet-go/parquet-go/encoding/rle"
 	"github.com/parquet-go/parquet-go/encoding/thrift"
@@ -204,6 +206,22 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 	var bufs [][]byte
 	pos := int64(4)
 	rr := newRangeReader(in)
+	// A file's long kept ranges are copied from it by the kernel
+	// (gather.write). Its chunks are read into buffers used again where
+	// the kernel can copy ranges (the bytes are read once more, by the
+	// kernel, but that costs less than mapping them: a new mapping's pages
+	// are slow to reach the first time), else mapped.
+	inFile, _ := in.(*os.File)
+	if rr.fd < 0 {
+		inFile = nil
+	}
+	copied := inFile != nil && copyChunks
+	// The buffers of the chunks read: as many per column as row groups can
+	// be in flight, used again.
+	chunkBufs := make([]chan []byte, len(leaves))
+	for i := range chunkBufs {
+		chunkBufs[i] = make(chan []byte, 2*workers+2)
+	}
 	out := *md
 	out.RowGroups = nil
 	out.NumRows = 0
@@ -227,7 +245,7 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 			// that rowGroup recovers (this goroutine ends with the
 			// pipeline).
 			debug.SetPanicOnFault(true)
-			s := &splicer{in: rr, leaves: leaves, free: free}
+			s := &splicer{in: rr, leaves: leaves, free: free, copied: copied, chunkBufs: chunkBufs}
 			return func(t *spliceTask, send func(*spliceTask) bool) {
 				s.rowGroup(t)
 				send(t)
@@ -254,9 +272,8 @@ func spliceParquet(in io.ReaderAt, md *format.FileMetaData, w io.Writer, keep fu
 				rg.Columns[i].FileOffset += pos
 				rg.TotalByteSize += m.TotalUncompressedSize
 			}
-			bufs = t.out.buffers(bufs[:0])
-			err := writeBuffers(w, bufs)
-			clear(bufs) // no reference to a mapping once it is released
+			var err error
+			bufs, err = t.out.write(w, inFile, bufs)
 			t.release()
 			tasks[t.index] = nil
 			if err != nil {
@@ -327,23 +344,26 @@ func (p *pageHeaders) at(chunk []byte, pos int) (h *format.PageHeader, hn int, e
 // splicer holds one worker's buffers.
 type splicer struct {
 	in     rangeReader
-	leaves []spliceLeaf
-	free   chan *gather
-	proto  thrift.CompactProtocol
-	pages  pageHeaders
-	chunk  []byte  // scratch for a column chunk's input bytes, when not mapped
-	plain  []byte  // a page decompressed
-	levels []uint8 // a page's definition levels
-	kept   []uint8
-	hyb    []uint32 // decoded levels or indices
-	keptIx []int32
-	enc2   []byte
-	enc    []byte // encoded levels or indices
-	ps     pageSpace
-	buf    []byte   // scratch for lengths
-	lbuf   []byte   // scratch for definition levels
-	parts  [][]byte // a page's new body
-	hdr    []byte   // the Snappy tags of a new body
+	copied bool // chunks are read into buffers of chunkBufs, not mapped
+	// chunkBufs holds each column's buffers not in use, for readChunk.
+	chunkBufs []chan []byte
+	leaves    []spliceLeaf
+	free      chan *gather
+	proto     thrift.CompactProtocol
+	pages     pageHeaders
+	chunk     []byte  // scratch for a column chunk's input bytes, when not mapped
+	plain     []byte  // a page decompressed
+	levels    []uint8 // a page's definition levels
+	kept      []uint8
+	hyb       []uint32 // decoded levels or indices
+	keptIx    []int32
+	enc2      []byte
+	enc       []byte // encoded levels or indices
+	ps        pageSpace
+	buf       []byte   // scratch for lengths
+	lbuf      []byte   // scratch for definition levels
+	parts     [][]byte // a page's new body
+	hdr       []byte   // the Snappy tags of a new body
 	// A page's new bytes, and compressed.
 	plainBuf, zbuf []byte
 	segs           []spliceSeg
@@ -370,7 +390,7 @@ func (s *splicer) rowGroup(t *spliceTask) {
 	select {
 	case out = <-s.free:
 	default:
-		out = new(gather)
+		out = &gather{stableAt: -1}
 	}
 	for ci := range t.rg.Columns {
 		c := t.rg.Columns[ci]
@@ -383,8 +403,22 @@ func (s *splicer) rowGroup(t *spliceTask) {
 			t.err = fmt.Errorf("column %d: implausible chunk (offset %d, %d bytes)", ci, start, m.TotalCompressedSize)
 			return
 		}
-		chunk, rel, mapped, scratch, err := s.in.get(start, m.TotalCompressedSize, s.chunk)
-		s.chunk = scratch
+		var chunk []byte
+		var rel func()
+		var mapped bool
+		var err error
+		if s.copied {
+			// Read into a buffer of the column's, kept until the row group
+			// is written: as a mapped chunk.
+			chunk, rel, err = s.readChunk(ci, start, m.TotalCompressedSize)
+			mapped = true
+		} else {
+			chunk, rel, mapped, s.chunk, err = s.in.get(start, m.TotalCompressedSize, s.chunk)
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			// The file was opened with the chunk inside it.
+			err = fmt.Errorf("the file changed while it was read (it ends before the chunk): %w", err)
+		}
 		if err != nil {
 			t.err = fmt.Errorf("column %d: %w", ci, err)
 			return
@@ -404,10 +438,10 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		if mapped {
 			t.maps = append(t.maps, rel)
 			release = func() {}
-			out.stable = chunk
+			out.stable, out.stableAt = chunk, start
 		}
 		hasDict, err = s.column(t, &s.leaves[ci], chunk, out, om)
-		out.stable = nil
+		out.stable, out.stableAt = nil, -1
 		release()
 		release = func() {}
 		if err != nil {
@@ -427,6 +461,32 @@ func (s *splicer) rowGroup(t *spliceTask) {
 		t.hasDict = append(t.hasDict, hasDict)
 	}
 	t.out = out
+}
+
+// readChunk reads the n bytes at off of column ci's chunk into one of
+// the column's buffers, and returns them with the function that gives
+// the buffer back.
+func (s *splicer) readChunk(ci int, off, n int64) ([]byte, func(), error) {
+	var b []byte
+	select {
+	case b = <-s.chunkBufs[ci]:
+	default:
+	}
+	if int64(cap(b)) < n {
+		b = make([]byte, n)
+	}
+	b = b[:n]
+	back := func() {
+		select {
+		case s.chunkBufs[ci] <- b:
+		default:
+		}
+	}
+	if _, err := s.in.in.ReadAt(b, off); err != nil {
+		back()
+		return nil, nil, err
+	}
+	return b, back, nil
 }
 
 // spliceSeg is a piece of a page's new uncompressed bytes: lit, or the
@@ -1211,3 +1271,9 @@ func snappySplice(parts [][]byte, hdr []byte, ps *pageSpace, segs []spliceSeg, t
 	flush()
 	return parts, hdr, ranges, nil
 }
+
+// copyChunks says whether the splice reads the column chunks of a file
+// into buffers and has the kernel copy their long kept ranges from the
+// file (pagecache.CopyRange), where the system can, instead of mapping
+// them and writing from the mappings; tests turn it off to compare.
+var copyChunks = pagecache.CopyRanges

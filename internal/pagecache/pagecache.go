@@ -4,7 +4,9 @@
 // one page at a time), blocks reserved for a file about to be written
 // (so that the file system does not allocate them page by page), and
 // buffers written with one system call (so that mapped ranges go to the
-// output without a copy into a buffer first). All are
+// output without a copy into a buffer first), and ranges of one file
+// appended to another by the kernel (which copies them page to page,
+// cheaper than from a mapping). All are
 // optimizations: where the system lacks them, callers read and write as
 // they would otherwise, with the same bytes.
 package pagecache
@@ -59,4 +61,27 @@ const maxVectors = 1024
 // buffer in a mapping whose page is gone is ErrFault.
 func WriteVectors(f *os.File, bufs [][]byte) (int64, error) {
 	return writeVectors(f, bufs)
+}
+
+// ErrNoCopy is CopyRange's error when the system cannot copy between the
+// two files itself: the caller writes the bytes not copied as it would
+// otherwise.
+var ErrNoCopy = errors.New("no copy between these files in the kernel")
+
+// ErrShort is CopyRange's error when the source ends before the range
+// does (its file shrank).
+var ErrShort = errors.New("the source file ends before the range: it shrank")
+
+// CopyRange appends n bytes of src, from its offset off, to dst, at dst's
+// offset, as dst.Write would, with the kernel copying them from src's
+// pages into dst's (copy_file_range on Linux): a large range costs less
+// than a write from a mapping of src, whose pages the kernel reaches
+// through the process's page tables. It returns the bytes copied; the
+// rest, after ErrNoCopy, is the caller's to write. src's own offset is
+// not used or moved.
+func CopyRange(dst, src *os.File, off, n int64) (int64, error) {
+	if n <= 0 {
+		return 0, nil
+	}
+	return copyRange(dst, src, off, n)
 }

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// TestHashFileMapped checks that a file hashed through mapped windows gets
+// TestHashFile checks that a file hashed a window at a time gets
 // the digest of its bytes, at sizes around the window's.
-func TestHashFileMapped(t *testing.T) {
+func TestHashFile(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 7))
-	for _, size := range []int{0, 100, mapWindow - 1, mapWindow, mapWindow + 1, 2*mapWindow + 4097} {
+	for _, size := range []int{0, 100, readWindow - 1, readWindow, readWindow + 1, 2*readWindow + 4097} {
 		b := make([]byte, size)
 		for i := range b {
 			b[i] = byte(r.Uint32())
@@ -39,11 +39,10 @@ func TestHashFileMapped(t *testing.T) {
 }
 
 // TestHostileHashFileShrinks checks that a file that shrinks while it is
-// hashed is an error, not a crash (a mapped page past the end faults) nor
-// the digest of fewer bytes.
+// hashed is an error, not the digest of fewer bytes.
 func TestHostileHashFileShrinks(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "f")
-	const size = 3 * mapWindow
+	const size = 3 * readWindow
 	if err := os.WriteFile(path, make([]byte, size), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +52,7 @@ func TestHostileHashFileShrinks(t *testing.T) {
 	}
 	defer f.Close()
 	// Shrunk after its size was taken.
-	if err := os.Truncate(path, mapWindow+mapWindow/2); err != nil {
+	if err := os.Truncate(path, readWindow+readWindow/2); err != nil {
 		t.Fatal(err)
 	}
 	if err := hashFile(sha256.New(), f, size); !errors.Is(err, errChanged) {
