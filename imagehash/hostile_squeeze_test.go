@@ -14,7 +14,6 @@ import (
 // pens verifies the copy; another formula stays apart; the bitmap, at its
 // own aspect, is not taken for squeezed.
 func TestHostileSqueezedPen(t *testing.T) {
-	bitmap := inkraster.Rasterizer{Name: "bitmap", Stroke: 1.5, Height: 120, AA: true, Scale: 1}
 	rs := []inkraster.Rasterizer{
 		{Name: "pen 5.1 on 127×324 stretched, ×0.84", Stroke: 5.1, Height: 324, Width: 127, Stretch: true, AA: true, WhiteOnBlack: true, Margin: 18, Scale: 0.84},
 		{Name: "pen 5 on 100×300 stretched", Stroke: 5, Height: 300, Width: 100, Stretch: true, Margin: 10, Scale: 1},
@@ -24,33 +23,21 @@ func TestHostileSqueezedPen(t *testing.T) {
 	// The long formulas are squeezed most: without the thinner pens their
 	// copies lie 0.9–1.3 px from their bitmaps on the first three
 	// rasterizers.
-	formulas := []struct{ query, other string }{
+	formulas := []formulaPair{
 		{"x2+y2=1-ab+17x-y", "a2+b2=7-yx+71y-x"},
 		{"ab-17=x2+y-2a+b", "ba-71=y2+x-2b+a"},
 		{"x2+y2=1-ab", "a2+b2=7-yx"},
 		{"2a+b=x-1", "2b+a=y-7"},
 	}
-	for _, r := range rs {
-		for _, f := range formulas {
-			q := hashStrokes(t, r, inkraster.Formula(f.query), true)
-			own := hashStrokes(t, bitmap, inkraster.Formula(f.query), false)
-			other := hashStrokes(t, bitmap, inkraster.Formula(f.other), false)
-			ownQ := hashStrokes(t, bitmap, inkraster.Formula(f.query), true)
-			_, okOwn := imagehash.Verify(q, own)
-			_, okOther := imagehash.Verify(q, other)
-			t.Logf("%s, %s: squeezed %v, ink %.2f, other ink %.2f, copy %v, other %v", r.Name, f.query, q.Squeezed(), imagehash.InkDistance(q, own), imagehash.InkDistance(q, other), okOwn, okOther)
-			if !okOwn {
-				t.Errorf("%s, %s: the copy is not verified", r.Name, f.query)
-			}
-			if e := imagehash.InkDistance(q, own); okOwn && e > imagehash.VerifyInkFine && !imagehash.VerifiedSqueezed(q, own) {
-				t.Errorf("%s, %s: verified at %.2f px, but not marked as verified by the thinner pens", r.Name, f.query, e)
-			}
-			if okOther {
-				t.Errorf("%s, %s: %s verified as its copy", r.Name, f.query, f.other)
-			}
-			if ownQ.Squeezed() {
-				t.Errorf("%s: the bitmap at its own aspect is taken for squeezed", f.query)
-			}
+	checkThinnerPen(t, rs, formulas, func(r inkraster.Rasterizer, f formulaPair, q, own imagehash.Hashes) {
+		_, okOwn := imagehash.Verify(q, own)
+		e := imagehash.InkDistance(q, own)
+		t.Logf("%s, %s: squeezed %v, ink %.2f", r.Name, f.query, q.Squeezed(), e)
+		if okOwn && e > imagehash.VerifyInkFine && !imagehash.VerifiedSqueezed(q, own) {
+			t.Errorf("%s, %s: verified at %.2f px, but not marked as verified by the thinner pens", r.Name, f.query, e)
 		}
-	}
+		if hashStrokes(t, thinPenBitmap, inkraster.Formula(f.query), true).Squeezed() {
+			t.Errorf("%s: the bitmap at its own aspect is taken for squeezed", f.query)
+		}
+	})
 }

@@ -30,7 +30,21 @@ const penTarget = 11.0
 // the ink area over the number of ink–ground edges, which is the width of
 // a long stroke of any width.
 func penWidth(c Gray, t uint8) float64 {
-	area, edges := 0, 0
+	return penOfRuns(inkRuns(c, t))
+}
+
+// penOfRuns is penWidth from inkRuns' counts.
+func penOfRuns(area, rows, cols int) float64 {
+	edges := 2 * (rows + cols) // each run has an edge at either end
+	if edges == 0 {
+		return 1
+	}
+	return 2 * float64(area) / float64(edges)
+}
+
+// inkRuns returns the number of ink pixels of c (ink ≤ t), of its runs
+// along rows and of its runs along columns.
+func inkRuns(c Gray, t uint8) (area, rows, cols int) {
 	w, h := c.W, c.H
 	for y := 0; y < h; y++ {
 		for x := 0; x < w; x++ {
@@ -39,23 +53,14 @@ func penWidth(c Gray, t uint8) float64 {
 			}
 			area++
 			if x == 0 || c.Pix[y*w+x-1] > t {
-				edges++
-			}
-			if x == w-1 || c.Pix[y*w+x+1] > t {
-				edges++
+				rows++
 			}
 			if y == 0 || c.Pix[(y-1)*w+x] > t {
-				edges++
-			}
-			if y == h-1 || c.Pix[(y+1)*w+x] > t {
-				edges++
+				cols++
 			}
 		}
 	}
-	if edges == 0 {
-		return 1
-	}
-	return 2 * float64(area) / float64(edges)
+	return area, rows, cols
 }
 
 // penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white

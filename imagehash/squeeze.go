@@ -39,25 +39,9 @@ type squeezed struct {
 }
 
 // runRatio returns the ratio of the ink's runs along rows to its runs
-// along columns of c (ink ≤ t), or its inverse, whichever is larger: how
-// much more one axis cuts the strokes than the other; 1 when there is no
-// ink.
-func runRatio(c Gray, t uint8) float64 {
-	rows, cols := 0, 0
-	w, h := c.W, c.H
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			if c.Pix[y*w+x] > t {
-				continue
-			}
-			if x == 0 || c.Pix[y*w+x-1] > t {
-				rows++
-			}
-			if y == 0 || c.Pix[(y-1)*w+x] > t {
-				cols++
-			}
-		}
-	}
+// along columns (inkRuns), or its inverse, whichever is larger: how much
+// more one axis cuts the strokes than the other; 1 when there is no ink.
+func runRatio(rows, cols int) float64 {
 	if rows == 0 || cols == 0 {
 		return 1
 	}
@@ -68,10 +52,11 @@ func runRatio(c Gray, t uint8) float64 {
 // squeezeOf draws a squeezed query's ink with thinner pens; nil when the
 // ink is not squeezed (runRatio below squeezeFrom).
 func squeezeOf(c Gray, t uint8, o Options) (*squeezed, error) {
-	if runRatio(c, t) < squeezeFrom {
+	area, rows, cols := inkRuns(c, t)
+	if runRatio(rows, cols) < squeezeFrom {
 		return nil, nil
 	}
-	p := penWidth(c, t)
+	p := penOfRuns(area, rows, cols)
 	s := new(squeezed)
 	for _, f := range squeezeShares {
 		q := p * f
