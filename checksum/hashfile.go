@@ -20,17 +20,9 @@ var errChanged = errors.New("the file shrank while it was read")
 // hashFile writes the size bytes of f from its start to h. A file that
 // shrinks meanwhile is an error.
 func hashFile(h hash.Hash, f *os.File, size int64) error {
-	buf := make([]byte, min(size, readWindow))
-	for off := int64(0); off < size; {
-		k, err := f.ReadAt(buf[:min(int64(len(buf)), size-off)], off)
-		h.Write(buf[:k])
-		off += int64(k)
-		switch {
-		case err == io.EOF && off < size:
-			return errChanged
-		case err != nil && err != io.EOF:
-			return err
-		}
+	n, err := io.CopyBuffer(h, io.NewSectionReader(f, 0, size), make([]byte, min(max(size, 1), readWindow)))
+	if err == nil && n < size {
+		return errChanged
 	}
-	return nil
+	return err
 }

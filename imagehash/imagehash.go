@@ -552,7 +552,9 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		parts = &fp.Parts
 	}
-	canvas := penCanvas(c, t, o.size(), o.Canvas, parts)
+	area, rows, cols := inkRuns(c, t)
+	pen := penOfRuns(area, rows, cols)
+	canvas := penCanvasWith(c, t, pen, o.size(), o.Canvas, parts)
 	if err := hashCanvas(&fp.Hash, &fp.Fine, canvas, o); err != nil {
 		return fp, err
 	}
@@ -563,7 +565,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		fp.AtEdge = slices.Contains(margins[:], 0)
 		fp.CutSides = cutSides(margins)
-		fp.scale = scaleOf(c, t, o.size(), o.Canvas)
+		fp.scale = scaleOf(c, t, pen, o.size(), o.Canvas)
 		fp.small = new(smallQuery)
 		fp.Probes = new([NumProbes]Probe)
 		for i := range fp.Probes {
@@ -580,7 +582,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		}
 		fp.query = newQueryInk(fp)
 		var err error
-		if fp.squeeze, err = squeezeOf(c, t, o); err != nil {
+		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), o); err != nil {
 			return fp, err
 		}
 	}

@@ -92,11 +92,10 @@ func (s inkScale) altList() []*penAlt {
 	return s.alts.list
 }
 
-// scaleOf measures a cropped ink's scale (ink ≤ t) as penCanvas fits it
-// on a size×size canvas. When the ink is small, it also draws the ink
-// with thinner pens (penAlts).
-func scaleOf(c Gray, t uint8, size int, canvas Canvas) inkScale {
-	p := penWidth(c, t)
+// scaleOf measures a cropped ink's scale (ink ≤ t, its pen p as
+// penWidth estimates it) as penCanvas fits it on a size×size canvas. When
+// the ink is small, it also draws the ink with thinner pens (penAlts).
+func scaleOf(c Gray, t uint8, p float64, size int, canvas Canvas) inkScale {
 	s := scaleWith(c, p, size, canvas)
 	if s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin {
 		alts := new(penAlts)

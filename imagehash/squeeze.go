@@ -49,14 +49,13 @@ func runRatio(rows, cols int) float64 {
 	return math.Max(r, 1/r)
 }
 
-// squeezeOf draws a squeezed query's ink with thinner pens; nil when the
-// ink is not squeezed (runRatio below squeezeFrom).
-func squeezeOf(c Gray, t uint8, o Options) (*squeezed, error) {
-	area, rows, cols := inkRuns(c, t)
-	if runRatio(rows, cols) < squeezeFrom {
+// squeezeOf draws a squeezed query's ink (ink ≤ t, its pen p as penWidth
+// estimates it, ratio its runRatio) with thinner pens; nil when the ink is
+// not squeezed (ratio below squeezeFrom).
+func squeezeOf(c Gray, t uint8, p, ratio float64, o Options) (*squeezed, error) {
+	if ratio < squeezeFrom {
 		return nil, nil
 	}
-	p := penOfRuns(area, rows, cols)
 	s := new(squeezed)
 	for _, f := range squeezeShares {
 		q := p * f
