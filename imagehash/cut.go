@@ -329,6 +329,18 @@ func cutSides(margins [4]int) uint8 {
 	return out
 }
 
+// edgeSides returns the sides (bit s for side s, as cutSides) at which an
+// image's ink reaches its edge (no margin).
+func edgeSides(margins [4]int) uint8 {
+	var out uint8
+	for s, m := range margins {
+		if m == 0 {
+			out |= 1 << s
+		}
+	}
+	return out
+}
+
 // CutKeys returns the ink keys a query searches the cut variants with: of
 // its ink and of each probe's. It is nil for an image without ink or
 // probes, for a query of one piece of ink (Parts 1), for a query that

@@ -582,7 +582,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		}
 		fp.query = newQueryInk(fp)
 		var err error
-		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), o); err != nil {
+		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), fp.scale.thick(), edgeSides(margins), o); err != nil {
 			return fp, err
 		}
 	}

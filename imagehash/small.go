@@ -97,7 +97,7 @@ func (s inkScale) altList() []*penAlt {
 // the ink is small, it also draws the ink with thinner pens (penAlts).
 func scaleOf(c Gray, t uint8, p float64, size int, canvas Canvas) inkScale {
 	s := scaleWith(c, p, size, canvas)
-	if s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin {
+	if s.thick() {
 		alts := new(penAlts)
 		for _, f := range penAltShares {
 			q := p * f
@@ -111,6 +111,12 @@ func scaleOf(c Gray, t uint8, p float64, size int, canvas Canvas) inkScale {
 		}
 	}
 	return s
+}
+
+// thick reports whether the query's pen is thick for its ink: small ink
+// (smallFrom) that is not too small.
+func (s inkScale) thick() bool {
+	return s.set && s.ey >= smallFrom && s.ey <= smallBeyond && s.pens >= SmallPensMin
 }
 
 // penAltShares are the shares of its estimated pen width at which a small

@@ -18,6 +18,20 @@ import "math"
 // when one drawing's ink is within VerifyInk of the training image's
 // (Verify), no looser rule: each drawing is one more chance for another
 // writer's sample to come close. Nothing of a training image changes.
+//
+// A thick pen on a small canvas does the same to a query at its own
+// aspect: its ink is small against its pen (inkScale.thick, small.go),
+// merged strokes have less outline for their area, and the estimate
+// exceeds the drawn pen (by up to 1.9 times on a 137×137 canvas ×0.75
+// whose pen is 2.8 px). Such a query is drawn with the same thinner pens
+// and verified the same way, besides its small-ink levels. Its ink is a
+// few pixels high and wide, so that a cut at a side (up to 3% of its box,
+// 1–2 px of the hash canvas) shifts it as much as the pen does: where its
+// ink reaches the image's edge, it is also drawn with thinner pens after
+// ground is added at that side. On CROHME 2014 drawn with a 2.8 px pen on
+// a 103×103 canvas (seed 1769844810), most of the misses that remain lie
+// 0.8–1.4 px away even redrawn with the drawn pen (an oracle): their ink,
+// some 82×16 px, is too coarse for the rule, not only merged.
 
 // squeezeFrom is the least ratio of the ink's runs along one axis to
 // those along the other at which a query counts as squeezed. Of CROHME
@@ -50,25 +64,46 @@ func runRatio(rows, cols int) float64 {
 }
 
 // squeezeOf draws a squeezed query's ink (ink ≤ t, its pen p as penWidth
-// estimates it, ratio its runRatio) with thinner pens; nil when the ink is
-// not squeezed (ratio below squeezeFrom).
-func squeezeOf(c Gray, t uint8, p, ratio float64, o Options) (*squeezed, error) {
-	if ratio < squeezeFrom {
+// estimates it, ratio its runRatio), or one whose pen is thick for its
+// ink (thick), with thinner pens; nil when the ink is neither squeezed
+// (ratio below squeezeFrom) nor thick. A thick query's ink that reaches
+// the image's edge at a side (bit s of edges, as cutSides numbers the
+// sides) may have been cut there, which shifts its strokes on the canvas
+// by up to ProbeShare of its box: it is also drawn with ProbeShare of
+// ground added at that side (edgeShift).
+func squeezeOf(c Gray, t uint8, p, ratio float64, thick bool, edges uint8, o Options) (*squeezed, error) {
+	if ratio < squeezeFrom && !thick {
 		return nil, nil
 	}
 	s := new(squeezed)
-	for _, f := range squeezeShares {
-		q := p * f
-		if q < 1 {
-			break
+	draw := func(c Gray) error {
+		for _, f := range squeezeShares {
+			q := p * f
+			if q < 1 {
+				break
+			}
+			var pr Probe
+			canvas := penCanvasWith(c, t, q, o.size(), o.Canvas, nil)
+			if err := hashCanvas(&pr.Hash, &pr.Fine, canvas, o); err != nil {
+				return err
+			}
+			if pr.Ink = inkOf(canvas); !pr.Ink.IsZero() {
+				s.list = append(s.list, pr)
+			}
 		}
-		var pr Probe
-		canvas := penCanvasWith(c, t, q, o.size(), o.Canvas, nil)
-		if err := hashCanvas(&pr.Hash, &pr.Fine, canvas, o); err != nil {
-			return nil, err
-		}
-		if pr.Ink = inkOf(canvas); !pr.Ink.IsZero() {
-			s.list = append(s.list, pr)
+		return nil
+	}
+	if err := draw(c); err != nil {
+		return nil, err
+	}
+	if thick {
+		for side := range 4 {
+			if edges>>side&1 == 0 {
+				continue
+			}
+			if err := draw(reframe(c, side, ProbeShare)); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if len(s.list) == 0 {
@@ -93,5 +128,6 @@ func verifySqueezed(query, train Hashes) bool {
 }
 
 // Squeezed reports whether the query's ink was found squeezed along one
-// axis and also drawn with thinner pens (false for a training image).
+// axis, or its pen thick for its ink, and also drawn with thinner pens
+// (false for a training image).
 func (fp Hashes) Squeezed() bool { return fp.squeeze != nil }

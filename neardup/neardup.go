@@ -109,9 +109,9 @@ type Pair struct {
 	SmallInk bool `json:"small_ink,omitempty"`
 	// Squeezed marks a pair verified only by the test image's ink drawn
 	// with a thinner pen than estimated (imagehash.Hashes.Squeezed: ink
-	// squeezed along one axis by a canvas of another aspect, its strokes
-	// merged by the pen there): within imagehash.VerifyInk of the
-	// training image's.
+	// squeezed along one axis by a canvas of another aspect, or small
+	// against a thick pen, its strokes merged by the pen there): within
+	// imagehash.VerifyInk of the training image's.
 	Squeezed bool `json:"squeezed,omitempty"`
 	// Cut marks a pair verified by a cut variant of the training image
 	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its

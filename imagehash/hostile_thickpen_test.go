@@ -1,0 +1,100 @@
+package imagehash_test
+
+import (
+	"bytes"
+	"image"
+	_ "image/png"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/internal/inkraster"
+)
+
+// TestHostileThickPenSmallCanvasReal checks real handwriting (CROHME 2014
+// InkML, LEAKAUDIT_DATA) drawn with a thick pen on a small canvas: its
+// ink is small against its pen, whose estimate exceeds the pen that drew
+// it, so that the copy redrawn with the estimate lies 1.1–2.3 px from its
+// CROHME bitmap. The ink also drawn with thinner pens (squeeze.go, for
+// thick pens as for squeezed ink), and with ground added at a side where
+// it was cut, verifies the copy, and no other item's bitmap.
+func TestHostileThickPenSmallCanvasReal(t *testing.T) {
+	data := os.Getenv("LEAKAUDIT_DATA")
+	if data == "" {
+		t.Skip("LEAKAUDIT_DATA not set")
+	}
+	tests := []struct {
+		seed uint64 // inkraster.Random
+		ids  []string
+	}{
+		// pen 3.7, 137×137, AA, margin 12, cut 2.4% left, JPEG 55, ×0.75: the
+		// last three are verified only by the ink drawn with ground added at
+		// the cut side.
+		{1769844810, []string{"519_em_448", "RIT_2014_185", "RIT_2014_186", "34_em_244", "512_em_292", "RIT_2014_60"}},
+		// pen 3.3, 80×80, margin 8, JPEG 87, ×2.71
+		{827649761, []string{"508_em_88", "RIT_2014_186", "RIT_2014_51"}},
+	}
+	bitmaps := map[string]imagehash.Hashes{}
+	bitmap := func(id string) imagehash.Hashes {
+		if fp, ok := bitmaps[id]; ok {
+			return fp
+		}
+		b, err := os.ReadFile(filepath.Join(data, "crohme", "2014", "img", id+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := image.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bitmaps[id] = fp
+		return fp
+	}
+	for _, tt := range tests {
+		r := inkraster.Random(tt.seed)
+		for _, id := range tt.ids {
+			b, err := os.ReadFile(filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			st, err := dataset.ParseInkTraces(b)
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			enc, _, err := r.Encode(st)
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			img, _, err := image.Decode(bytes.NewReader(enc))
+			if err != nil {
+				t.Fatalf("%s: %v", id, err)
+			}
+			q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			own := bitmap(id)
+			_, ok := imagehash.Verify(q, own)
+			t.Logf("%s, %s: copy %v, ink %.2f, thinner pens %v", r.Name, id, ok, imagehash.InkDistance(q, own), q.Squeezed())
+			if !ok {
+				t.Errorf("%s, %s: the copy is not verified (ink %.2f)", r.Name, id, imagehash.InkDistance(q, own))
+			}
+			for _, tc := range tests {
+				for _, other := range tc.ids {
+					if other == id {
+						continue
+					}
+					if _, ok := imagehash.Verify(q, bitmap(other)); ok {
+						t.Errorf("%s, %s: %s verified as its copy", r.Name, id, other)
+					}
+				}
+			}
+		}
+	}
+}
