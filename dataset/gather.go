@@ -103,18 +103,6 @@ func within(p, b []byte) bool {
 	return ps >= bs && ps-bs <= uintptr(len(b)-len(p))
 }
 
-// buffers appends g's pieces, in order, to dst.
-func (g *gather) buffers(dst [][]byte) [][]byte {
-	for _, s := range g.segs {
-		if s.ext != nil {
-			dst = append(dst, s.ext)
-		} else {
-			dst = append(dst, g.own[s.a:s.b])
-		}
-	}
-	return dst
-}
-
 // minCopyRange is the shortest piece of input write has the kernel copy
 // from the input file (see pagecache.CopyRange): a shorter one is written
 // with its neighbours, from memory, which costs less than a system call

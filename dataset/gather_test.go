@@ -9,7 +9,7 @@ import (
 )
 
 // TestGatherRef: ref refers to long ranges of its stable bytes and copies
-// everything else, and buffers gives the bytes in order.
+// everything else, and write writes the bytes in order.
 func TestGatherRef(t *testing.T) {
 	stable := bytes.Repeat([]byte("s"), 4*minGatherRef)
 	long := stable[minGatherRef : 3*minGatherRef]
@@ -48,7 +48,11 @@ func TestGatherRef(t *testing.T) {
 				t.Errorf("%d pieces referred to and %d copied runs, want %d and %d", refs, own, tc.refs, tc.ownSegs)
 			}
 			want := bytes.Join(tc.pieces, nil)
-			if got := bytes.Join(g.buffers(nil), nil); !bytes.Equal(got, want) || g.len() != len(want) {
+			var out bytes.Buffer
+			if _, err := g.write(&out, nil, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := out.Bytes(); !bytes.Equal(got, want) || g.len() != len(want) {
 				t.Errorf("gathered %d bytes (len %d), want the %d given in order", len(got), g.len(), len(want))
 			}
 		})

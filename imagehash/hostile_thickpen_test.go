@@ -11,20 +11,18 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
 // TestHostileThickPenSmallCanvasReal checks real handwriting (CROHME 2014
-// InkML, LEAKAUDIT_DATA) drawn with a thick pen on a small canvas: its
+// InkML, the shared data) drawn with a thick pen on a small canvas: its
 // ink is small against its pen, whose estimate exceeds the pen that drew
 // it, so that the copy redrawn with the estimate lies 1.1–2.3 px from its
 // CROHME bitmap. The ink also drawn with thinner pens (squeeze.go, for
 // thick pens as for squeezed ink), and with ground added at a side where
 // it was cut, verifies the copy, and no other item's bitmap.
 func TestHostileThickPenSmallCanvasReal(t *testing.T) {
-	data := os.Getenv("LEAKAUDIT_DATA")
-	if data == "" {
-		t.Skip("LEAKAUDIT_DATA not set")
-	}
+	data := shareddata.Dir(t)
 	tests := []struct {
 		seed uint64 // inkraster.Random
 		ids  []string

@@ -48,7 +48,6 @@ import (
 	"image/color"
 	"math"
 	"math/bits"
-	"slices"
 
 	"github.com/corona10/goimagehash"
 )
@@ -563,7 +562,8 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		fp.Parts = 2 // a formula a thick pen joined, not a lone symbol
 	}
 	if o.Probe {
-		fp.AtEdge = slices.Contains(margins[:], 0)
+		edges := edgeSides(margins)
+		fp.AtEdge = edges != 0
 		fp.CutSides = cutSides(margins)
 		fp.scale = scaleOf(c, t, pen, o.size(), o.Canvas)
 		fp.small = new(smallQuery)
@@ -582,7 +582,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		}
 		fp.query = newQueryInk(fp)
 		var err error
-		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), fp.scale.thick(), edgeSides(margins), o); err != nil {
+		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), fp.scale.thick(), edges, o); err != nil {
 			return fp, err
 		}
 	}

@@ -70,7 +70,7 @@ func runRatio(rows, cols int) float64 {
 // the image's edge at a side (bit s of edges, as cutSides numbers the
 // sides) may have been cut there, which shifts its strokes on the canvas
 // by up to ProbeShare of its box: it is also drawn with ProbeShare of
-// ground added at that side (edgeShift).
+// ground added at that side (reframe).
 func squeezeOf(c Gray, t uint8, p, ratio float64, thick bool, edges uint8, o Options) (*squeezed, error) {
 	if ratio < squeezeFrom && !thick {
 		return nil, nil
