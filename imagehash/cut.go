@@ -18,12 +18,17 @@ import (
 // leave, at each side: its stored ink with the strokes beyond the cut
 // line dropped with their pen (a symbol lying wholly beyond it goes
 // whole), the rest refitted to the canvas ([Ink.CutVariant]), computed
-// when the index is read, as the edge keys are. A query that may have
-// been cut at a side ([Hashes.CutSides]: its margin there is at most half
-// the opposite one) searches its own ink keys ([Hashes.CutKeys]) among
-// that side's variants' ([Ink.CutVariantKeys], [Ink.Key]) within
-// CutRadius, and [VerifyCut] verifies a pair only by the ink of the
-// variant, as strictly as [Verify] by ink alone.
+// when the index is read, as the edge keys are. A query searches its own
+// ink keys ([Hashes.CutKeys]) among every side's variants'
+// ([Ink.CutVariantKeys], [Ink.Key]) within CutRadius, and [VerifyCut]
+// verifies a pair only by the ink of the variant, as strictly as [Verify]
+// by ink alone. A query's margins do not tell which side was cut: a cut
+// that took a whole symbol with the gap before it leaves a margin at that
+// side, and a pipeline that crops its ink and pads it evenly leaves the
+// same margin at every side. (Until stop 48 only a side whose margin was
+// at most half the opposite one's was searched; searching every side
+// found 7 more of the stretch-256 copies of CROHME 2014 and no other
+// wrong pair in the false-pair controls: see the README.)
 
 // CutRadius is the Hamming radius within which a query's ink keys find a
 // cut variant's.
@@ -315,21 +320,8 @@ func (k *Ink) CutVariantKeys() [4]uint64 {
 	return out
 }
 
-// cutSides returns the sides (bit s for side s: 0 left, 1 top, 2 right,
-// 3 bottom) at which an image whose ink box has these margins may have
-// been cut: the ink reaches the edge, or the margin is at most half the
-// opposite one's.
-func cutSides(margins [4]int) uint8 {
-	var out uint8
-	for s, m := range margins {
-		if 2*m <= margins[(s+2)%4] {
-			out |= 1 << s
-		}
-	}
-	return out
-}
-
-// edgeSides returns the sides (bit s for side s, as cutSides) at which an
+// edgeSides returns the sides (bit s for side s: 0 left, 1 top, 2 right,
+// 3 bottom) at which an
 // image's ink reaches its edge (no margin).
 func edgeSides(margins [4]int) uint8 {
 	var out uint8
@@ -343,11 +335,10 @@ func edgeSides(margins [4]int) uint8 {
 
 // CutKeys returns the ink keys a query searches the cut variants with: of
 // its ink and of each probe's. It is nil for an image without ink or
-// probes, for a query of one piece of ink (Parts 1), for a query that
-// has no side where it may have been cut (CutSides), and for one whose ink
-// is too small to verify a copy on the image alone (TooSmall).
+// probes, for a query of one piece of ink (Parts 1), and for one whose
+// ink is too small to verify a copy on the image alone (TooSmall).
 func (fp Hashes) CutKeys() []uint64 {
-	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || fp.CutSides == 0 || fp.TooSmall() {
+	if fp.Probes == nil || fp.Ink.IsZero() || fp.Parts == 1 || fp.TooSmall() {
 		return nil
 	}
 	out := []uint64{fp.Ink.Key()}
@@ -361,10 +352,10 @@ func (fp Hashes) CutKeys() []uint64 {
 
 // VerifyCut returns the InkDistance of a query's ink (and its probes')
 // from a training image's cut variant at side, and whether the query is
-// a copy of it: the query may have been cut at that side (CutSides), is
-// not one piece of ink, and the distance is within VerifyCutInk.
+// a copy of it: the query was hashed as a query (Options.Probe), is not
+// one piece of ink, and the distance is within VerifyCutInk.
 func VerifyCut(query, train Hashes, side int) (float64, bool) {
-	if query.Parts == 1 || query.Ink.IsZero() || train.Ink.IsZero() || query.CutSides>>side&1 == 0 {
+	if query.Probes == nil || query.Parts == 1 || query.Ink.IsZero() || train.Ink.IsZero() {
 		return math.Inf(1), false
 	}
 	d := InkDistance(query, Hashes{Ink: train.Ink.CutVariant(side)})

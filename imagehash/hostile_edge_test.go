@@ -102,28 +102,15 @@ func TestHostileEdgeKey(t *testing.T) {
 	}
 }
 
-// TestHostileCutVariant: a query may have been cut at a side where its ink
-// reaches the edge or its margin is at most half the opposite one
-// (CutSides); a copy whose right 3% was cut is near its original's cut
-// variant at that side (key within CutRadius, ink verified by VerifyCut),
-// but not verified against the variant of a side it could not have been
-// cut at, nor as a lone symbol; and an empty ink has no variants.
+// TestHostileCutVariant: a copy whose right 3% was cut is near its
+// original's cut variant at that side (key within CutRadius, ink verified
+// by VerifyCut), whether its ink was left at the edge or cropped and
+// padded evenly again (margins that do not show the cut: before stop 48
+// only a side whose margin was at most half the opposite one's was
+// searched, and the second case was missed); another drawing is not
+// verified by any side's variant, nor is a lone symbol or a training
+// image (no probes); an empty ink has no variants.
 func TestHostileCutVariant(t *testing.T) {
-	sides := []struct {
-		margins [4]int
-		want    uint8
-	}{
-		{[4]int{12, 12, 11, 11}, 0},          // the CROHME bitmaps' margins
-		{[4]int{27, 27, 0, 10}, 1<<2 | 1<<3}, // cut at the right: the box pushed there
-		{[4]int{0, 0, 0, 0}, 0b1111},         // cropped to the ink
-		{[4]int{10, 4, 20, 9}, 1<<0 | 1<<1},  // nearer the left and the top
-		{[4]int{5, 30, 5, 31}, 0},            // equal margins: at neither side
-	}
-	for _, tt := range sides {
-		if got := cutSides(tt.margins); got != tt.want {
-			t.Errorf("cutSides(%v) = %04b, want %04b", tt.margins, got, tt.want)
-		}
-	}
 	var empty Ink
 	if v := empty.CutVariantKeys(); v != [4]uint64{} {
 		t.Errorf("empty ink: cut variant keys %v, want none", v)
@@ -133,38 +120,90 @@ func TestHostileCutVariant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	vk := train.Ink.CutVariantKeys()
 	// The ink spans x 13–368: cut 11 px (3% of its box) off its right.
-	cut := g.SubImage(image.Rect(g.Rect.Min.X, g.Rect.Min.Y, 368-11, g.Rect.Max.Y)).(*image.Gray)
-	q, err := Compute(cut, Options{Canvas: Stretch, Probe: true})
+	atEdge := g.SubImage(image.Rect(g.Rect.Min.X, g.Rect.Min.Y, 368-11, g.Rect.Max.Y)).(*image.Gray)
+	x0, y0, x1, y1 := inkBoxOf(g)
+	padded := padGray(g.SubImage(image.Rect(x0, y0, x1-11, y1)).(*image.Gray), 13)
+	for _, tt := range []struct {
+		name string
+		img  *image.Gray
+	}{
+		{"ink at the edge", atEdge},
+		{"cropped and padded evenly", padded},
+	} {
+		q, err := Compute(tt.img, Options{Canvas: Stretch, Probe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		near := 64
+		for _, k := range q.CutKeys() {
+			near = min(near, bits.OnesCount64(k^vk[2]))
+		}
+		if near > CutRadius {
+			t.Errorf("%s: query's ink keys %d bits from the right cut variant's, want ≤ %d", tt.name, near, CutRadius)
+		}
+		if d, ok := VerifyCut(q, train, 2); !ok {
+			t.Errorf("%s: VerifyCut at the right: ink distance %.2f, not verified", tt.name, d)
+		}
+		symbol := q
+		symbol.Parts = 1
+		if _, ok := VerifyCut(symbol, train, 2); ok {
+			t.Errorf("%s: VerifyCut verified a lone symbol", tt.name)
+		}
+		if keys := symbol.CutKeys(); keys != nil {
+			t.Errorf("%s: lone symbol: cut keys %v, want none", tt.name, keys)
+		}
+	}
+	// Another drawing: the strokes mirrored left to right.
+	mirror := image.NewGray(g.Rect)
+	for y := g.Rect.Min.Y; y < g.Rect.Max.Y; y++ {
+		for x := g.Rect.Min.X; x < g.Rect.Max.X; x++ {
+			mirror.SetGray(g.Rect.Max.X-1-x+g.Rect.Min.X, y, g.GrayAt(x, y))
+		}
+	}
+	other, err := Compute(mirror, Options{Canvas: Stretch, Probe: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if q.CutSides != 1<<2 {
-		t.Fatalf("query cut at the right: CutSides %04b, want %04b", q.CutSides, 1<<2)
-	}
-	vk := train.Ink.CutVariantKeys()
-	near := 64
-	for _, k := range q.CutKeys() {
-		near = min(near, bits.OnesCount64(k^vk[2]))
-	}
-	if near > CutRadius {
-		t.Errorf("query's ink keys %d bits from the right cut variant's, want ≤ %d", near, CutRadius)
-	}
-	if d, ok := VerifyCut(q, train, 2); !ok {
-		t.Errorf("VerifyCut at the right: ink distance %.2f, not verified", d)
-	}
-	if _, ok := VerifyCut(q, train, 0); ok {
-		t.Error("VerifyCut verified the left cut variant of a query whose left margin is its widest")
-	}
-	symbol := q
-	symbol.Parts = 1
-	if _, ok := VerifyCut(symbol, train, 2); ok {
-		t.Error("VerifyCut verified a lone symbol")
-	}
-	if keys := symbol.CutKeys(); keys != nil {
-		t.Errorf("lone symbol: cut keys %v, want none", keys)
+	for side := range 4 {
+		if d, ok := VerifyCut(other, train, side); ok {
+			t.Errorf("VerifyCut verified the mirrored drawing by side %d's variant (ink distance %.2f)", side, d)
+		}
 	}
 	if keys := train.CutKeys(); keys != nil {
 		t.Errorf("training image: cut keys %v, want none", keys)
 	}
+	if _, ok := VerifyCut(train, train, 2); ok {
+		t.Error("VerifyCut verified a training image (no probes) as a query")
+	}
+}
+
+// inkBoxOf returns the box of g's dark pixels (below 128).
+func inkBoxOf(g *image.Gray) (x0, y0, x1, y1 int) {
+	x0, y0 = g.Rect.Max.X, g.Rect.Max.Y
+	for y := g.Rect.Min.Y; y < g.Rect.Max.Y; y++ {
+		for x := g.Rect.Min.X; x < g.Rect.Max.X; x++ {
+			if g.GrayAt(x, y).Y < 128 {
+				x0, y0 = min(x0, x), min(y0, y)
+				x1, y1 = max(x1, x+1), max(y1, y+1)
+			}
+		}
+	}
+	return x0, y0, x1, y1
+}
+
+// padGray returns g on a white canvas with m pixels of margin at each side.
+func padGray(g *image.Gray, m int) *image.Gray {
+	b := g.Bounds()
+	out := image.NewGray(image.Rect(0, 0, b.Dx()+2*m, b.Dy()+2*m))
+	for i := range out.Pix {
+		out.Pix[i] = 255
+	}
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			out.SetGray(x-b.Min.X+m, y-b.Min.Y+m, g.GrayAt(x, y))
+		}
+	}
+	return out
 }

@@ -96,3 +96,76 @@ func TestHostileThickPenSmallCanvasReal(t *testing.T) {
 		}
 	}
 }
+
+// TestHostileSmallInkSilhouetteReal checks real handwriting (CROHME
+// train-sample InkML, the shared data) drawn so small against its pen
+// that its ink, closed at the last small level, is a silhouette that
+// other formulas of its length share: such a pair must not be verified
+// (silhouetteLevel), while the copy still is, through the ink drawn with
+// a thinner pen. Both queries made wrong pairs before the last level's
+// own ink stopped verifying.
+func TestHostileSmallInkSilhouetteReal(t *testing.T) {
+	data := shareddata.Dir(t)
+	tests := []struct {
+		seed   uint64 // inkraster.Random
+		ink    string // under crohme-inkml/train-sample
+		others []string
+	}{
+		// pen 5.2, 288×474 stretched, AA, white on black, margin 27, cut
+		// 2.8% bottom, JPEG 65: ink 234×16 px, three long formulas of
+		// digits and brackets at 0.61–0.74 px at the last level.
+		{3430153667, "HAMEX/formulaire028-equation070", []string{"formulaire013-equation060", "formulaire015-equation000", "formulaire025-equation000"}},
+		// pen 4.0, 96×96, white on black, margin 12, cut 1.1% bottom:
+		// another writer of the formula.
+		{3697545901, "expressmatch/107_Fabricio", []string{"107_daniel"}},
+	}
+	bitmap := func(id string) imagehash.Hashes {
+		b, err := os.ReadFile(filepath.Join(data, "crohme", "train", "img", id+".png"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, _, err := image.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("%s: %v", id, err)
+		}
+		fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fp
+	}
+	for _, tt := range tests {
+		r := inkraster.Random(tt.seed)
+		b, err := os.ReadFile(filepath.Join(data, "crohme-inkml", "train-sample", tt.ink+".inkml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := dataset.ParseInkTraces(b)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.ink, err)
+		}
+		enc, _, err := r.Encode(st)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.ink, err)
+		}
+		img, _, err := image.Decode(bytes.NewReader(enc))
+		if err != nil {
+			t.Fatalf("%s: %v", tt.ink, err)
+		}
+		q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, small := q.SmallLevel(); !small || q.TooSmall() {
+			t.Fatalf("%s, %s: small ink %v, too small %v; want small and verifiable", r.Name, tt.ink, small, q.TooSmall())
+		}
+		if _, ok := imagehash.Verify(q, bitmap(filepath.Base(tt.ink))); !ok {
+			t.Errorf("%s, %s: the copy is not verified", r.Name, tt.ink)
+		}
+		for _, other := range tt.others {
+			if _, ok := imagehash.Verify(q, bitmap(other)); ok {
+				t.Errorf("%s, %s: %s verified as its copy", r.Name, tt.ink, other)
+			}
+		}
+	}
+}

@@ -146,12 +146,6 @@ type Hashes struct {
 	// ink reaches an edge of the decoded image, as ink cut by that edge
 	// does: only such a query searches by its edge keys (EdgeKeys).
 	AtEdge bool
-	// CutSides, set for a query (Options.Probe; not stored), has bit s
-	// set for each side s (0 left, 1 top, 2 right, 3 bottom) where its
-	// ink may have been cut: the ink reaches that edge, or its margin there
-	// is at most half the opposite one's. Only those sides' cut variants
-	// are searched (CutKeys).
-	CutSides uint8
 	// scale is what a query's pen did to its strokes (small.go; not
 	// stored: zero for a training image), and small caches its inks
 	// prepared at the small levels.
@@ -564,7 +558,6 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 	if o.Probe {
 		edges := edgeSides(margins)
 		fp.AtEdge = edges != 0
-		fp.CutSides = cutSides(margins)
 		fp.scale = scaleOf(c, t, pen, o.size(), o.Canvas)
 		fp.small = new(smallQuery)
 		fp.Probes = new([NumProbes]Probe)

@@ -16,8 +16,9 @@ import (
 // smallLevels, in pixels of the 64×64 canvas; the excess is vertical, as
 // such ink is wide), and both sides are keyed ([Ink.SmallKey]: a pHash of
 // the closed ink) and verified ([VerifySmall]: the chamfer distance of the
-// closed inks) at that level. A training image's small keys are computed
-// from its stored ink, so nothing more is stored. The pen such a query
+// closed inks) at that level, but at the last level, where the closed
+// ink is a silhouette, keyed only (silhouetteLevel). A training image's
+// small keys are computed from its stored ink, so nothing more is stored. The pen such a query
 // is measured with exceeds the pen that drew it (merged strokes have
 // less outline for their area), which squeezes its strokes on the
 // canvas; so its ink is also drawn with thinner pens ([penAlt]), keyed
@@ -50,6 +51,19 @@ const VerifySmallInk = 0.8
 // writer's sample to come close (two writers of one formula measured
 // at 0.797 px through one).
 const verifySmallAlt = 0.75
+
+// silhouetteLevel is the last small level (a closing of 11 px of the
+// 64×64 canvas), at which a query's own ink is searched but not verified:
+// closed that far, a long formula's ink is a silhouette that other
+// formulas of its length share. CROHME train-sample drawn with a 5.2 px
+// pen on a 288×474 canvas (seed 3430153667, ink 234×16 px) paired
+// formulaire028-equation070 with three other formulas of digits and
+// brackets at 0.61–0.74 px at this level, where its own bitmap lay at
+// 0.77 (and at 0.18 through a thinner pen, which still verifies it); a
+// 96×96 canvas (seed 3697545901) paired 107_Fabricio with 107_daniel
+// the same way. Its ink drawn with thinner pens is verified at its own
+// levels as before, the last one included (verifySmallAlt).
+const silhouetteLevel = NumSmallLevels - 1
 
 // smallFrom is the pen excess (ey, pixels of the 64×64 canvas) from
 // which a query's ink counts as small, and smallBeyond the excess beyond
@@ -286,7 +300,8 @@ func (k *Ink) closeY(e int) Ink {
 // verifySmall reports whether a query whose ink is small (SmallLevel)
 // and a training image are a copy at the query's level: the chamfer
 // distance of the two inks closed at that level (the query's own or a
-// probe's, the smallest) within VerifySmallInk; or, for its ink drawn
+// probe's, the smallest) within VerifySmallInk, at any level but the
+// last (silhouetteLevel); or, for its ink drawn
 // with a thinner pen (penAlt), the same at that drawing's levels within
 // verifySmallAlt, or its plain InkDistance within VerifyInk when that
 // drawing is not small. Verify accepts such a pair.
@@ -295,6 +310,9 @@ func verifySmall(query, train Hashes) bool {
 		return false
 	}
 	for _, l := range query.ownLevels() {
+		if l == silhouetteLevel {
+			continue // keyed, not verified: see silhouetteLevel
+		}
 		if SmallInkDistance(query, train, l) <= VerifySmallInk {
 			return true
 		}

@@ -67,7 +67,7 @@ func runRatio(rows, cols int) float64 {
 // estimates it, ratio its runRatio), or one whose pen is thick for its
 // ink (thick), with thinner pens; nil when the ink is neither squeezed
 // (ratio below squeezeFrom) nor thick. A thick query's ink that reaches
-// the image's edge at a side (bit s of edges, as cutSides numbers the
+// the image's edge at a side (bit s of edges, as edgeSides numbers the
 // sides) may have been cut there, which shifts its strokes on the canvas
 // by up to ProbeShare of its box: it is also drawn with ProbeShare of
 // ground added at that side (reframe).

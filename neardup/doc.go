@@ -15,9 +15,9 @@
 // imagehash.EdgeRadius of keys computed from the training images' stored
 // ink, so that a copy whose ink was cut at an edge is found beyond the
 // pHash radius; such a pair (Pair.EdgeKey) is reported only when
-// imagehash.VerifyEdge verifies it. A query that may have been cut at a
-// side (imagehash.Hashes.CutSides) also searches its ink keys among the
-// training images' cut variants of that side (imagehash.Ink.CutVariantKeys,
+// imagehash.VerifyEdge verifies it. A query also searches its ink keys
+// (imagehash.Hashes.CutKeys) among the training images' cut variants of
+// every side (imagehash.Ink.CutVariantKeys,
 // computed from the stored ink: the ink a 3% cut would leave, refitted),
 // for a cut that moved the ink box; such a pair (Pair.Cut) is reported
 // only when imagehash.VerifyCut verifies it. A query whose ink a thick pen merged on

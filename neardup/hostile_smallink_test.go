@@ -39,11 +39,15 @@ func TestHostileSmallInkRealData(t *testing.T) {
 	// pairs only. Seed 3086049060 cuts 0.7% at the top: with the thinner
 	// pens and the cut variants verified within 0.63 px
 	// (imagehash.VerifyCutInk) together, its sets find 376 and 72 (377
-	// and 73 with the cut variants within 0.7 px).
+	// and 73 with the cut variants within 0.7 px). Stop 48: every side's
+	// cut variants searched (+4 and +2 on seed 3731661644's sets, +2 on
+	// 3086049060 (2014)) and the last small level no longer verifying a
+	// query's own ink, a silhouette there (−5 on 827649761 (2014), −1 on
+	// 3086049060 (train-sample)): 965, 190, 889, 175, 383, 72.
 	minFound := map[string]int{
-		"seed-3731661644-2014": 959, "seed-3731661644-train-sample": 188,
-		"seed-827649761-2014": 891, "seed-827649761-train-sample": 175,
-		"seed-3086049060-2014": 376, "seed-3086049060-train-sample": 72,
+		"seed-3731661644-2014": 965, "seed-3731661644-train-sample": 190,
+		"seed-827649761-2014": 889, "seed-827649761-train-sample": 175,
+		"seed-3086049060-2014": 383, "seed-3086049060-train-sample": 72,
 	}
 	minRecall := map[string]float64{}
 	for _, s := range run.sets {

@@ -149,7 +149,8 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	// image; README, "Copies rasterized by another pipeline"; stretch-256
 	// and down-25 raised in stop 43 with the cut variants; down-25-2014
 	// lowered from 981 in stop 44, the cut variants verified within 0.63
-	// px instead of 0.7), so that any
+	// px instead of 0.7; stretch-256 raised in stop 48, every side's cut
+	// variants searched), so that any
 	// loss of recall fails. (A pen of 3.3 px on an 80×80 canvas, seed
 	// 827649761, finds 69%, 78% with the small-ink keys: such seeds fail
 	// the 88% floor; TestHostileSmallInkRealData holds small canvases to
@@ -158,7 +159,7 @@ func TestHostileInkMatchRealData(t *testing.T) {
 		"read-2014": 986, "read-train-sample": 196,
 		"thin-40-2014": 986, "thin-40-train-sample": 197,
 		"thick-512-2014": 985, "thick-512-train-sample": 197,
-		"stretch-256-2014": 972, "stretch-256-train-sample": 194,
+		"stretch-256-2014": 979, "stretch-256-train-sample": 195,
 		"up-400-2014": 986, "up-400-train-sample": 194,
 		"down-25-2014": 978, "down-25-train-sample": 193,
 	}

@@ -228,7 +228,7 @@ func main() {
 	radius := flag.Int("radius", neardup.DefaultMaxDistance, "pHash search radius")
 	flag.BoolVar(&edgeKeys, "edge", true, "also search by the edge keys (imagehash.EdgeKeys), as neardup does")
 	flag.BoolVar(&cutKeys, "cut", true, "also search the cut variants (imagehash.Ink.CutVariantKeys), as neardup does")
-	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) to this file")
+	misses := flag.String("misses", "", "write each missed item (set, id, kind, distances) and each wrong pair (set, id, \"wrong pair\", the other bitmap) to this file")
 	workers := flag.Int("workers", runtime.GOMAXPROCS(0), "hashing goroutines")
 	list := flag.Bool("list", false, "only list the sets and their rasterizers' parameters")
 	flag.Parse()
@@ -363,6 +363,7 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 				}
 			}
 			wrong, ownFound := 0, false
+			var wrongIDs []string
 			srch.search(fp, func(p, _, _ int) {
 				if p == ownPos {
 					ownFound = true
@@ -372,11 +373,15 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 					return // the same strokes, or a pixel copy of its own bitmap
 				}
 				wrong++
+				wrongIDs = append(wrongIDs, train[p].id)
 			})
 			mu.Lock()
 			defer mu.Unlock()
 			t.items++
 			t.wrong += wrong
+			for _, w := range wrongIDs {
+				t.missed = append(t.missed, fmt.Sprintf("%s\t%s\twrong pair\t%s", s.name, id, w))
+			}
 			if fp.TooSmall() {
 				t.tooSmall++
 			}
