@@ -39,44 +39,14 @@ func TestHostileThickPenSmallCanvasReal(t *testing.T) {
 		if fp, ok := bitmaps[id]; ok {
 			return fp
 		}
-		b, err := os.ReadFile(filepath.Join(data, "crohme", "2014", "img", id+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, _, err := image.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
-		if err != nil {
-			t.Fatal(err)
-		}
+		fp := bitmapPrint(t, filepath.Join(data, "crohme", "2014", "img", id+".png"))
 		bitmaps[id] = fp
 		return fp
 	}
 	for _, tt := range tests {
 		r := inkraster.Random(tt.seed)
 		for _, id := range tt.ids {
-			b, err := os.ReadFile(filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			st, err := dataset.ParseInkTraces(b)
-			if err != nil {
-				t.Fatalf("%s: %v", id, err)
-			}
-			enc, _, err := r.Encode(st)
-			if err != nil {
-				t.Fatalf("%s: %v", id, err)
-			}
-			img, _, err := image.Decode(bytes.NewReader(enc))
-			if err != nil {
-				t.Fatalf("%s: %v", id, err)
-			}
-			q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
-			if err != nil {
-				t.Fatal(err)
-			}
+			q := inkQuery(t, r, filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
 			own := bitmap(id)
 			_, ok := imagehash.Verify(q, own)
 			t.Logf("%s, %s: copy %v, ink %.2f, thinner pens %v", r.Name, id, ok, imagehash.InkDistance(q, own), q.Squeezed())
@@ -120,42 +90,11 @@ func TestHostileSmallInkSilhouetteReal(t *testing.T) {
 		{3697545901, "expressmatch/107_Fabricio", []string{"107_daniel"}},
 	}
 	bitmap := func(id string) imagehash.Hashes {
-		b, err := os.ReadFile(filepath.Join(data, "crohme", "train", "img", id+".png"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, _, err := image.Decode(bytes.NewReader(b))
-		if err != nil {
-			t.Fatalf("%s: %v", id, err)
-		}
-		fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return fp
+		return bitmapPrint(t, filepath.Join(data, "crohme", "train", "img", id+".png"))
 	}
 	for _, tt := range tests {
 		r := inkraster.Random(tt.seed)
-		b, err := os.ReadFile(filepath.Join(data, "crohme-inkml", "train-sample", tt.ink+".inkml"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		st, err := dataset.ParseInkTraces(b)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.ink, err)
-		}
-		enc, _, err := r.Encode(st)
-		if err != nil {
-			t.Fatalf("%s: %v", tt.ink, err)
-		}
-		img, _, err := image.Decode(bytes.NewReader(enc))
-		if err != nil {
-			t.Fatalf("%s: %v", tt.ink, err)
-		}
-		q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
-		if err != nil {
-			t.Fatal(err)
-		}
+		q := inkQuery(t, r, filepath.Join(data, "crohme-inkml", "train-sample", tt.ink+".inkml"))
 		if _, small := q.SmallLevel(); !small || q.TooSmall() {
 			t.Fatalf("%s, %s: small ink %v, too small %v; want small and verifiable", r.Name, tt.ink, small, q.TooSmall())
 		}
@@ -168,4 +107,48 @@ func TestHostileSmallInkSilhouetteReal(t *testing.T) {
 			}
 		}
 	}
+}
+
+// bitmapPrint hashes the image at path as a training image.
+func bitmapPrint(t *testing.T, path string) imagehash.Hashes {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(b))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fp
+}
+
+// inkQuery draws the InkML file at path with r and hashes it as a query.
+func inkQuery(t *testing.T, r inkraster.Rasterizer, path string) imagehash.Hashes {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := dataset.ParseInkTraces(b)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	enc, _, err := r.Encode(st)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	img, _, err := image.Decode(bytes.NewReader(enc))
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
 }
