@@ -27,7 +27,7 @@ import (
 // side, and a pipeline that crops its ink and pads it evenly leaves the
 // same margin at every side. (Until stop 48 only a side whose margin was
 // at most half the opposite one's was searched; searching every side
-// found 7 more of the stretch-256 copies of CROHME 2014 and no other
+// found 7 more of the stretch-256 copies of CROHME 2014 and added no
 // wrong pair in the false-pair controls: see the README.)
 
 // CutRadius is the Hamming radius within which a query's ink keys find a
@@ -321,8 +321,7 @@ func (k *Ink) CutVariantKeys() [4]uint64 {
 }
 
 // edgeSides returns the sides (bit s for side s: 0 left, 1 top, 2 right,
-// 3 bottom) at which an
-// image's ink reaches its edge (no margin).
+// 3 bottom) at which an image's ink reaches its edge (no margin).
 func edgeSides(margins [4]int) uint8 {
 	var out uint8
 	for s, m := range margins {

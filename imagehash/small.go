@@ -15,14 +15,14 @@ import (
 // vertically by the excess of the query's pen (its level, one of
 // smallLevels, in pixels of the 64×64 canvas; the excess is vertical, as
 // such ink is wide), and both sides are keyed ([Ink.SmallKey]: a pHash of
-// the closed ink) and verified ([VerifySmall]: the chamfer distance of the
-// closed inks) at that level, but at the last level, where the closed
-// ink is a silhouette, keyed only (silhouetteLevel). A training image's
-// small keys are computed from its stored ink, so nothing more is stored. The pen such a query
-// is measured with exceeds the pen that drew it (merged strokes have
-// less outline for their area), which squeezes its strokes on the
-// canvas; so its ink is also drawn with thinner pens ([penAlt]), keyed
-// and verified the same way.
+// the closed ink) and verified (verifySmall: the chamfer distance of the
+// closed inks) at that level; at the last level, where the closed ink is
+// a silhouette, the query's own ink is keyed only (silhouetteLevel). A
+// training image's small keys are computed from its stored ink, so
+// nothing more is stored. The pen such a query is measured with exceeds
+// the pen that drew it (merged strokes have less outline for their area),
+// which squeezes its strokes on the canvas; so its ink is also drawn with
+// thinner pens ([penAlt]), keyed and verified the same way.
 //
 // Below the lowest resolution at which formulas still differ
 // (SmallPensMin pens of height, or a closing beyond the last level) the
@@ -301,10 +301,10 @@ func (k *Ink) closeY(e int) Ink {
 // and a training image are a copy at the query's level: the chamfer
 // distance of the two inks closed at that level (the query's own or a
 // probe's, the smallest) within VerifySmallInk, at any level but the
-// last (silhouetteLevel); or, for its ink drawn
-// with a thinner pen (penAlt), the same at that drawing's levels within
-// verifySmallAlt, or its plain InkDistance within VerifyInk when that
-// drawing is not small. Verify accepts such a pair.
+// last (silhouetteLevel); or, for its ink drawn with a thinner pen
+// (penAlt), the same at that drawing's levels within verifySmallAlt, or
+// its plain InkDistance within VerifyInk when that drawing is not small.
+// Verify accepts such a pair.
 func verifySmall(query, train Hashes) bool {
 	if train.Ink.IsZero() {
 		return false
