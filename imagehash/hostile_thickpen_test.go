@@ -6,6 +6,7 @@ import (
 	_ "image/png"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/dataset"
@@ -151,4 +152,75 @@ func inkQuery(t *testing.T, r inkraster.Rasterizer, path string) imagehash.Hashe
 		t.Fatal(err)
 	}
 	return q
+}
+
+// TestHostileThickerPenReal checks real handwriting (CROHME InkML, the
+// shared data) whose pen the estimate puts too thin: the copy redrawn
+// with the estimate has its strokes too thick on the canvas, each outline
+// about a pixel out, and lies beyond VerifyInk from its bitmap. Its ink
+// drawn with a thicker pen (thicker.go) verifies the copy, and no other
+// bitmap of CROHME 2014 or train.
+func TestHostileThickerPenReal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hashes the 9,820 CROHME bitmaps")
+	}
+	data := shareddata.Dir(t)
+	tests := []struct {
+		seed uint64 // inkraster.Random
+		ink  string // under crohme-inkml
+		own  string // under crohme
+	}{
+		// pen 4.6, 160 px high, margin 12, ×3.21 (a 14.8 px pen):
+		// f ( t ) g ( t ), lying 0.90 px from its bitmap.
+		{898010746, "2014/515_em_358", "2014"},
+		// pen 5.2, 166×359 stretched, margin 1: the same formula.
+		{2138547779, "2014/515_em_358", "2014"},
+		// pen 4.4, 416×416, white on black, cut 2.2% right, ×1.36.
+		{2326868523, "2014/28_em_148", "2014"},
+		{2326868523, "2014/509_em_89", "2014"},
+		// pen 4.5, 275×119, margin 5, ×1.97.
+		{2383746991, "train-sample/HAMEX/formulaire003-equation030", "train"},
+		// pen 1.0, 322×322, white on black, cut 0.2% right, JPEG 88: a
+		// lone u.
+		{3106024170, "train-sample/MathBrush/200922-949-5", "train"},
+	}
+	type bitmap struct {
+		corpus, id string
+		fp         imagehash.Hashes
+	}
+	var all []bitmap
+	for _, corpus := range []string{"2014", "train"} {
+		dir := filepath.Join(data, "crohme", corpus, "img")
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			id := strings.TrimSuffix(e.Name(), filepath.Ext(e.Name()))
+			all = append(all, bitmap{corpus, id, bitmapPrint(t, filepath.Join(dir, e.Name()))})
+		}
+	}
+	for _, tt := range tests {
+		r := inkraster.Random(tt.seed)
+		q := inkQuery(t, r, filepath.Join(data, "crohme-inkml", tt.ink+".inkml"))
+		id := filepath.Base(tt.ink)
+		found := false
+		for _, b := range all {
+			if b.corpus == tt.own && b.id == id {
+				found = true
+				_, ok := imagehash.Verify(q, b.fp)
+				t.Logf("%s, %s: copy %v, ink %.2f, only by a thicker pen %v", r.Name, id, ok, imagehash.InkDistance(q, b.fp), imagehash.VerifiedThicker(q, b.fp))
+				if !ok || !imagehash.VerifiedThicker(q, b.fp) {
+					t.Errorf("%s, %s: the copy is verified %v, by a thicker pen only %v; want both", r.Name, id, ok, imagehash.VerifiedThicker(q, b.fp))
+				}
+				continue
+			}
+			if imagehash.VerifiedThicker(q, b.fp) {
+				t.Errorf("%s, %s: %s/%s verified by a thicker pen", r.Name, id, b.corpus, b.id)
+			}
+		}
+		if !found {
+			t.Fatalf("%s: no bitmap in crohme/%s", id, tt.own)
+		}
+	}
 }

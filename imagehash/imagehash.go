@@ -25,7 +25,9 @@
 // ([Hashes.TooSmall]). A query whose ink a canvas of another aspect
 // squeezed along one axis, so that its round pen merged neighbouring
 // symbols and is overestimated, is also drawn with thinner pens
-// ([Hashes.Squeezed], squeeze.go).
+// ([Hashes.Squeezed], squeeze.go); one whose pen is underestimated
+// (short strokes against a thick pen) is compared with a candidate near
+// it as drawn with thicker pens ([VerifiedThicker], thicker.go).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone
@@ -154,6 +156,9 @@ type Hashes struct {
 	// squeeze holds a squeezed query's ink drawn with thinner pens
 	// (squeeze.go; not stored: nil for a training image).
 	squeeze *squeezed
+	// thicker holds a query's ink drawn with thicker pens (thicker.go;
+	// not stored: nil for a training image).
+	thicker *thicker
 }
 
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
@@ -578,6 +583,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), fp.scale.thick(), edges, o); err != nil {
 			return fp, err
 		}
+		fp.thicker = &thicker{c: c, t: t, p: pen, o: o}
 	}
 	return fp, nil
 }
@@ -658,7 +664,9 @@ const (
 // one piece of ink), or, for a query whose ink is small, its closed ink
 // within VerifySmallInk of the training image's closed at its level
 // (small.go), or, for a query whose ink is squeezed along one axis, its
-// ink drawn with a thinner pen within VerifyInk (squeeze.go); without ink
+// ink drawn with a thinner pen within VerifyInk (squeeze.go), or, when
+// its ink lies within 1 px, its ink drawn with a thicker pen within
+// VerifyInk (thicker.go); without ink
 // bitmaps, that fine distance alone. A query
 // whose ink is too small (Hashes.TooSmall) is verified only by the same
 // cropped pixels.
@@ -670,31 +678,52 @@ func Verify(query, train Hashes) (int, bool) {
 // VerifiedSqueezed reports whether Verify verifies a pair only by the
 // query's ink drawn with a thinner pen (Hashes.Squeezed, squeeze.go).
 func VerifiedSqueezed(query, train Hashes) bool {
-	_, ok, squeezed := verify(query, train)
-	return ok && squeezed
+	_, ok, by := verify(query, train)
+	return ok && by == byThinnerPen
 }
 
-// verify is Verify, and also says whether only the squeezed query's
-// drawings with thinner pens verified the pair.
-func verify(query, train Hashes) (d int, ok, squeezed bool) {
+// VerifiedThicker reports whether Verify verifies a pair only by the
+// query's ink drawn with a thicker pen than estimated (thicker.go).
+func VerifiedThicker(query, train Hashes) bool {
+	_, ok, by := verify(query, train)
+	return ok && by == byThickerPen
+}
+
+// drawing says which drawing of a query's ink verified a pair.
+type drawing uint8
+
+const (
+	byEstimate   drawing = iota // the ink drawn with the estimated pen (or its pixels, or its small levels)
+	byThinnerPen                // only a drawing with a thinner pen (squeeze.go)
+	byThickerPen                // only a drawing with a thicker pen (thicker.go)
+)
+
+// verify is Verify, and also says which of the query's drawings verified
+// the pair.
+func verify(query, train Hashes) (d int, ok bool, by drawing) {
 	d = FineDistance(query, train)
 	if query.Digest == train.Digest {
-		return d, true, false
+		return d, true, byEstimate
 	}
 	if query.TooSmall() {
-		return d, false, false // small.go: no copy is verified on a silhouette
+		return d, false, byEstimate // small.go: no copy is verified on a silhouette
 	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
 		limit = VerifyDistanceSymbol
 	}
 	if query.Ink.IsZero() || train.Ink.IsZero() {
-		return d, d <= limit, false
+		return d, d <= limit, byEstimate
 	}
 	e := InkDistance(query, train)
 	if e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train) {
-		return d, true, false
+		return d, true, byEstimate
 	}
-	ok = verifySqueezed(query, train)
-	return d, ok, ok
+	if verifySqueezed(query, train) {
+		return d, true, byThinnerPen
+	}
+	if verifyThicker(query, train, e) {
+		return d, true, byThickerPen
+	}
+	return d, false, byEstimate
 }

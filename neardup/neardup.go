@@ -113,6 +113,11 @@ type Pair struct {
 	// against a thick pen, its strokes merged by the pen there): within
 	// imagehash.VerifyInk of the training image's.
 	Squeezed bool `json:"squeezed,omitempty"`
+	// ThickerPen marks a pair verified only by the test image's ink drawn
+	// with a thicker pen than estimated (the estimate falls short where
+	// strokes are short against a thick pen): within imagehash.VerifyInk
+	// of the training image's (imagehash.VerifiedThicker).
+	ThickerPen bool `json:"thicker_pen,omitempty"`
 	// Cut marks a pair verified by a cut variant of the training image
 	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its
 	// ink box more than a probe restores): neither the pHash search
@@ -560,6 +565,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 				return false
 			}
 			p.Squeezed = p.Verified && fp.Squeezed() && imagehash.VerifiedSqueezed(fp, rec.Print)
+			p.ThickerPen = p.Verified && !p.Squeezed && imagehash.VerifiedThicker(fp, rec.Print)
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)

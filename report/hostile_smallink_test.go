@@ -7,9 +7,10 @@ import (
 	"github.com/leakaudit/leakaudit/neardup"
 )
 
-// TestHostileSmallInkReason: a pair the small-ink keys, a cut variant or
-// the edge keys found and verified is explained by that rule, not by the
-// full-resolution ink rule that did not verify it.
+// TestHostileSmallInkReason: a pair the small-ink keys, a cut variant,
+// the edge keys or a drawing with another pen found and verified is
+// explained by that rule, not by the full-resolution ink rule that did
+// not verify it.
 func TestHostileSmallInkReason(t *testing.T) {
 	tests := []struct {
 		p         neardup.Pair
@@ -20,6 +21,8 @@ func TestHostileSmallInkReason(t *testing.T) {
 		{neardup.Pair{Verified: true, SmallInk: true, Identical: true}, "same pixels", "small-ink"},
 		{neardup.Pair{Verified: true, Cut: true, Distance: 12}, "cut variant", "fine 256-bit hash"},
 		{neardup.Pair{Verified: true, EdgeKey: true, Distance: 14}, "edge keys", "fine 256-bit hash within"},
+		{neardup.Pair{Verified: true, ThickerPen: true, Distance: 2}, "drawn again with a thicker pen", "fine 256-bit hash"},
+		{neardup.Pair{Verified: true, Squeezed: true, Distance: 5}, "drawn again with a thinner pen", "thicker"},
 		{neardup.Pair{InkTooSmall: true, Distance: 3}, "too small to tell one formula", "chamfer"},
 		{neardup.Pair{InkTooSmall: true, Verified: true, Identical: true}, "same pixels", "too small"},
 		{neardup.Pair{Distance: 3}, "chamfer distance above", "too small"},

@@ -134,6 +134,8 @@ func CopyReason(p neardup.Pair) string {
 		return fmt.Sprintf("a copy at the test image's resolution: its ink is small against its pen (strokes merged), and the training image's ink, closed as that pen closes strokes and sampled at the test image's rows, lies within %.1f px of it (chamfer distance, 64×64 canvas); found by the small-ink keys, pHash %d bits apart", imagehash.VerifySmallInk, p.Distance)
 	case p.Verified && p.Squeezed:
 		return fmt.Sprintf("a copy whose pen merged its strokes (squeezed along one axis by a canvas of another aspect, or small against a thick pen) and is measured too thick: the test image's ink, drawn again with a thinner pen, lies within %.1f px of the training image's (chamfer distance of the outlines, 64×64 canvas); pHash %d bits apart", imagehash.VerifyInk, p.Distance)
+	case p.Verified && p.ThickerPen:
+		return fmt.Sprintf("a copy whose pen is measured too thin (strokes short against a thick pen): the test image's ink, drawn again with a thicker pen, lies within %.1f px of the training image's (chamfer distance of the outlines, 64×64 canvas); pHash %d bits apart", imagehash.VerifyInk, p.Distance)
 	case p.Verified && p.Cut:
 		return fmt.Sprintf("a copy whose ink was cut at an edge: the test image's normalized ink lies within %g px of the training image's ink as a 3%% cut at one side would leave it (chamfer distance of the outlines, 64×64 canvas); found by the training image's cut variant, pHash %d bits apart", imagehash.VerifyCutInk, p.Distance)
 	case p.Verified && p.EdgeKey:

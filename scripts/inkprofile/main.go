@@ -17,8 +17,15 @@
 // (imagehash.Hashes.TooSmall) is counted and searched by neither its edge
 // keys nor the cut variants, as neardup does. Each set also counts its
 // squeezed queries (imagehash.Hashes.Squeezed: also drawn with thinner
-// pens) and those whose own bitmap only such a drawing verifies. Wrong
-// pairs are counted as in neardup's TestHostileInkMatchRealData. With
+// pens) and those whose own bitmap only such a drawing verifies, and
+// those whose own bitmap only a drawing with a thicker pen verifies
+// (imagehash.VerifiedThicker). Wrong
+// pairs are counted as in neardup's TestHostileInkMatchRealData. After
+// the sets, a summary line for each corpus and kind of rasterizer (the
+// fixed ones: InkML as leakaudit reads it and the corners; the random
+// ones) adds them up: how many sets reach the goal (at least 99% of
+// their items found), the items found, the wrong pairs, the items too
+// small to verify, and the items missed in at least half of the sets. With
 // -control, CROHME train is also searched against itself and its verified
 // pairs that are not pixel copies are listed. With -control-cut SEEDS, the
 // cut control: for each seed, CROHME train searched against the bitmaps
@@ -213,9 +220,11 @@ type tally struct {
 	tooSmall                                     int         // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
 	squeezed                                     int         // items whose ink is squeezed (imagehash.Hashes.Squeezed)
 	squeezedOnly                                 int         // items found only by their ink drawn with a thinner pen (imagehash.VerifiedSqueezed)
+	thickerOnly                                  int         // items found only by their ink drawn with a thicker pen (imagehash.VerifiedThicker)
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
+	missedIDs                                    []string // items whose own bitmap was not found
 	cutOnly                                      []string // items found by the cut variants alone, with their distance (verifiedBy)
 }
 
@@ -313,6 +322,8 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 		}
 	}
 	fmt.Printf("%-28s %5s %14s %9s %12s %5s %12s\n", "set", "items", "found", "retrieval", "verification", "wrong", "CPU-µs/query")
+	sums := map[string]*summary{}
+	var sumKeys []string
 	for _, s := range sets {
 		if len(want) > 0 && !want[s.name] {
 			continue
@@ -391,6 +402,9 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 					t.squeezedOnly++
 				}
 			}
+			if ownFound && imagehash.VerifiedThicker(fp, own) {
+				t.thickerOnly++
+			}
 			switch {
 			case ownFound: // as neardup finds it (the cut variants too)
 				t.found++
@@ -405,6 +419,7 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 				t.verification++
 				t.verificationFine = append(t.verificationFine, ownFine)
 			}
+			t.missedIDs = append(t.missedIDs, id)
 			t.missed = append(t.missed, fmt.Sprintf("%s\t%s\t%s\tphash %d\tfine %d\tparts %d\tsmall key %d\tsmall ink %.2f\ttoo small %v", s.name, id, map[bool]string{true: "retrieval", false: "verification"}[!retrieved], ownD, ownFine, fp.Parts, smallD, smallInk, fp.TooSmall()))
 		})
 		cpu := cpuTime() - cpu0
@@ -412,6 +427,9 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 			t.retrieval, t.verification, t.wrong, 1e6*cpu.Seconds()/float64(max(t.items, 1)))
 		if t.squeezed > 0 {
 			fmt.Printf("    squeezed queries (also drawn with thinner pens): %d, own bitmap verified only by a thinner pen: %d\n", t.squeezed, t.squeezedOnly)
+		}
+		if t.thickerOnly > 0 {
+			fmt.Printf("    own bitmap verified only by the ink drawn with a thicker pen: %d\n", t.thickerOnly)
 		}
 		if len(t.cutOnly) > 0 {
 			sort.Strings(t.cutOnly)
@@ -424,12 +442,25 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 				fmt.Printf("    ink too small to verify (never verified but by identical pixels): %d\n", t.tooSmall)
 			}
 		}
+		k := "fixed rasterizers (read, corners), " + corpusName[s.own]
+		if strings.HasPrefix(s.name, "seed-") {
+			k = "random rasterizers (seed-*), " + corpusName[s.own]
+		}
+		if sums[k] == nil {
+			sums[k] = &summary{missedIn: map[string]int{}}
+			sumKeys = append(sumKeys, k)
+		}
+		sums[k].add(&t)
 		if missOut != nil {
 			sort.Strings(t.missed)
 			for _, m := range t.missed {
 				fmt.Fprintln(missOut, m)
 			}
 		}
+	}
+	sort.Strings(sumKeys)
+	for _, k := range sumKeys {
+		sums[k].print(k)
 	}
 	if control {
 		if err := runControl(srch, corpora["tr"], query, workers); err != nil {
@@ -448,6 +479,53 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 		}
 	}
 	return nil
+}
+
+// corpusName names the corpus of a set by the corpus holding its items'
+// bitmaps.
+var corpusName = map[string]string{"c14": "2014", "tr": "train-sample"}
+
+// summary adds up the sets of one kind (fixed or random rasterizers) and
+// one corpus: the goal is at least 99% of each set found, so it counts
+// the sets that reach it, and the items missed in most of them.
+type summary struct {
+	sets, met, items, found, wrong, tooSmall int
+	missedIn                                 map[string]int // sets each item was missed in
+}
+
+// add counts one set's tally.
+func (s *summary) add(t *tally) {
+	s.sets++
+	if 100*t.found >= 99*t.items {
+		s.met++
+	}
+	s.items += t.items
+	s.found += t.found
+	s.wrong += t.wrong
+	s.tooSmall += t.tooSmall
+	for _, id := range t.missedIDs {
+		s.missedIn[id]++
+	}
+}
+
+// print writes the summary on a line, and the items missed in at least
+// half of its sets (when it has two or more) on the next.
+func (s *summary) print(name string) {
+	fmt.Printf("summary, %s: %d sets, %d with at least 99%% found; found %d of %d (%.2f%%), wrong pairs %d, too small to verify %d\n",
+		name, s.sets, s.met, s.found, s.items, 100*float64(s.found)/float64(max(s.items, 1)), s.wrong, s.tooSmall)
+	if s.sets < 2 {
+		return
+	}
+	var often []string
+	for id, n := range s.missedIn {
+		if 2*n >= s.sets {
+			often = append(often, fmt.Sprintf("%s (%d)", id, n))
+		}
+	}
+	if len(often) > 0 {
+		sort.Strings(often)
+		fmt.Printf("    missed in at least half of these sets: %s\n", strings.Join(often, ", "))
+	}
 }
 
 // runControlCut searches CROHME train against the training bitmaps with
