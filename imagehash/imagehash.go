@@ -583,7 +583,7 @@ func Compute(img image.Image, o Options) (Hashes, error) {
 		if fp.squeeze, err = squeezeOf(c, t, pen, runRatio(rows, cols), fp.scale.thick(), edges, o); err != nil {
 			return fp, err
 		}
-		fp.thicker = &thicker{c: c, t: t, p: pen, o: o}
+		fp.thicker = newThicker(c, t, pen, o)
 	}
 	return fp, nil
 }

@@ -15,8 +15,8 @@ import "sync"
 // candidate is verified when one drawing's ink is within VerifyInk of
 // its ink: no looser rule, as each drawing is one more chance for another
 // writer's sample to come close. The drawings are made on first use (the
-// query keeps its cropped pixels until then) and are only verified, not
-// searched: the copies they verify were within the pHash radius already.
+// query keeps its cropped ink, a bit per pixel, until then, up to
+// thickerKeep pixels) and are only verified, not searched: the copies they verify were within the pHash radius already.
 // Nothing of a training image changes. The ink is drawn thinner
 // (squeeze.go) where the estimate is too thick.
 
@@ -31,13 +31,19 @@ var thickerShares = [...]float64{1.25, 1.6}
 // 0.71–0.95 px away).
 const thickerWithin = 1.0
 
+// thickerKeep is the most pixels of cropped ink a query keeps, a bit
+// each (8 KiB), to draw with thicker pens on first need; a larger crop is
+// drawn at once, so that a query kept in memory (dedup's release prints)
+// never holds more.
+const thickerKeep = 1 << 16
+
 // thicker holds what a query's drawings with thicker pens are made from
-// (its cropped ink, ink ≤ t, and its estimated pen p), and, once made,
-// the drawings and their outlines' distance maps (a pointer in Hashes, so
-// that Hashes stays comparable).
+// (its cropped ink, a bit per pixel, until drawn, and its estimated pen
+// p), and, once made, the drawings and their outlines' distance maps (a
+// pointer in Hashes, so that Hashes stays comparable).
 type thicker struct {
-	c    Gray
-	t    uint8
+	w, h int
+	bits []uint64 // row by row; nil once drawn
 	p    float64
 	o    Options
 	once sync.Once
@@ -45,22 +51,54 @@ type thicker struct {
 	q    *queryInk
 }
 
+// newThicker keeps a query's cropped ink (ink ≤ t, its pen p as penWidth
+// estimates it) to draw with thicker pens, or draws it at once when the
+// crop has more than thickerKeep pixels.
+func newThicker(c Gray, t uint8, p float64, o Options) *thicker {
+	s := &thicker{p: p, o: o}
+	if c.W*c.H > thickerKeep {
+		s.once.Do(func() { s.draw(c, t) })
+		return s
+	}
+	s.w, s.h = c.W, c.H
+	s.bits = make([]uint64, (c.W*c.H+63)/64)
+	for i, v := range c.Pix {
+		if v <= t {
+			s.bits[i>>6] |= 1 << (i & 63)
+		}
+	}
+	return s
+}
+
+// draw draws the cropped ink (ink ≤ t) with the thicker pens.
+func (s *thicker) draw(c Gray, t uint8) {
+	for _, f := range thickerShares {
+		if k := inkOf(penCanvasWith(c, t, s.p*f, s.o.size(), s.o.Canvas, nil)); !k.IsZero() {
+			s.list = append(s.list, k)
+		}
+	}
+	if len(s.list) > 0 {
+		s.q = &queryInk{}
+		for i := range s.list {
+			s.q.inks = append(s.q.inks, &s.list[i])
+		}
+	}
+}
+
 // drawings returns the query's ink drawn with thicker pens, as a query
 // for InkDistance; false when no drawing has ink.
 func (s *thicker) drawings() (Hashes, bool) {
 	s.once.Do(func() {
-		for _, f := range thickerShares {
-			if k := inkOf(penCanvasWith(s.c, s.t, s.p*f, s.o.size(), s.o.Canvas, nil)); !k.IsZero() {
-				s.list = append(s.list, k)
+		// The kept bits as pixels: ink 0, ground 255, thresholded at 0
+		// as penCanvasWith thresholds the crop.
+		c := Gray{W: s.w, H: s.h, Pix: make([]uint8, s.w*s.h)}
+		for i := range c.Pix {
+			if s.bits[i>>6]>>(i&63)&1 == 0 {
+				c.Pix[i] = 255
 			}
 		}
-		s.c = Gray{} // drawn: the pixels are no longer needed
-		if len(s.list) > 0 {
-			s.q = &queryInk{}
-			for i := range s.list {
-				s.q.inks = append(s.q.inks, &s.list[i])
-			}
-		}
+		s.bits = nil
+		s.draw(c, 0)
 	})
 	if s.q == nil {
 		return Hashes{}, false

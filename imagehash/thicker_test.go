@@ -1,6 +1,9 @@
 package imagehash
 
-import "testing"
+import (
+	"image"
+	"testing"
+)
 
 // TestThickerDrawings checks that a query is also drawn with thicker
 // pens, each with less ink on the canvas than the estimate's drawing
@@ -33,5 +36,45 @@ func TestThickerDrawings(t *testing.T) {
 	}
 	if tr := mustCompute(t, img, Options{Kind: PHash, Canvas: Stretch}); tr.thicker != nil {
 		t.Error("a training image is drawn with thicker pens")
+	}
+}
+
+// TestThickerKeptBits checks that the drawings made on first need from
+// the kept bits are those of the crop itself (drawn at once, as a crop
+// beyond thickerKeep is), and that a large crop keeps no bits.
+func TestThickerKeptBits(t *testing.T) {
+	o := Options{Kind: PHash, Canvas: Stretch, Probe: true}
+	big := 0
+	for _, img := range []*image.Gray{formula(), scale(formula(), 6, 6)} {
+		c, th, _, ok := cropAt(ToGray(img))
+		if !ok {
+			t.Fatal("no ink")
+		}
+		p := penOfRuns(inkRuns(c, th))
+		kept := newThicker(c, th, p, o)
+		large := c.W*c.H > thickerKeep
+		if large {
+			big++
+		}
+		if large != (kept.bits == nil) {
+			t.Errorf("%d×%d crop: kept bits %v, want %v", c.W, c.H, kept.bits != nil, !large)
+		}
+		kept.drawings()
+		direct := &thicker{p: p, o: o}
+		direct.draw(c, th)
+		if len(kept.list) != len(direct.list) {
+			t.Fatalf("%d×%d crop: %d drawings from the kept bits, %d from the crop", c.W, c.H, len(kept.list), len(direct.list))
+		}
+		for i := range kept.list {
+			if kept.list[i] != direct.list[i] {
+				t.Errorf("%d×%d crop: drawing %d differs from the crop's", c.W, c.H, i)
+			}
+		}
+		if kept.bits != nil {
+			t.Errorf("%d×%d crop: bits kept after drawing", c.W, c.H)
+		}
+	}
+	if big != 1 {
+		t.Errorf("%d of the two crops beyond thickerKeep, want 1", big)
 	}
 }
