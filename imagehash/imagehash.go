@@ -156,8 +156,9 @@ type Hashes struct {
 	// squeeze holds a squeezed query's ink drawn with thinner pens
 	// (squeeze.go; not stored: nil for a training image).
 	squeeze *squeezed
-	// thicker holds a query's ink drawn with thicker pens (thicker.go;
-	// not stored: nil for a training image).
+	// thicker holds what a query's ink is drawn with thicker pens from,
+	// and the drawings once made (thicker.go; not stored: nil for a
+	// training image).
 	thicker *thicker
 }
 
