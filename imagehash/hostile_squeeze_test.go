@@ -33,7 +33,7 @@ func TestHostileSqueezedPen(t *testing.T) {
 		_, okOwn := imagehash.Verify(q, own)
 		e := imagehash.InkDistance(q, own)
 		t.Logf("%s, %s: squeezed %v, ink %.2f", r.Name, f.query, q.Squeezed(), e)
-		if okOwn && e > imagehash.VerifyInkFine && !imagehash.VerifiedSqueezed(q, own) {
+		if okOwn && e > imagehash.VerifyInkFine && !verifiedBy(q, own, imagehash.ByThinnerPen) {
 			t.Errorf("%s, %s: verified at %.2f px, but not marked as verified by the thinner pens", r.Name, f.query, e)
 		}
 		if hashStrokes(t, thinPenBitmap, inkraster.Formula(f.query), true).Squeezed() {

@@ -128,6 +128,13 @@ func bitmapPrint(t *testing.T, path string) imagehash.Hashes {
 	return fp
 }
 
+// verifiedBy reports whether Verify verifies the pair only by the
+// query's drawing by (imagehash.VerifyDrawing).
+func verifiedBy(query, train imagehash.Hashes, by imagehash.Drawing) bool {
+	_, ok, drawn := imagehash.VerifyDrawing(query, train)
+	return ok && drawn == by
+}
+
 // inkQuery draws the InkML file at path with r and hashes it as a query.
 func inkQuery(t *testing.T, r inkraster.Rasterizer, path string) imagehash.Hashes {
 	t.Helper()
@@ -209,13 +216,13 @@ func TestHostileThickerPenReal(t *testing.T) {
 			if b.corpus == tt.own && b.id == id {
 				found = true
 				_, ok := imagehash.Verify(q, b.fp)
-				t.Logf("%s, %s: copy %v, ink %.2f, only by a thicker pen %v", r.Name, id, ok, imagehash.InkDistance(q, b.fp), imagehash.VerifiedThicker(q, b.fp))
-				if !ok || !imagehash.VerifiedThicker(q, b.fp) {
-					t.Errorf("%s, %s: the copy is verified %v, by a thicker pen only %v; want both", r.Name, id, ok, imagehash.VerifiedThicker(q, b.fp))
+				t.Logf("%s, %s: copy %v, ink %.2f, only by a thicker pen %v", r.Name, id, ok, imagehash.InkDistance(q, b.fp), verifiedBy(q, b.fp, imagehash.ByThickerPen))
+				if !ok || !verifiedBy(q, b.fp, imagehash.ByThickerPen) {
+					t.Errorf("%s, %s: the copy is verified %v, by a thicker pen only %v; want both", r.Name, id, ok, verifiedBy(q, b.fp, imagehash.ByThickerPen))
 				}
 				continue
 			}
-			if imagehash.VerifiedThicker(q, b.fp) {
+			if verifiedBy(q, b.fp, imagehash.ByThickerPen) {
 				t.Errorf("%s, %s: %s/%s verified by a thicker pen", r.Name, id, b.corpus, b.id)
 			}
 		}

@@ -27,7 +27,7 @@
 // symbols and is overestimated, is also drawn with thinner pens
 // ([Hashes.Squeezed], squeeze.go); one whose pen is underestimated
 // (short strokes against a thick pen) is compared with a candidate near
-// it as drawn with thicker pens ([VerifiedThicker], thicker.go).
+// it as drawn with thicker pens ([ByThickerPen], thicker.go).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
 // same digest, or fine hashes within [VerifyDistance] (stricter for a lone
@@ -676,55 +676,56 @@ func Verify(query, train Hashes) (int, bool) {
 	return d, ok
 }
 
-// VerifiedSqueezed reports whether Verify verifies a pair only by the
-// query's ink drawn with a thinner pen (Hashes.Squeezed, squeeze.go).
-func VerifiedSqueezed(query, train Hashes) bool {
-	_, ok, by := verify(query, train)
-	return ok && by == byThinnerPen
+// VerifyDrawing is Verify, and also says which drawing of the query's
+// ink verified the pair: ByEstimate, or only a drawing with a thinner pen
+// (ByThinnerPen: Hashes.Squeezed, squeeze.go) or a thicker one
+// (ByThickerPen, thicker.go).
+func VerifyDrawing(query, train Hashes) (int, bool, Drawing) {
+	return verify(query, train)
 }
 
-// VerifiedThicker reports whether Verify verifies a pair only by the
-// query's ink drawn with a thicker pen than estimated (thicker.go).
-func VerifiedThicker(query, train Hashes) bool {
-	_, ok, by := verify(query, train)
-	return ok && by == byThickerPen
-}
-
-// drawing says which drawing of a query's ink verified a pair.
-type drawing uint8
+// Drawing names a drawing of a query's ink, as VerifyDrawing reports the
+// one that verified a pair.
+type Drawing uint8
 
 const (
-	byEstimate   drawing = iota // the ink drawn with the estimated pen (or its pixels, or its small levels)
-	byThinnerPen                // only a drawing with a thinner pen (squeeze.go)
-	byThickerPen                // only a drawing with a thicker pen (thicker.go)
+	// ByEstimate is the ink drawn with the estimated pen (or its pixels,
+	// or its small levels): every pair Verify verifies otherwise.
+	ByEstimate Drawing = iota
+	// ByThinnerPen is a drawing with a thinner pen than estimated, of a
+	// squeezed query or one whose pen is thick for its ink (squeeze.go).
+	ByThinnerPen
+	// ByThickerPen is a drawing with a thicker pen than estimated
+	// (thicker.go).
+	ByThickerPen
 )
 
 // verify is Verify, and also says which of the query's drawings verified
 // the pair.
-func verify(query, train Hashes) (d int, ok bool, by drawing) {
+func verify(query, train Hashes) (d int, ok bool, by Drawing) {
 	d = FineDistance(query, train)
 	if query.Digest == train.Digest {
-		return d, true, byEstimate
+		return d, true, ByEstimate
 	}
 	if query.TooSmall() {
-		return d, false, byEstimate // small.go: no copy is verified on a silhouette
+		return d, false, ByEstimate // small.go: no copy is verified on a silhouette
 	}
 	limit := VerifyDistance
 	if query.Parts == 1 {
 		limit = VerifyDistanceSymbol
 	}
 	if query.Ink.IsZero() || train.Ink.IsZero() {
-		return d, d <= limit, byEstimate
+		return d, d <= limit, ByEstimate
 	}
 	e := InkDistance(query, train)
 	if e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train) {
-		return d, true, byEstimate
+		return d, true, ByEstimate
 	}
 	if verifySqueezed(query, train) {
-		return d, true, byThinnerPen
+		return d, true, ByThinnerPen
 	}
 	if verifyThicker(query, train, e) {
-		return d, true, byThickerPen
+		return d, true, ByThickerPen
 	}
-	return d, false, byEstimate
+	return d, false, ByEstimate
 }

@@ -2,6 +2,7 @@ package imagehash
 
 import (
 	"image"
+	"sync"
 	"testing"
 )
 
@@ -76,5 +77,28 @@ func TestThickerKeptBits(t *testing.T) {
 	}
 	if big != 1 {
 		t.Errorf("%d of the two crops beyond thickerKeep, want 1", big)
+	}
+}
+
+// TestThickerConcurrent checks that candidates verified at once from
+// several goroutines share one set of drawings (run with -race).
+func TestThickerConcurrent(t *testing.T) {
+	q := mustCompute(t, formula(), Options{Kind: PHash, Canvas: Stretch, Probe: true})
+	got := make([]Ink, 8)
+	var wg sync.WaitGroup
+	for i := range got {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if d, ok := q.thicker.drawings(); ok {
+				got[i] = d.Ink
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range got {
+		if got[i].IsZero() || got[i] != got[0] {
+			t.Fatalf("goroutine %d: drawing differs or is missing", i)
+		}
 	}
 }

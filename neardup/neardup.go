@@ -116,7 +116,7 @@ type Pair struct {
 	// ThickerPen marks a pair verified only by the test image's ink drawn
 	// with a thicker pen than estimated (the estimate falls short where
 	// strokes are short against a thick pen): within imagehash.VerifyInk
-	// of the training image's (imagehash.VerifiedThicker).
+	// of the training image's (imagehash.ByThickerPen).
 	ThickerPen bool `json:"thicker_pen,omitempty"`
 	// Cut marks a pair verified by a cut variant of the training image
 	// only (imagehash.Ink.CutVariantKeys, for a copy whose cut moved its
@@ -561,11 +561,12 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 				return false
 			}
 		default:
-			if p.FineDistance, p.Verified = imagehash.Verify(fp, rec.Print); !p.Verified && (by == bySmall || !r.job.Unverified) {
+			var drawn imagehash.Drawing
+			if p.FineDistance, p.Verified, drawn = imagehash.VerifyDrawing(fp, rec.Print); !p.Verified && (by == bySmall || !r.job.Unverified) {
 				return false
 			}
-			p.Squeezed = p.Verified && fp.Squeezed() && imagehash.VerifiedSqueezed(fp, rec.Print)
-			p.ThickerPen = p.Verified && !p.Squeezed && imagehash.VerifiedThicker(fp, rec.Print)
+			p.Squeezed = p.Verified && drawn == imagehash.ByThinnerPen
+			p.ThickerPen = p.Verified && drawn == imagehash.ByThickerPen
 		}
 		if it.HasLabel && rec.HasLabel {
 			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)

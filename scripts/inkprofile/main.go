@@ -19,7 +19,7 @@
 // squeezed queries (imagehash.Hashes.Squeezed: also drawn with thinner
 // pens) and those whose own bitmap only such a drawing verifies, and
 // those whose own bitmap only a drawing with a thicker pen verifies
-// (imagehash.VerifiedThicker). Wrong
+// (imagehash.ByThickerPen). Wrong
 // pairs are counted as in neardup's TestHostileInkMatchRealData. After
 // the sets, a summary line for each corpus and kind of rasterizer (the
 // fixed ones: InkML as leakaudit reads it and the corners; the random
@@ -219,8 +219,8 @@ type tally struct {
 	items, found, retrieval, verification, wrong int
 	tooSmall                                     int         // items whose ink is too small to verify (imagehash.Hashes.TooSmall)
 	squeezed                                     int         // items whose ink is squeezed (imagehash.Hashes.Squeezed)
-	squeezedOnly                                 int         // items found only by their ink drawn with a thinner pen (imagehash.VerifiedSqueezed)
-	thickerOnly                                  int         // items found only by their ink drawn with a thicker pen (imagehash.VerifiedThicker)
+	squeezedOnly                                 int         // items found only by their ink drawn with a thinner pen (imagehash.ByThinnerPen)
+	thickerOnly                                  int         // items found only by their ink drawn with a thicker pen (imagehash.ByThickerPen)
 	retrievalD                                   map[int]int // own pHash distance of retrieval misses
 	verificationFine                             []int       // own fine distance of verification misses
 	missed                                       []string
@@ -343,7 +343,7 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 			}
 			own := train[ownPos].fp
 			ownD := phashDistance(fp, own)
-			ownFine, ownOK := imagehash.Verify(fp, own)
+			ownFine, ownOK, drawn := imagehash.VerifyDrawing(fp, own)
 			retrieved := ownD <= radius
 			if !retrieved && srch.edge != nil {
 				// Beyond the radius: found when an edge key is within
@@ -398,11 +398,11 @@ func run(data, seeds, only string, control bool, controlCut string, list bool, r
 			}
 			if fp.Squeezed() {
 				t.squeezed++
-				if ownFound && imagehash.VerifiedSqueezed(fp, own) {
+				if ownFound && drawn == imagehash.ByThinnerPen {
 					t.squeezedOnly++
 				}
 			}
-			if ownFound && imagehash.VerifiedThicker(fp, own) {
+			if ownFound && drawn == imagehash.ByThickerPen {
 				t.thickerOnly++
 			}
 			switch {
