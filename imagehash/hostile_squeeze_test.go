@@ -1,10 +1,14 @@
 package imagehash_test
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
+	"github.com/leakaudit/leakaudit/internal/shareddata"
 )
 
 // TestHostileSqueezedPen checks a thick pen on a canvas stretched to
@@ -40,4 +44,51 @@ func TestHostileSqueezedPen(t *testing.T) {
 			t.Errorf("%s: the bitmap at its own aspect is taken for squeezed", f.query)
 		}
 	})
+}
+
+// TestHostileSqueezedSmallReal checks real handwriting (CROHME 2014
+// InkML, the shared data) drawn on a small stretched canvas: pen 4.8 on
+// 139×239 stretched, ×0.30 (seed 3626721654), so that a formula's ink is
+// about 25×56 px with a pen of 1.4. Its runs along rows outnumber those
+// along columns only 2–3 times, yet its pen is measured 1.8–5.8 px and
+// its copies lie 0.9–2.7 px from their bitmaps; the ink drawn with
+// thinner pens verifies them (squeezeFrom), and no other bitmap of
+// CROHME 2014.
+func TestHostileSqueezedSmallReal(t *testing.T) {
+	data := shareddata.Dir(t)
+	r := inkraster.Random(3626721654)
+	ids := []string{"18_em_17", "20_em_27", "31_em_188", "505_em_47", "26_em_99"}
+	dir := filepath.Join(data, "crohme", "2014", "img")
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bitmaps := map[string]imagehash.Hashes{}
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".png"); ok {
+			bitmaps[id] = bitmapPrint(t, filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, id := range ids {
+		q := inkQuery(t, r, filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
+		own, ok := bitmaps[id]
+		if !ok {
+			t.Fatalf("%s: no bitmap", id)
+		}
+		t.Logf("%s: squeezed %v, ink %.2f", id, q.Squeezed(), imagehash.InkDistance(q, own))
+		if !q.Squeezed() {
+			t.Errorf("%s: not taken for squeezed", id)
+		}
+		if !verifiedBy(q, own, imagehash.ByThinnerPen) {
+			t.Errorf("%s: the copy is not verified by a thinner pen (ink %.2f)", id, imagehash.InkDistance(q, own))
+		}
+		for other, fp := range bitmaps {
+			if other == id {
+				continue
+			}
+			if _, ok := imagehash.Verify(q, fp); ok {
+				t.Errorf("%s: %s verified as its copy", id, other)
+			}
+		}
+	}
 }
