@@ -49,11 +49,11 @@ func TestHostileSqueezedPen(t *testing.T) {
 // TestHostileSqueezedSmallReal checks real handwriting (CROHME 2014
 // InkML, the shared data) drawn on a small stretched canvas: pen 4.8 on
 // 139×239 stretched, ×0.30 (seed 3626721654), so that a formula's ink is
-// about 25×56 px with a pen of 1.4. Its runs along rows outnumber those
-// along columns only 2–3 times, yet its pen is measured 1.8–5.8 px and
-// its copies lie 0.9–2.7 px from their bitmaps; the ink drawn with
-// thinner pens verifies them (squeezeFrom), and no other bitmap of
-// CROHME 2014.
+// about 25×56 px with a pen of 1.4. These copies' runs along rows
+// outnumber those along columns only 2–3 times, yet their pen is
+// measured too thick and they lie 0.9–2.7 px from their bitmaps; the
+// ink drawn with thinner pens verifies them (squeezeFrom), and no other
+// bitmap of CROHME 2014.
 func TestHostileSqueezedSmallReal(t *testing.T) {
 	data := shareddata.Dir(t)
 	r := inkraster.Random(3626721654)

@@ -33,18 +33,18 @@ import "math"
 // 0.8–1.4 px away even redrawn with the drawn pen (an oracle): their ink,
 // some 82×16 px, is too coarse for the rule, not only merged.
 
-// squeezeFrom is the least ratio of the ink's runs along one axis to
-// those along the other at which a query counts as squeezed. Of CROHME
-// train's and 2014's 9,820 bitmaps, at their own aspect, 437 reach it
-// (27 reach 3: lone strokes, a 1, a bar); a formula stretched onto a
-// 127×324 canvas has a median of 5. A small stretched ink is squeezed
-// less by the ratio, its strokes a pixel or two wide: CROHME 2014 drawn
-// with a 1.4 px pen on a 41×71 canvas (pen 4.8 on 139×239 stretched,
-// ×0.30; ink about 25×56 px) missed 119 copies the verification
-// refused, 69 of them with a ratio between 2 and 3; the 69 more of its
-// 986 found with the thinner drawings (stop 50, when squeezeFrom was
-// lowered from 3; see the README) have their pen measured 1.8–5.8 px
-// and lay 0.7–2.7 px from their bitmaps.
+// squeezeFrom is the least ratio of the ink's runs along one axis to those
+// along the other at which a query counts as squeezed. Of CROHME train's
+// and 2014's 9,820 bitmaps, at their own aspect, 437 reach it (27 reach 3:
+// lone strokes, a 1, a bar); a formula stretched onto a 127×324 canvas has
+// a median of 5. On a small stretched canvas the ratio shows the squeeze
+// less, the strokes being a pixel or two wide: CROHME 2014 drawn with a
+// 1.4 px pen on a 41×71 canvas (pen 4.8 on 139×239 stretched, ×0.30; ink
+// about 25×56 px) missed 119 copies the verification refused, 69 of them
+// with a ratio between 2 and 3; the 69 more of its 986 found with the
+// thinner drawings (stop 50, when squeezeFrom was lowered from 3; see the
+// README) have their pen measured 1.8–5.8 px and lay 0.7–2.7 px from their
+// bitmaps.
 const squeezeFrom = 2.0
 
 // squeezeShares are the shares of its estimated pen width at which a
