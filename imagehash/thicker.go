@@ -3,22 +3,22 @@ package imagehash
 import "sync"
 
 // Thicker pens. penWidth, twice the ink's area over its outline, falls
-// below the pen that drew the ink where strokes are short against the
-// pen: a round pen's ends add more to the outline than to the area (a
-// dot measures half its pen). Redrawn with too thin a pen, a copy's
-// strokes are thinned too little and lie outside its original's at every
-// stroke: CROHME 2014's 515_em_358, `f ( t ) g ( t )` drawn with a 14.8
-// px pen (seed 898010746), lies 0.90 px from its bitmap, each outline a
-// pixel out, where VerifyInk is 0.7. So a query (Options.Probe) whose
-// ink lies within thickerWithin of a candidate's, but not within
-// VerifyInk, is also drawn with thicker pens (thickerShares), and the
-// candidate is verified when one drawing's ink is within VerifyInk of
-// its ink: no looser rule, as each drawing is one more chance for another
-// writer's sample to come close. The drawings are made on first use (the
-// query keeps its cropped ink, a bit per pixel, until then, up to
-// thickerKeep pixels) and are only verified, not searched: the copies they verify were within the pHash radius already.
-// Nothing of a training image changes. The ink is drawn thinner
-// (squeeze.go) where the estimate is too thick.
+// below the pen that drew the ink where strokes are short against the pen:
+// a round pen's ends add more to the outline than to the area (a dot
+// measures half its pen). Redrawn with too thin a pen, a copy's strokes
+// are thinned too little and lie outside its original's at every stroke:
+// CROHME 2014's 515_em_358, `f ( t ) g ( t )` drawn with a 14.8 px pen
+// (seed 898010746), lies 0.90 px from its bitmap, each outline a pixel
+// out, where VerifyInk is 0.7. So a query (Options.Probe) whose ink lies
+// within thickerWithin of a candidate's, but not within VerifyInk, is also
+// drawn with thicker pens (thickerShares), and the candidate is verified
+// when one drawing's ink is within VerifyInk of its ink: no looser rule,
+// as each drawing is one more chance for another writer's sample to come
+// close. The drawings are made on first use (the query keeps its cropped
+// ink, a bit per pixel, until then, up to thickerKeep pixels) and are only
+// verified, not searched: the copies they verify were within the pHash
+// radius already. Nothing of a training image changes. The ink is drawn
+// thinner (squeeze.go) where the estimate is too thick.
 
 // thickerShares are the shares of its estimated pen width at which a
 // query's ink is also drawn.
