@@ -30,8 +30,11 @@
 // it as drawn with thicker pens ([ByThickerPen], thicker.go).
 //
 // A candidate within the radius is a copy only when [Verify] says so: the
-// same digest, or fine hashes within [VerifyDistance] (stricter for a lone
-// symbol). Even then an image match cannot tell "the same formula" from
+// same digest, or the two normalized inks within [VerifyInk] of each
+// other, or within [VerifyInkFine] with fine hashes within
+// [VerifyDistance] (stricter for a lone symbol) for a query of at most
+// [VerifyInkFineParts] pieces of ink, or one of the rules above; hashes
+// without ink bitmaps, by the fine hashes alone. Even then an image match cannot tell "the same formula" from
 // "one symbol changed", so callers always read it together with the
 // labels.
 //
@@ -658,11 +661,25 @@ const (
 	VerifyInkFine = 0.9
 )
 
+// VerifyInkFineParts is the most pieces of ink (Hashes.Parts) a query may
+// have for VerifyInkFine to verify it. The fine hash's 256 bits spread
+// over every symbol of the canvas, so the more symbols a formula has, the
+// fewer bits tell two writers' versions of one symbol apart: in CROHME
+// train against itself, with and without ink cut at an edge, most pairs
+// of two writers of one formula that the fine rule verified were
+// formulas of 9 to 20 pieces, while the copies only the fine rule
+// verifies are mostly of 2 to 6 (see the README, "The fine rule and long
+// formulas"). A query of more pieces is a copy only within VerifyInk, or
+// by another of Verify's rules. Zero (pieces not counted: hashes computed
+// without Options.Probe) counts as few.
+const VerifyInkFineParts = 8
+
 // Verify returns the fine distance of a candidate pair and whether it is a
 // verified copy: the same cropped pixels; or, when both have ink bitmaps,
 // an InkDistance within VerifyInk, or within VerifyInkFine and a fine
 // distance within VerifyDistance (VerifyDistanceSymbol when the query is
-// one piece of ink), or, for a query whose ink is small, its closed ink
+// one piece of ink) when the query has at most VerifyInkFineParts pieces
+// of ink, or, for a query whose ink is small, its closed ink
 // within VerifySmallInk of the training image's closed at its level
 // (small.go), or, for a query whose ink is squeezed along one axis, its
 // ink drawn with a thinner pen within VerifyInk (squeeze.go), or, when
@@ -718,7 +735,8 @@ func verify(query, train Hashes) (d int, ok bool, by Drawing) {
 		return d, d <= limit, ByEstimate
 	}
 	e := InkDistance(query, train)
-	if e <= VerifyInk || d <= limit && e <= VerifyInkFine || verifySmall(query, train) {
+	fine := d <= limit && e <= VerifyInkFine && query.Parts <= VerifyInkFineParts
+	if e <= VerifyInk || fine || verifySmall(query, train) {
 		return d, true, ByEstimate
 	}
 	if verifySqueezed(query, train) {

@@ -141,10 +141,12 @@ func TestHostileCutControlRealData(t *testing.T) {
 		// The pHash and edge keys on cut queries make more pairs of
 		// two writers than on the bitmaps as they are (seeds 1–4: 13
 		// to 18 with the variants' pairs left out, against 13 uncut,
-		// counted from each query; inkprofile -control-cut): held to
-		// what was measured, 0.25% of the queries.
-		if len(sc.wrong) > sc.queries/400 {
-			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ 0.25%%: %v", split, len(sc.wrong), sc.queries, sc.wrong)
+		// counted from each query; inkprofile -control-cut; 5 to 9
+		// against 7 uncut since the fine rule verifies only queries
+		// of at most eight pieces of ink, stop 51): held to what was
+		// measured, 9 of CROHME train's 8,834 queries (about 0.1%).
+		if len(sc.wrong) > sc.queries/900 {
+			t.Errorf("%s: %d wrong pairs among %d queries, want ≤ %d (0.11%%): %v", split, len(sc.wrong), sc.queries, sc.queries/900, sc.wrong)
 		}
 		if float64(sc.found) < 0.99*float64(sc.queries) {
 			t.Errorf("%s: own bitmap found for %d of %d, want ≥ 99%%", split, sc.found, sc.queries)

@@ -150,7 +150,9 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	// and down-25 raised in stop 43 with the cut variants; down-25-2014
 	// lowered from 981 in stop 44, the cut variants verified within 0.63
 	// px instead of 0.7; stretch-256 raised in stop 48, every side's cut
-	// variants searched), so that any
+	// variants searched; thick-512-2014 lowered from 985 in stop 51, the
+	// fine rule verifying only queries of at most eight pieces of ink:
+	// 35_em_15, of eleven, lies 0.80 px from its bitmap), so that any
 	// loss of recall fails. (A pen of 3.3 px on an 80×80 canvas, seed
 	// 827649761, finds 69%, 78% with the small-ink keys: such seeds fail
 	// the 88% floor; TestHostileSmallInkRealData holds small canvases to
@@ -158,7 +160,7 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	minFound := map[string]int{
 		"read-2014": 986, "read-train-sample": 196,
 		"thin-40-2014": 986, "thin-40-train-sample": 197,
-		"thick-512-2014": 985, "thick-512-train-sample": 197,
+		"thick-512-2014": 984, "thick-512-train-sample": 197,
 		"stretch-256-2014": 979, "stretch-256-train-sample": 195,
 		"up-400-2014": 986, "up-400-train-sample": 194,
 		"down-25-2014": 978, "down-25-train-sample": 193,
@@ -204,9 +206,11 @@ func TestHostileInkMatchRealData(t *testing.T) {
 	}
 	// The goal is ≤ 0.1% of the 8,834 items (8 pairs), a pair inside one
 	// split listed from whichever of its items finds it (stop 41): 13 with
-	// the ink verification, 8 since thick pens are thinned.
-	if others > 8 {
-		t.Errorf("CROHME train: %d non-identical pairs, want ≤ 8 (0.1%% of its 8,834 items)", others)
+	// the ink verification, 8 since thick pens are thinned, 5 since the
+	// fine rule verifies only queries of at most eight pieces of ink
+	// (stop 51): at most the 5 measured, so that a new wrong pair fails.
+	if others > 5 {
+		t.Errorf("CROHME train: %d non-identical pairs, want ≤ 5 (as measured; the goal is 0.1%% of its 8,834 items, 8)", others)
 	}
 }
 

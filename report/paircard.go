@@ -143,9 +143,9 @@ func CopyReason(p neardup.Pair) string {
 	case !p.Verified && p.InkTooSmall:
 		return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the test image's ink is too small to tell one formula from another (under %.0f pen widths high, or strokes merged by the pen), so only identical pixels verify a copy of it", p.Distance, imagehash.SmallPensMin)
 	case p.Verified:
-		return fmt.Sprintf("a copy: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas), or within %.1f px with the fine 256-bit hash within %d bits (%d for a lone symbol); the fine hash differs by %d bits, pHash by %d", imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance, p.Distance)
+		return fmt.Sprintf("a copy: the normalized ink of one lies within %.1f px of the other's (chamfer distance of the outlines, 64×64 canvas), or within %.1f px with the fine 256-bit hash within %d bits (%d for a lone symbol) when the test image has at most %d pieces of ink; the fine hash differs by %d bits, pHash by %d", imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, imagehash.VerifyInkFineParts, p.FineDistance, p.Distance)
 	}
-	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the normalized inks lie farther apart than a copy's (chamfer distance above %.1f px, or above %.1f px with the fine hash within %d bits, %d for a lone symbol; it differs by %d bits): images alike, such as one formula written alike by two writers", p.Distance, imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, p.FineDistance)
+	return fmt.Sprintf("not shown to be a copy: pHash within %d bits, but the normalized inks lie farther apart than a copy's (chamfer distance above %.1f px, or above %.1f px where the fine hash is within %d bits, %d for a lone symbol, and the test image has at most %d pieces of ink; it differs by %d bits): images alike, such as one formula written alike by two writers", p.Distance, imagehash.VerifyInk, imagehash.VerifyInkFine, imagehash.VerifyDistance, imagehash.VerifyDistanceSymbol, imagehash.VerifyInkFineParts, p.FineDistance)
 }
 
 // LabelReason says how a pair's labels compare.
