@@ -1,9 +1,6 @@
 package imagehash_test
 
 import (
-	"bytes"
-	"image"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -64,22 +61,4 @@ func TestHostileFineRuleLongFormulaReal(t *testing.T) {
 			t.Errorf("%s (seed %d): the copy of %d pieces is not verified (ink %.2f, fine %d)", c.id, c.seed, q.Parts, e, d)
 		}
 	}
-}
-
-// bitmapQuery hashes the image at path as a query (with its probes).
-func bitmapQuery(t *testing.T, path string) imagehash.Hashes {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	img, _, err := image.Decode(bytes.NewReader(b))
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	q, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return q
 }

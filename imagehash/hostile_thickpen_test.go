@@ -113,6 +113,18 @@ func TestHostileSmallInkSilhouetteReal(t *testing.T) {
 // bitmapPrint hashes the image at path as a training image.
 func bitmapPrint(t *testing.T, path string) imagehash.Hashes {
 	t.Helper()
+	return bitmapHashes(t, path, false)
+}
+
+// bitmapQuery hashes the image at path as a query (with its probes).
+func bitmapQuery(t *testing.T, path string) imagehash.Hashes {
+	t.Helper()
+	return bitmapHashes(t, path, true)
+}
+
+// bitmapHashes hashes the image at path, as a query when probe is set.
+func bitmapHashes(t *testing.T, path string, probe bool) imagehash.Hashes {
+	t.Helper()
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
@@ -121,7 +133,7 @@ func bitmapPrint(t *testing.T, path string) imagehash.Hashes {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch})
+	fp, err := imagehash.Compute(img, imagehash.Options{Kind: imagehash.PHash, Canvas: imagehash.Stretch, Probe: probe})
 	if err != nil {
 		t.Fatal(err)
 	}
