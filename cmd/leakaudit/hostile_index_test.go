@@ -215,8 +215,12 @@ func TestHostileRealIndexDamage(t *testing.T) {
 	for _, s := range []string{"train", "2014", "2016", "2019"} {
 		nd = append(nd, "--test", s+"="+filepath.Join(crohme, s))
 	}
+	// CROHME train against itself and the test years: the 42
+	// pixel-identical pairs and 5 of two writers (8 before stop 51, when
+	// the fine rule came to verify only queries of at most eight pieces of
+	// ink).
 	out, stderr, code := runCode(t, nd...)
-	if code != exitOK || strings.Count(out, `"test_id"`) != 50 {
+	if code != exitOK || strings.Count(out, `"test_id"`) != 47 {
 		t.Fatalf("neardup: exit %d, %d pairs\n%s", code, strings.Count(out, `"test_id"`), stderr)
 	}
 	zero(filepath.Join(idb, "images", "000001.sst"), 50*4096, 8*4096)
