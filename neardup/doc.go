@@ -26,7 +26,10 @@
 // images' stored ink closed at its level; such a pair (Pair.SmallInk) is
 // reported only when imagehash.Verify verifies it, and a query whose ink is
 // too small to verify (imagehash.Hashes.TooSmall) is counted in
-// Summary.InkTooSmall. Within a split that is itself a training corpus,
+// Summary.InkTooSmall. A verified pair of a lone symbol (a test image of
+// one piece of ink) whose pixels differ is marked (Pair.LoneSymbol) and
+// counted (Summary.LoneSymbol): another sample of one symbol can lie as
+// close as a copy. Within a split that is itself a training corpus,
 // a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by

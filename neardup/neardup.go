@@ -130,7 +130,17 @@ type Pair struct {
 	// pair is verified only when its pixels are identical, and is
 	// otherwise reported only with Job.Unverified.
 	InkTooSmall bool `json:"ink_too_small,omitempty"`
+	// LoneSymbol marks a verified pair whose test image is one piece of
+	// ink (imagehash.Hashes.Parts) and whose pixels are not the training
+	// image's: another sample of one symbol can lie as close as a copy
+	// (LoneSymbolNote), so such a pair asks for a look at both images.
+	LoneSymbol bool `json:"lone_symbol,omitempty"`
 }
+
+// LoneSymbolNote says why a verified pair of a lone symbol (Pair.LoneSymbol)
+// is weaker evidence than a formula's: measured on CROHME train against
+// itself (the false-pair control), where no sample is another's copy.
+const LoneSymbolNote = "another sample of one symbol can lie as close as a copy (CROHME train against itself verifies three pairs of two samples of one symbol, at 0.50–0.69 px)"
 
 // Summary counts one test split.
 type Summary struct {
@@ -150,6 +160,10 @@ type Summary struct {
 	// copy on the image alone (imagehash.Hashes.TooSmall): none of their
 	// pairs is verified unless the pixels are identical.
 	InkTooSmall int64 `json:"ink_too_small,omitempty"`
+	// LoneSymbol counts the verified items that are verified only by
+	// pairs of a lone symbol (Pair.LoneSymbol): none of their pairs is
+	// pixel-identical, and their images are one piece of ink.
+	LoneSymbol int64 `json:"lone_symbol,omitempty"`
 }
 
 // ImageInput records an image input in a report.
@@ -623,6 +637,10 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 			consider(pos, nearest(pos), bySmall, 0)
 		}
 	})
+	for i := range found {
+		p := &found[i].pair
+		p.LoneSymbol = p.Verified && !p.Identical && fp.Parts == 1
+	}
 	sort.Slice(found, func(a, b int) bool {
 		x, y := found[a].pair, found[b].pair
 		if x.Distance != y.Distance {
@@ -689,6 +707,9 @@ type splitItems struct {
 // itemFlags is what an item's pairs are.
 type itemFlags struct {
 	identical, verified, mismatch, notation bool
+	// firm says a verified pair of the item is not a lone symbol's
+	// (Pair.LoneSymbol).
+	firm bool
 }
 
 // selfPair is an unordered pair of items of a split that is itself a
@@ -707,6 +728,7 @@ func (s *splitItems) note(seq int64, p Pair) {
 	}
 	f.identical = f.identical || p.Identical
 	f.verified = f.verified || p.Verified
+	f.firm = f.firm || p.Verified && !p.LoneSymbol
 	f.mismatch = f.mismatch || p.LabelMismatch
 	if lc := p.LabelCheck; lc != nil && lc.Same && lc.Level != labelcheck.LevelWS {
 		f.notation = true
@@ -722,6 +744,9 @@ func (s *splitItems) count(sum *Summary) {
 		}
 		if f.verified {
 			sum.Verified++
+			if !f.firm {
+				sum.LoneSymbol++
+			}
 		}
 		if f.mismatch {
 			sum.LabelMismatch++

@@ -128,13 +128,17 @@ func OverlapPage(rep overlap.Report) Page {
 	return p
 }
 
-// inkTooSmallNotes says, for each split with items whose ink is too small
-// to verify a copy on the image alone, how many there are.
-func inkTooSmallNotes(sums []neardup.Summary) []string {
+// inkNotes says, for each split, how many of its items had ink too small
+// to verify a copy on the image alone, and how many of its verified items
+// are lone symbols verified without identical pixels.
+func inkNotes(sums []neardup.Summary) []string {
 	var notes []string
 	for _, s := range sums {
 		if s.InkTooSmall > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d item(s) with ink too small to tell one formula from another (under two pen widths high, or strokes merged by the pen): not verified on the image alone", s.TestSplit, s.InkTooSmall))
+		}
+		if s.LoneSymbol > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d of the %d verified item(s) are lone symbols verified without identical pixels (lone_symbol): %s; look at their pairs' images", s.TestSplit, s.LoneSymbol, s.Verified, neardup.LoneSymbolNote))
 		}
 	}
 	return notes
@@ -152,7 +156,7 @@ func NearDupPage(rep neardup.Report) (Page, error) {
 	}
 	p.Answer = fmt.Sprintf("%d test image(s) are verified copies of training images (%s, distance ≤ %d).", verified, rep.Hash, rep.MaxDistance)
 	sec := Section{Heading: "Test images with a near-copy among the training images", Tables: []Table{t},
-		Text: append(inkTooSmallNotes(rep.Summary), "Labels are compared by leakaudit's label check: two labels are different formulas only when they differ in tokens, in rendering key and in the symbols the TeX engine sets; a label in another notation (spacing, $…$, \\limits, \\left, \\mathrm, braces) is the same formula.", CardLegend)}
+		Text: append(inkNotes(rep.Summary), "Labels are compared by leakaudit's label check: two labels are different formulas only when they differ in tokens, in rendering key and in the symbols the TeX engine sets; a label in another notation (spacing, $…$, \\limits, \\left, \\mathrm, braces) is the same formula.", CardLegend)}
 	for _, e := range rep.Evidence {
 		var buf bytes.Buffer
 		if err := png.Encode(&buf, nearDupCard(e, rep.Canvas)); err != nil {

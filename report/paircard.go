@@ -125,8 +125,18 @@ func scaleTo(m image.Image, height, maxW int) image.Image {
 	return dst
 }
 
-// CopyReason says why a near-duplicate pair is, or is not, a copy.
+// CopyReason says why a near-duplicate pair is, or is not, a copy, and
+// for a lone symbol's pair (neardup.Pair.LoneSymbol) why its verdict is
+// weaker.
 func CopyReason(p neardup.Pair) string {
+	r := copyReason(p)
+	if p.LoneSymbol {
+		r += "; but the test image is a lone symbol, and " + neardup.LoneSymbolNote + ": look at both images"
+	}
+	return r
+}
+
+func copyReason(p neardup.Pair) string {
 	switch {
 	case p.Identical:
 		return "a copy: the same pixels once normalized"

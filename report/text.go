@@ -144,7 +144,7 @@ func NearDupText(w io.Writer, rep neardup.Report) error {
 	if err := t.Write(w); err != nil {
 		return err
 	}
-	for _, n := range inkTooSmallNotes(rep.Summary) {
+	for _, n := range inkNotes(rep.Summary) {
 		fmt.Fprintln(w, n)
 	}
 	if len(rep.Pairs) == 0 {

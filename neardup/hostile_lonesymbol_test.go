@@ -1,0 +1,86 @@
+package neardup
+
+import (
+	"context"
+	"image"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/leakaudit/leakaudit/index"
+)
+
+// ring draws a lone symbol: one ring of ink, dark on white.
+func ring() *image.Gray {
+	g := image.NewGray(image.Rect(0, 0, 60, 60))
+	for y := 0; y < 60; y++ {
+		for x := 0; x < 60; x++ {
+			dx, dy := x-30, y-30
+			r2 := dx*dx + dy*dy
+			g.Pix[y*g.Stride+x] = 255
+			if r2 <= 20*20 && r2 >= 14*14 {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
+	return g
+}
+
+// twice scales an image to twice its size, each pixel a 2×2 block: the
+// same ink, other pixels.
+func twice(g *image.Gray) *image.Gray {
+	b := g.Bounds()
+	m := image.NewGray(image.Rect(0, 0, 2*b.Dx(), 2*b.Dy()))
+	for y := 0; y < m.Bounds().Dy(); y++ {
+		for x := 0; x < m.Bounds().Dx(); x++ {
+			m.Pix[y*m.Stride+x] = g.Pix[(y/2)*g.Stride+x/2]
+		}
+	}
+	return m
+}
+
+// TestHostileLoneSymbolFlag: a verified pair whose test image is one
+// piece of ink, its pixels not the training image's, is marked as a lone
+// symbol's and counted apart in the summary; a formula of several pieces
+// and a pixel-identical lone symbol are not.
+func TestHostileLoneSymbolFlag(t *testing.T) {
+	dir := t.TempDir()
+	train, test := filepath.Join(dir, "train"), filepath.Join(dir, "test")
+	for _, d := range []string{train, test} {
+		if err := os.MkdirAll(filepath.Join(d, "img"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	writePNG(t, filepath.Join(train, "img", "o.png"), ring())
+	writePNG(t, filepath.Join(train, "img", "f.png"), bars(4, false))
+	writePNG(t, filepath.Join(test, "img", "o2.png"), twice(ring()))         // lone symbol, other pixels
+	writePNG(t, filepath.Join(test, "img", "f2.png"), twice(bars(4, false))) // six pieces, other pixels
+	writePNG(t, filepath.Join(test, "img", "o1.png"), ring())                // lone symbol, the same pixels
+	os.WriteFile(filepath.Join(train, "caption.txt"), []byte("o\to\nf\tx + 1\n"), 0o644)
+	os.WriteFile(filepath.Join(test, "caption.txt"), []byte("o2\to\nf2\tx + 1\no1\to\n"), 0o644)
+	rep, err := Run(context.Background(), Job{
+		Train:       []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: train}}},
+		Tests:       []ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}},
+		MaxDistance: DefaultMaxDistance, DB: filepath.Join(dir, "db"),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{"o2": true, "f2": false, "o1": false}
+	got := map[string]bool{}
+	for _, p := range rep.Pairs {
+		if !p.Verified {
+			t.Errorf("pair %s→%s not verified", p.TestID, p.TrainID)
+		}
+		got[p.TestID] = p.LoneSymbol
+	}
+	for id, lone := range want {
+		if l, ok := got[id]; !ok || l != lone {
+			t.Errorf("%s: paired %v, lone symbol %v; want paired, lone symbol %v (pairs %+v)", id, ok, l, lone, rep.Pairs)
+		}
+	}
+	if s := rep.Summary[0]; s.Verified != 3 || s.LoneSymbol != 1 {
+		t.Errorf("summary: %d verified, %d lone symbols; want 3 and 1", s.Verified, s.LoneSymbol)
+	}
+}
