@@ -32,16 +32,8 @@ func TestHostileLoneSymbolReason(t *testing.T) {
 	}
 	for _, n := range []int64{0, 3} {
 		rep := neardup.Report{Summary: []neardup.Summary{{TestSplit: "ink", Items: 10, Verified: 5, LoneSymbol: n}}}
-		p, err := NearDupPage(rep)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var text []string
-		for _, sec := range p.Sections {
-			text = append(text, sec.Text...)
-		}
 		const note = "ink: 3 of the 5 verified item(s) are lone symbols"
-		if got := strings.Contains(strings.Join(text, "\n"), note); got != (n > 0) {
+		if got := strings.Contains(nearDupPageText(t, rep), note); got != (n > 0) {
 			t.Errorf("lone symbols %d: page note shown %v", n, got)
 		}
 		var buf bytes.Buffer

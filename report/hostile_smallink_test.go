@@ -41,17 +41,23 @@ func TestHostileSmallInkReason(t *testing.T) {
 func TestHostileInkTooSmallPage(t *testing.T) {
 	for _, n := range []int64{0, 7} {
 		rep := neardup.Report{Summary: []neardup.Summary{{TestSplit: "ink", Items: 10, InkTooSmall: n}}}
-		p, err := NearDupPage(rep)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var text []string
-		for _, sec := range p.Sections {
-			text = append(text, sec.Text...)
-		}
-		got := strings.Contains(strings.Join(text, "\n"), "ink: 7 item(s) with ink too small")
+		got := strings.Contains(nearDupPageText(t, rep), "ink: 7 item(s) with ink too small")
 		if got != (n > 0) {
 			t.Errorf("ink too small %d: note shown %v", n, got)
 		}
 	}
+}
+
+// nearDupPageText returns the texts of the sections of rep's page.
+func nearDupPageText(t *testing.T, rep neardup.Report) string {
+	t.Helper()
+	p, err := NearDupPage(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text []string
+	for _, sec := range p.Sections {
+		text = append(text, sec.Text...)
+	}
+	return strings.Join(text, "\n")
 }
