@@ -3,7 +3,6 @@ package neardup
 import (
 	"context"
 	"image"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -46,19 +45,14 @@ func twice(g *image.Gray) *image.Gray {
 // and a pixel-identical lone symbol are not.
 func TestHostileLoneSymbolFlag(t *testing.T) {
 	dir := t.TempDir()
-	train, test := filepath.Join(dir, "train"), filepath.Join(dir, "test")
-	for _, d := range []string{train, test} {
-		if err := os.MkdirAll(filepath.Join(d, "img"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	writePNG(t, filepath.Join(train, "img", "o.png"), ring())
-	writePNG(t, filepath.Join(train, "img", "f.png"), bars(4, false))
-	writePNG(t, filepath.Join(test, "img", "o2.png"), twice(ring()))         // lone symbol, other pixels
-	writePNG(t, filepath.Join(test, "img", "f2.png"), twice(bars(4, false))) // six pieces, other pixels
-	writePNG(t, filepath.Join(test, "img", "o1.png"), ring())                // lone symbol, the same pixels
-	os.WriteFile(filepath.Join(train, "caption.txt"), []byte("o\to\nf\tx + 1\n"), 0o644)
-	os.WriteFile(filepath.Join(test, "caption.txt"), []byte("o2\to\nf2\tx + 1\no1\to\n"), 0o644)
+	train := imageSplit(t, filepath.Join(dir, "train"), []string{"o", "f"}, []string{"o", "x + 1"},
+		[]image.Image{ring(), bars(4, false)})
+	test := imageSplit(t, filepath.Join(dir, "test"), []string{"o2", "f2", "o1"}, []string{"o", "x + 1", "o"},
+		[]image.Image{
+			twice(ring()),         // lone symbol, other pixels
+			twice(bars(4, false)), // six pieces, other pixels
+			ring(),                // lone symbol, the same pixels
+		})
 	rep, err := Run(context.Background(), Job{
 		Train:       []index.ImageCorpusInput{{Name: "train", Source: dataset.ImageSource{Path: train}}},
 		Tests:       []ImageSplit{{Name: "test", Source: dataset.ImageSource{Path: test}}},

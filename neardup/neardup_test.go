@@ -205,13 +205,28 @@ func TestNearDupLabels(t *testing.T) {
 // captionSplit writes a CROHME-style split folder of bars patterns.
 func captionSplit(t *testing.T, p string, ids, labels []string, pats []int, inv bool) string {
 	t.Helper()
-	os.MkdirAll(filepath.Join(p, "img"), 0o755)
+	imgs := make([]image.Image, len(pats))
+	for i, n := range pats {
+		imgs[i] = bars(n, inv)
+	}
+	return imageSplit(t, p, ids, labels, imgs)
+}
+
+// imageSplit writes a CROHME-style split folder: each image as
+// img/ID.png, and the labels in caption.txt.
+func imageSplit(t *testing.T, p string, ids, labels []string, imgs []image.Image) string {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Join(p, "img"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	var caps []byte
 	for i, id := range ids {
-		writePNG(t, filepath.Join(p, "img", id+".png"), bars(pats[i], inv))
+		writePNG(t, filepath.Join(p, "img", id+".png"), imgs[i])
 		caps = append(caps, []byte(id+"\t"+labels[i]+"\n")...)
 	}
-	os.WriteFile(filepath.Join(p, "caption.txt"), caps, 0o644)
+	if err := os.WriteFile(filepath.Join(p, "caption.txt"), caps, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	return p
 }
 
