@@ -111,6 +111,13 @@ type Removed struct {
 	MoreMatches int32    `json:"more_matches,omitempty" parquet:"more_matches"`
 	// Detail is the reader's reason for an unreadable item.
 	Detail string `json:"detail,omitempty" parquet:"detail,optional"`
+	// LoneSymbol marks an item removed as an image copy (ReasonImage, or
+	// ReasonWithin at level "image") whose image is one piece of ink
+	// (imagehash.Hashes.Parts) and whose normalized pixels are not those
+	// of any item it matched: another sample of one symbol can lie as
+	// close as a copy (imagehash.LoneSymbolNote), so its removal asks for
+	// a look at both images. It does not change what is removed.
+	LoneSymbol bool `json:"lone_symbol,omitempty" parquet:"lone_symbol"`
 }
 
 // MaxMatches is how many matching items a removed row names.
@@ -135,6 +142,8 @@ type ReleaseSummary struct {
 	// LabelRepeats counts the kept items whose label repeats an earlier
 	// kept item's (they are listed in repeats.jsonl).
 	LabelRepeats int64 `json:"label_repeats,omitempty"`
+	// LoneSymbol counts the removed items marked Removed.LoneSymbol.
+	LoneSymbol int64 `json:"lone_symbol,omitempty"`
 	// Images is how many of the split's images were compared ("" when
 	// the split has none or Images is off); ImagesNote says why not.
 	Images     int64  `json:"images_compared,omitempty"`
@@ -432,6 +441,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		for _, s := range seqs {
 			r := rm[s]
 			sum.ByReason[r.Reason]++
+			if r.LoneSymbol {
+				sum.LoneSymbol++
+			}
 			if r.Reason == ReasonLabel {
 				if sum.ByLevel == nil {
 					sum.ByLevel = map[string]int64{}

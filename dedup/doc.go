@@ -20,6 +20,10 @@
 //     the same key ("within"; the first in input order survives). A record
 //     the reader cannot use, or whose image cannot be decoded when images
 //     are compared, cannot be shown clean and is removed as "unreadable".
+//     An image removal whose image is one piece of ink, its pixels not
+//     those of what it matched, is marked (Removed.LoneSymbol) and counted
+//     (ReleaseSummary.LoneSymbol): another writer's sample of one symbol
+//     can lie as close as a copy, so such a removal asks for a look.
 //     Memory grows with the removed items (and with Within, with the
 //     release's distinct keys), not with the release.
 //  3. Each split is rewritten by [dataset.WriteSubset] from the removal

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/parquet-go/parquet-go"
 )
 
@@ -33,6 +34,16 @@ func writeManifest(dir string, res *Result) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(Markdown(res)), 0o644)
+}
+
+// LoneSymbolNote is the split's note on its removals marked
+// Removed.LoneSymbol, as summary.md and the report page give it; "" when
+// it has none.
+func (s *ReleaseSummary) LoneSymbolNote() string {
+	if s.LoneSymbol == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d item(s) removed as image copies are lone symbols without identical pixels (lone_symbol in removed.jsonl): %s; look at their images and what they matched before publishing the release", s.LoneSymbol, imagehash.LoneSymbolNote)
 }
 
 // imageWithin says whether some split's duplicates were decided by image.
@@ -145,6 +156,9 @@ func Markdown(res *Result) string {
 			notes = append(notes, "duplicates inside the release decided by image and, with --within-labels, by repeated label")
 		case s.WithinRule == withinLabels:
 			notes = append(notes, "duplicates inside the release decided by repeated label: the split has no images")
+		}
+		if n := s.LoneSymbolNote(); n != "" {
+			notes = append(notes, n)
 		}
 		if len(s.ByLevel) > 0 {
 			var parts []string

@@ -382,7 +382,8 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 					detail = fmt.Sprintf("its image is %s's (identical normalized pixels)", best.name)
 				}
 				detail += "; labels: " + labelcheck.Compare(p.label, best.label).Reason()
-				mark(rm, &Removed{Release: release, ID: p.id, Seq: p.seq, Reason: ReasonWithin, Level: "image", Matches: []string{best.name}, Detail: detail})
+				lone := fp.Parts == 1 && best.print.Digest != fp.Digest
+				mark(rm, &Removed{Release: release, ID: p.id, Seq: p.seq, Reason: ReasonWithin, Level: "image", Matches: []string{best.name}, Detail: detail, LoneSymbol: lone})
 				continue
 			}
 		}
@@ -523,13 +524,14 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		if fp.Blank || !against {
 			return nil
 		}
-		names, best := ag.imageMatches(fp, job.MaxDistance, selfSrc)
+		names, best, identical := ag.imageMatches(fp, job.MaxDistance, selfSrc)
 		if len(names) == 0 {
 			return nil
 		}
 		m, more := matchList(names)
 		d := int32(best)
-		put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more})
+		lone := fp.Parts == 1 && !identical
+		put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: lone})
 		return nil
 	})
 	sum.ImageStats = &st
@@ -603,10 +605,11 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 			return nil
 		}
 		if ag.mih != nil {
-			if names, best := ag.imageMatches(fp, job.MaxDistance, selfSrc); len(names) > 0 {
+			if names, best, identical := ag.imageMatches(fp, job.MaxDistance, selfSrc); len(names) > 0 {
 				m, more := matchList(names)
 				d := int32(best)
-				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more})
+				lone := fp.Parts == 1 && !identical
+				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: lone})
 				return nil
 			}
 		}
@@ -625,10 +628,10 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 }
 
 // imageMatches returns the against images that are verified copies of fp
-// (not from source skip), sorted, and the smallest pHash distance.
-func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) ([]string, int) {
-	var names []string
-	best := -1
+// (not from source skip), sorted, the smallest pHash distance, and
+// whether one of them has fp's normalized pixels.
+func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) (names []string, best int, identical bool) {
+	best = -1
 	ag.mih.SearchAny(fp.SearchHashes(), radius, func(pos, d int) {
 		o := ag.prints[pos]
 		if ag.owners[pos].src == skip {
@@ -638,10 +641,11 @@ func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) 
 			return // a candidate, not a verified copy
 		}
 		names = append(names, ag.owners[pos].name)
+		identical = identical || o.Digest == fp.Digest
 		if best < 0 || d < best {
 			best = d
 		}
 	})
 	sortNames(names)
-	return names, best
+	return names, best, identical
 }

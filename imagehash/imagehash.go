@@ -165,6 +165,13 @@ type Hashes struct {
 	thicker *thicker
 }
 
+// LoneSymbolNote says why a verified copy of a lone symbol (an image of one
+// piece of ink, Hashes.Parts 1) whose pixels differ from its match's is
+// weaker evidence than a formula's copy, as neardup and dedup report it:
+// measured on CROHME train against itself (the false-pair control), where
+// no sample is another's copy.
+const LoneSymbolNote = "another sample of one symbol can lie as close as a copy (CROHME train against itself verifies three pairs of two samples of one symbol, at 0.50–0.69 px)"
+
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
 // taken for a joined formula rather than a lone symbol.
 const wideOnePiece = 3

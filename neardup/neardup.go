@@ -133,14 +133,10 @@ type Pair struct {
 	// LoneSymbol marks a verified pair whose test image is one piece of
 	// ink (imagehash.Hashes.Parts) and whose pixels are not the training
 	// image's: another sample of one symbol can lie as close as a copy
-	// (LoneSymbolNote), so such a pair asks for a look at both images.
+	// (imagehash.LoneSymbolNote), so such a pair asks for a look at both
+	// images.
 	LoneSymbol bool `json:"lone_symbol,omitempty"`
 }
-
-// LoneSymbolNote says why a verified pair of a lone symbol (Pair.LoneSymbol)
-// is weaker evidence than a formula's: measured on CROHME train against
-// itself (the false-pair control), where no sample is another's copy.
-const LoneSymbolNote = "another sample of one symbol can lie as close as a copy (CROHME train against itself verifies three pairs of two samples of one symbol, at 0.50–0.69 px)"
 
 // Summary counts one test split.
 type Summary struct {

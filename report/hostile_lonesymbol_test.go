@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/leakaudit/leakaudit/dedup"
 	"github.com/leakaudit/leakaudit/neardup"
 )
 
@@ -42,6 +43,39 @@ func TestHostileLoneSymbolReason(t *testing.T) {
 		}
 		if got := strings.Contains(buf.String(), note); got != (n > 0) {
 			t.Errorf("lone symbols %d: text note shown %v", n, got)
+		}
+	}
+}
+
+// TestDedupLoneSymbolNotes: a clean release's page says how many of a
+// split's removals are lone symbols without identical pixels, and a
+// removed item's card caption gives the caution after why it went; nothing
+// of it when there are none.
+func TestDedupLoneSymbolNotes(t *testing.T) {
+	const note = "r: 2 item(s) removed as image copies are lone symbols"
+	const caution = "the removed image is a lone symbol"
+	d := int32(3)
+	for _, lone := range []bool{false, true} {
+		n := int64(0)
+		if lone {
+			n = 2
+		}
+		removed := dedup.Removed{Release: "r", ID: "o2", Reason: dedup.ReasonImage, Distance: &d, Matches: []string{"bench:o"}, LoneSymbol: lone}
+		res := &dedup.Result{
+			Releases: []dedup.ReleaseSummary{{Name: "r", Items: 5, Removed: 2, LoneSymbol: n, ByReason: map[dedup.Reason]int64{dedup.ReasonImage: 2}}},
+			Removed:  []dedup.Removed{removed},
+			Evidence: []dedup.Evidence{{Removed: removed, Item: dedup.EvidenceSide{Name: "r:o2"}, Match: dedup.EvidenceSide{Name: "bench:o"}}},
+		}
+		var text []string
+		for _, sec := range DedupPage(res).Sections {
+			text = append(text, sec.Text...)
+		}
+		if got := strings.Contains(strings.Join(text, "\n"), note); got != lone {
+			t.Errorf("lone %v: page note shown %v", lone, got)
+		}
+		c := removedCaption(res.Evidence[0])
+		if !strings.Contains(c, "pHash distance 3") || strings.Contains(c, caution) != lone {
+			t.Errorf("lone %v: caption %q, want the reason and the caution %v", lone, c, lone)
 		}
 	}
 }

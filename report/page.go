@@ -138,7 +138,7 @@ func inkNotes(sums []neardup.Summary) []string {
 			notes = append(notes, fmt.Sprintf("%s: %d item(s) with ink too small to tell one formula from another (under two pen widths high, or strokes merged by the pen): not verified on the image alone", s.TestSplit, s.InkTooSmall))
 		}
 		if s.LoneSymbol > 0 {
-			notes = append(notes, fmt.Sprintf("%s: %d of the %d verified item(s) are lone symbols verified without identical pixels (lone_symbol): %s; look at their pairs' images", s.TestSplit, s.LoneSymbol, s.Verified, neardup.LoneSymbolNote))
+			notes = append(notes, fmt.Sprintf("%s: %d of the %d verified item(s) are lone symbols verified without identical pixels (lone_symbol): %s; look at their pairs' images", s.TestSplit, s.LoneSymbol, s.Verified, imagehash.LoneSymbolNote))
 		}
 	}
 	return notes
@@ -202,6 +202,9 @@ func DedupPage(res *dedup.Result) Page {
 		default:
 			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by copied image (a verified copy of an earlier item's image); %d item(s) repeat an earlier item's label with another image, other samples of the same formula: they are kept and listed in repeats.jsonl (--within-labels removes them).", s.Name, s.LabelRepeats))
 		}
+		if n := s.LoneSymbolNote(); n != "" {
+			text = append(text, s.Name+": "+n+".")
+		}
 	}
 	p.Sections = append(p.Sections, Section{Heading: "Releases", Tables: []Table{t}, Text: text})
 	at := Table{Header: []string{"name", "path", "kind", ">labels", ">images"}}
@@ -263,6 +266,9 @@ func removedCaption(e dedup.Evidence) string {
 		return fmt.Sprintf("%q", s.Label)
 	}
 	c := fmt.Sprintf("%s (left, %s) removed as %s: %s of %s (right, %s)", e.Item.Name, label(e.Item), r.Reason, why, e.Match.Name, label(e.Match))
+	if r.LoneSymbol {
+		c += "; but the removed image is a lone symbol, and " + imagehash.LoneSymbolNote + ": look at both images"
+	}
 	if e.Check != nil {
 		c += "; labels: " + e.Check.Reason()
 	}

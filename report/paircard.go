@@ -131,7 +131,7 @@ func scaleTo(m image.Image, height, maxW int) image.Image {
 func CopyReason(p neardup.Pair) string {
 	r := copyReason(p)
 	if p.LoneSymbol {
-		r += "; but the test image is a lone symbol, and " + neardup.LoneSymbolNote + ": look at both images"
+		r += "; but the test image is a lone symbol, and " + imagehash.LoneSymbolNote + ": look at both images"
 	}
 	return r
 }

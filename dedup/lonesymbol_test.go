@@ -1,0 +1,144 @@
+package dedup
+
+import (
+	"bytes"
+	"context"
+	"image"
+	"image/png"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/leakaudit/leakaudit/dataset"
+	"github.com/parquet-go/parquet-go"
+)
+
+// ringPNG draws a lone symbol, one ring of ink dark on white, k pixels
+// for each of a 60×60 drawing's: with k > 1 the same ink in other pixels.
+func ringPNG(t *testing.T, k int) []byte {
+	t.Helper()
+	g := image.NewGray(image.Rect(0, 0, 60*k, 60*k))
+	for y := range 60 * k {
+		for x := range 60 * k {
+			dx, dy := x/k-30, y/k-30
+			r2 := dx*dx + dy*dy
+			g.Pix[y*g.Stride+x] = 255
+			if r2 <= 20*20 && r2 >= 14*14 {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// twicePNG scales a PNG to twice its size, each pixel a 2×2 block.
+func twicePNG(t *testing.T, data []byte) []byte {
+	t.Helper()
+	src, err := png.Decode(bytes.NewReader(data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := src.Bounds()
+	m := image.NewGray(image.Rect(0, 0, 2*b.Dx(), 2*b.Dy()))
+	for y := range m.Bounds().Dy() {
+		for x := range m.Bounds().Dx() {
+			m.Set(x, y, src.At(b.Min.X+x/2, b.Min.Y+y/2))
+		}
+	}
+	var out bytes.Buffer
+	if err := png.Encode(&out, m); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// TestLoneSymbolRemovals: an item removed as an image copy whose image is
+// one piece of ink, its pixels not those of what it matched, is marked a
+// lone symbol's, counted in its split's summary and noted in summary.md,
+// removed.jsonl and removed.parquet; a formula of several pieces and a
+// lone symbol with identical pixels are removed unmarked. Both image
+// rules are covered: against another set's images, and inside the release.
+func TestLoneSymbolRemovals(t *testing.T) {
+	dir := t.TempDir()
+	formula := formulaPNG(t, 21)
+	// The benchmark: a lone o and a formula, labelled otherwise than the
+	// release, so that only their images match.
+	bench := filepath.Join(dir, "bench")
+	write(t, filepath.Join(bench, "caption.txt"), []byte("o\t0\nf\ty - 2\n"))
+	write(t, filepath.Join(bench, "img", "o.png"), ringPNG(t, 1))
+	write(t, filepath.Join(bench, "img", "f.png"), formula)
+	// The release: each leaks one of them, and repeats one of its own.
+	rel := filepath.Join(dir, "rel")
+	write(t, filepath.Join(rel, "caption.txt"), []byte("o2\to\nf2\tx + 1\no1\to\nq\tq\nq2\tq\no4\to\n"))
+	write(t, filepath.Join(rel, "img", "o2.png"), ringPNG(t, 2))              // lone, other pixels
+	write(t, filepath.Join(rel, "img", "f2.png"), twicePNG(t, formula))       // eight pieces, other pixels
+	write(t, filepath.Join(rel, "img", "o1.png"), ringPNG(t, 1))              // lone, the same pixels
+	write(t, filepath.Join(rel, "img", "q.png"), ringPNG(t, 3))               // kept: the first of two
+	write(t, filepath.Join(rel, "img", "q2.png"), twicePNG(t, ringPNG(t, 3))) // lone, other pixels, inside the release
+	write(t, filepath.Join(rel, "img", "o4.png"), ringPNG(t, 2))              // o2's pixels, inside the release
+	cases := []struct {
+		name    string
+		against []Input
+		want    map[string]bool // removed item → marked a lone symbol
+	}{
+		{"against", []Input{{Name: "bench", Source: dataset.Source{Path: bench}}},
+			map[string]bool{"o2": true, "f2": false, "o1": false, "q": true, "q2": true, "o4": true}},
+		{"within", nil,
+			// o1, q and q2 are copies of o2 (the first kept), lone with other
+			// pixels; o4 has o2's pixels; f2 has no earlier copy.
+			map[string]bool{"o1": true, "q": true, "q2": true, "o4": false}},
+	}
+	for _, c := range cases {
+		out := filepath.Join(dir, "out-"+c.name)
+		res, err := Run(context.Background(), Job{Releases: []Input{{Name: "r", Source: dataset.Source{Path: rel, Format: dataset.Caption}}},
+			Against: c.against, Out: out, Levels: ws(t), Images: c.against != nil, Within: c.against == nil, Tool: "leakaudit test"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		got := map[string]bool{}
+		for _, r := range res.Removed {
+			got[r.ID] = r.LoneSymbol
+			if r.Reason != ReasonImage && !(r.Reason == ReasonWithin && r.Level == "image") {
+				t.Errorf("%s: %s removed as %s (%s), want an image copy", c.name, r.ID, r.Reason, r.Level)
+			}
+		}
+		lone := 0
+		for id, want := range c.want {
+			if l, ok := got[id]; !ok || l != want {
+				t.Errorf("%s: %s removed %v, lone symbol %v; want removed, lone symbol %v", c.name, id, ok, l, want)
+			}
+			if want {
+				lone++
+			}
+		}
+		if len(got) != len(c.want) {
+			t.Errorf("%s: removed %v, want %v", c.name, got, c.want)
+		}
+		if s := res.Releases[0]; s.LoneSymbol != int64(lone) {
+			t.Errorf("%s: summary counts %d lone symbols, want %d", c.name, s.LoneSymbol, lone)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+		if err != nil || !strings.Contains(string(md), "are lone symbols without identical pixels") {
+			t.Errorf("%s: summary.md has no lone-symbol note (%v):\n%s", c.name, err, md)
+		}
+		jl, err := os.ReadFile(filepath.Join(out, "removed.jsonl"))
+		if n := strings.Count(string(jl), `"lone_symbol":true`); err != nil || n != lone {
+			t.Errorf("%s: removed.jsonl marks %d lone symbols (%v), want %d", c.name, n, err, lone)
+		}
+		rows, err := parquet.ReadFile[Removed](filepath.Join(out, "removed.parquet"))
+		n := 0
+		for _, r := range rows {
+			if r.LoneSymbol {
+				n++
+			}
+		}
+		if err != nil || n != lone {
+			t.Errorf("%s: removed.parquet marks %d lone symbols (%v), want %d", c.name, n, err, lone)
+		}
+	}
+}
