@@ -11,8 +11,8 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
-	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/setting"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // An entry is one against item a release item can match.
@@ -25,10 +25,11 @@ type entry struct {
 type againstSet struct {
 	levels []canon.Level
 	keys   []map[canon.Digest][]entry // per level
-	// images: perceptual hashes of non-blank against images.
+	// images: perceptual hashes of non-blank against images, and the
+	// matcher over them (nil when there are none), neardup's.
 	prints []imagehash.Hashes
 	owners []entry
-	mih    *index.Hamming
+	match  *neardup.Matcher
 	near   *nearSet
 	// filter has the keys of every against label (nil once a
 	// fingerprint is read: it has no keys).
@@ -99,11 +100,11 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 		ag.summaries = append(ag.summaries, sum)
 	}
 	if len(ag.prints) > 0 {
-		hashes := make([]uint64, len(ag.prints))
-		for i, p := range ag.prints {
-			hashes[i] = p.Hash
+		m, err := neardup.NewMatcher(ctx, len(ag.prints), func(i int) *imagehash.Hashes { return &ag.prints[i] }, true)
+		if err != nil {
+			return nil, err
 		}
-		ag.mih = index.NewHamming(hashes)
+		ag.match = m
 	}
 	return ag, nil
 }

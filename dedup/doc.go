@@ -11,8 +11,9 @@
 //     of thousands of items), so it is held in memory: the digest of each
 //     label's canonical key at every requested level ([canon.DigestOf],
 //     the digest fingerprints publish, so a fingerprint stands in for a
-//     test set), and with Images the perceptual hashes in a
-//     [index.Hamming].
+//     test set), and with Images the perceptual hashes, searched by a
+//     [neardup.Matcher] (the searches and the verification neardup
+//     makes, so that a copy is one thing to both).
 //  2. Each release split is streamed once: an item is removed when its key
 //     at some level equals an against item's ("label", the strictest level
 //     reported), when its image has a verified near-copy among the against

@@ -13,9 +13,9 @@ import (
 	"github.com/leakaudit/leakaudit/canon"
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
-	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
+	"github.com/leakaudit/leakaudit/neardup"
 )
 
 // keyedItem is an item's digests, one per level, and, when near matching
@@ -155,7 +155,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		src.Format = f
 	}
 	imgSrc, withImages, note := hasImages(src, format)
-	useImages := job.Images && ag.mih != nil
+	useImages := job.Images && ag.match != nil
 	// Inside a release with images, a duplicate is a copied image.
 	withinImg := seen != nil && withImages
 	switch {
@@ -169,7 +169,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	if job.Images && !withImages {
 		sum.ImagesNote = note
 	}
-	if job.Images && withImages && ag.mih == nil {
+	if job.Images && withImages && ag.match == nil {
 		sum.ImagesNote = "no against images to compare with"
 	}
 	selfSrc := int32(-1)
@@ -298,7 +298,9 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	if err == nil {
 		removeSharedImages(rm, byID)
 		if withinImg {
-			seen.checkImages(rm, in.Name, pending, prints, format == dataset.Caption, job.MaxDistance, ag.levels)
+			if err := seen.checkImages(ctx, rm, in.Name, pending, prints, format == dataset.Caption, job.MaxDistance, ag.levels); err != nil {
+				return nil, wrote, err
+			}
 		} else {
 			for _, p := range pending {
 				if rm[p.seq] == nil {
@@ -312,33 +314,36 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 
 // checkImages is the within rule of a split with images, after its scan:
 // in input order, a surviving item whose image is a verified copy of a
-// kept item's (of this split or an earlier one) goes; a kept item whose
-// label repeats a kept item's is listed as a repeat, and goes only with
-// WithinLabels.
-func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Hashes, byID bool, radius int, levels []canon.Level) {
+// kept item's (of this split or an earlier one, found as neardup finds a
+// copy: neardup.Matcher) goes; a kept item whose label repeats a kept
+// item's is listed as a repeat, and goes only with WithinLabels.
+func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Hashes, byID bool, radius int, levels []canon.Level) error {
 	keyOf := func(p pendingItem) imageKey {
 		if byID {
 			return imageKey{id: p.id, byID: true}
 		}
 		return imageKey{seq: p.seq}
 	}
-	// This split's images, searched by hash; a candidate counts only once
-	// its item is kept (earlier in input order).
+	// This split's images, then the earlier splits' kept ones; one of
+	// this split counts only once its item is kept (earlier in input
+	// order).
 	var keys []imageKey
-	var hashes []uint64
+	var all []imagehash.Hashes
 	for _, p := range pending {
 		k := keyOf(p)
 		if fp, ok := prints[k]; ok && !fp.Blank {
 			keys = append(keys, k)
-			hashes = append(hashes, fp.Hash)
+			all = append(all, fp)
 		}
 	}
-	here := index.NewHamming(hashes)
-	prevHashes := make([]uint64, len(w.kept))
-	for i, k := range w.kept {
-		prevHashes[i] = k.print.Hash
+	here := len(all)
+	for _, k := range w.kept {
+		all = append(all, k.print)
 	}
-	prev := index.NewHamming(prevHashes)
+	matcher, err := neardup.NewMatcher(ctx, len(all), func(i int) *imagehash.Hashes { return &all[i] }, true)
+	if err != nil {
+		return err
+	}
 	kept := map[imageKey]*keptImage{}
 	var keptHere []keptImage
 	for _, p := range pending {
@@ -358,24 +363,21 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 			if c := kept[k]; c != nil {
 				consider(c, 0) // another line of the same image
 			}
-			verified := func(o imagehash.Hashes) (int, bool) {
-				if o.Digest == fp.Digest {
-					return 0, true
+			candidate := func(pos int) *keptImage {
+				if pos < here {
+					return kept[keys[pos]] // nil until its item is kept
 				}
-				return imagehash.Verify(fp, o) // neardup's rule: the ink, else the fine hash
+				return &w.kept[pos-here]
 			}
-			here.Search(fp.Hash, radius, func(pos, _ int) {
-				if c := kept[keys[pos]]; c != nil && keys[pos] != k {
-					if f, ok := verified(c.print); ok {
-						consider(c, f)
-					}
+			for _, m := range matcher.Search(fp, radius, false, func(pos int) bool {
+				return pos < here && (keys[pos] == k || kept[keys[pos]] == nil)
+			}) {
+				c, fine := candidate(m.Pos), m.Fine
+				if c.print.Digest == fp.Digest {
+					fine = 0
 				}
-			})
-			prev.Search(fp.Hash, radius, func(pos, _ int) {
-				if f, ok := verified(w.kept[pos].print); ok {
-					consider(&w.kept[pos], f)
-				}
-			})
+				consider(c, fine)
+			}
 			if best != nil {
 				detail := fmt.Sprintf("its image is a verified copy of %s's (fine distance %d)", best.name, bestFine)
 				if best.print.Digest == fp.Digest {
@@ -416,6 +418,7 @@ func (w *withinSet) checkImages(rm map[int64]*Removed, release string, pending [
 		}
 	}
 	w.kept = append(w.kept, keptHere...)
+	return nil
 }
 
 // pendingItem is a caption folder's line whose within check waits for the
@@ -581,7 +584,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	if !job.Images {
 		return nil, setting.Errorf("%s holds images and no labels: give %s to compare them", in.Source.Path, setting.Images)
 	}
-	if ag.mih == nil && seen == nil {
+	if ag.match == nil && seen == nil {
 		return nil, fmt.Errorf("%s holds images and no labels, and no against input gives images", in.Source.Path)
 	}
 	selfSrc := int32(-1)
@@ -604,7 +607,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 		if fp.Blank {
 			return nil
 		}
-		if ag.mih != nil {
+		if ag.match != nil {
 			if names, best, identical := ag.imageMatches(fp, job.MaxDistance, selfSrc); len(names) > 0 {
 				m, more := matchList(names)
 				d := int32(best)
@@ -628,24 +631,18 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 }
 
 // imageMatches returns the against images that are verified copies of fp
-// (not from source skip), sorted, the smallest pHash distance, and
-// whether one of them has fp's normalized pixels.
+// (not from source skip), as neardup finds them (neardup.Matcher), sorted,
+// the smallest pHash distance, and whether one of them has fp's
+// normalized pixels.
 func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) (names []string, best int, identical bool) {
 	best = -1
-	ag.mih.SearchAny(fp.SearchHashes(), radius, func(pos, d int) {
-		o := ag.prints[pos]
-		if ag.owners[pos].src == skip {
-			return
+	for _, m := range ag.match.Search(fp, radius, false, func(pos int) bool { return ag.owners[pos].src == skip }) {
+		names = append(names, ag.owners[m.Pos].name)
+		identical = identical || ag.prints[m.Pos].Digest == fp.Digest
+		if best < 0 || m.Distance < best {
+			best = m.Distance
 		}
-		if _, ok := imagehash.Verify(fp, o); !ok {
-			return // a candidate, not a verified copy
-		}
-		names = append(names, ag.owners[pos].name)
-		identical = identical || o.Digest == fp.Digest
-		if best < 0 || d < best {
-			best = d
-		}
-	})
+	}
 	sortNames(names)
 	return names, best, identical
 }

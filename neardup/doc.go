@@ -26,7 +26,10 @@
 // images' stored ink closed at its level; such a pair (Pair.SmallInk) is
 // reported only when imagehash.Verify verifies it, and a query whose ink is
 // too small to verify (imagehash.Hashes.TooSmall) is counted in
-// Summary.InkTooSmall. A verified pair of a lone symbol (a test image of
+// Summary.InkTooSmall. These searches and their verification are a
+// Matcher's, over the training images; package dedup searches the images
+// a release must not copy with one too, so that a copy is one thing to
+// both. A verified pair of a lone symbol (a test image of
 // one piece of ink) whose pixels differ is marked (Pair.LoneSymbol) and
 // counted (Summary.LoneSymbol): another sample of one symbol can lie as
 // close as a copy. Within a split that is itself a training corpus,

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"image"
-	"math/bits"
 	"sort"
 
 	"github.com/leakaudit/leakaudit/canon"
@@ -14,7 +13,6 @@ import (
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/index"
-	"github.com/leakaudit/leakaudit/internal/parallel"
 	"github.com/leakaudit/leakaudit/internal/progress"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/labelcheck"
@@ -221,24 +219,12 @@ func Run(ctx context.Context, job Job) (Report, error) {
 	if err := r.trainHashes(ctx); err != nil {
 		return r.rep, err
 	}
-	r.mih = index.NewHamming(r.train.hashes)
-	if !job.NoProbes {
-		keys, pos, err := r.train.edgeKeys(ctx)
-		if err != nil {
-			return r.rep, err
-		}
-		if len(keys) > 0 {
-			r.edge, r.edgePos = index.NewHamming(keys), pos
-		}
-		r.small = newSmallKeys(r.train.records)
-		keys, cpos, err := r.train.cutKeys(ctx)
-		if err != nil {
-			return r.rep, err
-		}
-		if len(keys) > 0 {
-			r.cut, r.cutPos = index.NewHamming(keys), cpos
-		}
+	recs := r.train.records
+	m, err := NewMatcher(ctx, len(recs), func(i int) *imagehash.Hashes { return &recs[i].Print }, !job.NoProbes)
+	if err != nil {
+		return r.rep, err
 	}
+	r.match = m
 	for _, sp := range job.Tests {
 		if err := r.searchSplit(ctx, sp); err != nil {
 			return r.rep, err
@@ -248,7 +234,6 @@ func Run(ctx context.Context, job Job) (Report, error) {
 		r.rep.Check(in.Role+" "+in.Name, in.Path, in.Stats)
 	}
 	r.rep.Done()
-	var err error
 	r.rep.Evidence, err = r.ev.images(r.train.images, job.Tests)
 	return r.rep, err
 }
@@ -260,33 +245,15 @@ type run struct {
 	logf  func(format string, args ...any)
 	rep   Report
 	train trainSet
-	mih   *index.Hamming // over train.hashes
-	// edge is over the edge keys of the training records with ink
-	// (records[edgePos[i]] has the i-th; nil with Job.NoProbes or when
-	// no record has ink): a second search, for ink cut at an edge.
-	edge    *index.Hamming
-	edgePos []int
-	small   *smallKeys // nil with Job.NoProbes
-	// cut is over the cut variants' keys of the records with ink
-	// (cutPos[i] is the i-th key's record and side; nil as edge is): a
-	// third search, for a cut that moved the ink box.
-	cut    *index.Hamming
-	cutPos []cutPos
-	ev     evidencePicker
-}
-
-// cutPos is a cut variant's record position and side.
-type cutPos struct {
-	pos  int32
-	side uint8
+	match *Matcher // over train.records
+	ev    evidencePicker
 }
 
 // trainSet is what the test images are searched among: the training
 // images' records with ink, and how to compare their labels.
 type trainSet struct {
 	records []index.ImageRecord
-	hashes  []uint64 // records[i]'s hash
-	fromFP  []bool   // records[i] came from a fingerprint: no image for evidence
+	fromFP  []bool // records[i] came from a fingerprint: no image for evidence
 	// images are the training inputs that are images, not fingerprints.
 	images []index.ImageCorpusInput
 	// sources names the corpora a test split may be, by its input's
@@ -298,55 +265,10 @@ type trainSet struct {
 	fpLevel canon.Level
 }
 
-// edgeKeys returns the edge keys (imagehash.Ink.EdgeKey) of the records
-// with ink, computed from their stored ink on all cores, and each one's
-// record position. Records without ink (from a fingerprint made without
-// it) are left out: VerifyEdge never verifies them.
-func (t *trainSet) edgeKeys(ctx context.Context) ([]uint64, []int, error) {
-	var pos []int
-	for i := range t.records {
-		if !t.records[i].Print.Ink.IsZero() {
-			pos = append(pos, i)
-		}
-	}
-	keys := make([]uint64, len(pos))
-	err := parallel.For(ctx, len(keys), 0, func(i int) error {
-		keys[i] = t.records[pos[i]].Print.Ink.EdgeKey()
-		return nil
-	})
-	return keys, pos, err
-}
-
-// cutKeys returns the keys of the cut variants
-// (imagehash.Ink.CutVariantKeys) of the records with ink, computed from
-// their stored ink on all cores, and each one's record position and side.
-// A side whose variant has no ink is left out.
-func (t *trainSet) cutKeys(ctx context.Context) ([]uint64, []cutPos, error) {
-	all := make([][4]uint64, len(t.records))
-	if err := parallel.For(ctx, len(all), 0, func(i int) error {
-		all[i] = t.records[i].Print.Ink.CutVariantKeys()
-		return nil
-	}); err != nil {
-		return nil, nil, err
-	}
-	var keys []uint64
-	var pos []cutPos
-	for i, ks := range all {
-		for side, k := range ks {
-			if k != 0 {
-				keys = append(keys, k)
-				pos = append(pos, cutPos{int32(i), uint8(side)})
-			}
-		}
-	}
-	return keys, pos, nil
-}
-
 // keep adds a training record, unless it has no ink.
 func (t *trainSet) keep(r index.ImageRecord, fromFP bool) {
 	if !r.Print.Blank {
 		t.records = append(t.records, r)
-		t.hashes = append(t.hashes, r.Print.Hash)
 		t.fromFP = append(t.fromFP, fromFP)
 	}
 }
@@ -516,123 +438,39 @@ type candidate struct {
 	fromFP bool // the record came from a fingerprint
 }
 
-// foundBy says which search found a candidate.
-type foundBy uint8
-
-const (
-	byPHash foundBy = iota // the pHash within the radius
-	byEdge                 // the edge keys
-	byCut                  // a cut variant's key
-	bySmall                // the small-ink keys
-)
-
-// candidates returns the training images within the radius of a test
-// image (those imagehash.Verify verifies, or all with Job.Unverified),
-// those beyond it that the edge keys find within imagehash.EdgeRadius and
-// imagehash.VerifyEdge verifies, those that a cut variant's key finds
-// within imagehash.CutRadius and imagehash.VerifyCut verifies, and, for a
-// query whose ink is small, those its small-ink keys find (smallKeys) that
-// imagehash.Verify verifies, their labels compared, nearest first; a
-// split's image is never its own pair. A query whose ink is too small
-// (imagehash.Hashes.TooSmall) has no edge keys and no cut keys to search
-// with.
+// candidates returns the training images a test image matches (Matcher:
+// within the radius, those imagehash.Verify verifies, or all with
+// Job.Unverified; beyond it, those the edge keys, the cut variants or,
+// for small ink, the small-ink keys find and verify), their labels
+// compared, nearest first; a split's image is never its own pair. A query
+// whose ink is too small (imagehash.Hashes.TooSmall) has no edge keys and
+// no cut keys to search with.
 func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes, self map[string]bool) []candidate {
-	var found []candidate
 	var testDigest, testWS canon.Digest
 	if it.HasLabel && r.train.fpLevel.Name != "" {
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	var seen map[int]bool // the positions the pHash search or the edge keys found
-	if r.edge != nil || r.cut != nil || r.small != nil {
-		seen = map[int]bool{}
-	}
-	at := map[int]int{} // the positions with a pair in found, and where
-	// consider offers the record at pos, d bits from the query, found by
-	// the pHash, the edge keys, the cut variant at side or the small-ink
-	// keys (by), and says whether it was kept.
-	consider := func(pos, d int, by foundBy, side int) bool {
-		rec := r.train.records[pos]
-		if self[rec.Corpus] && rec.Seq == it.Seq {
-			return false // the image itself
-		}
-		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: d,
-			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label, EdgeKey: by == byEdge, Cut: by == byCut, SmallInk: by == bySmall, InkTooSmall: fp.TooSmall()}
-		// Beyond the radius, only verified pairs: the unverified
-		// candidates are mostly other formulas.
-		switch by {
-		case byEdge:
-			if p.FineDistance, p.Verified = imagehash.VerifyEdge(fp, rec.Print); !p.Verified {
-				return false
-			}
-		case byCut:
-			p.FineDistance = imagehash.FineDistance(fp, rec.Print)
-			if _, p.Verified = imagehash.VerifyCut(fp, rec.Print, side); !p.Verified {
-				return false
-			}
-		default:
-			var drawn imagehash.Drawing
-			if p.FineDistance, p.Verified, drawn = imagehash.VerifyDrawing(fp, rec.Print); !p.Verified && (by == bySmall || !r.job.Unverified) {
-				return false
-			}
-			p.Squeezed = p.Verified && drawn == imagehash.ByThinnerPen
-			p.ThickerPen = p.Verified && drawn == imagehash.ByThickerPen
+	matches := r.match.Search(fp, r.job.MaxDistance, r.job.Unverified, func(pos int) bool {
+		rec := &r.train.records[pos]
+		return self[rec.Corpus] && rec.Seq == it.Seq // the image itself
+	})
+	found := make([]candidate, 0, len(matches))
+	for _, m := range matches {
+		rec := r.train.records[m.Pos]
+		p := Pair{TestSplit: split, TestID: it.ID, TrainSplit: rec.Corpus, TrainID: rec.ID, Distance: m.Distance,
+			Identical: rec.Print.Digest == fp.Digest, TestLabel: it.Label, TrainLabel: rec.Label,
+			EdgeKey: m.By == ByEdge, Cut: m.By == ByCut, SmallInk: m.By == BySmall, InkTooSmall: fp.TooSmall(),
+			Verified: m.Verified, FineDistance: m.Fine,
+			Squeezed:   m.Verified && m.Drawing == imagehash.ByThinnerPen,
+			ThickerPen: m.Verified && m.Drawing == imagehash.ByThickerPen,
 		}
 		if it.HasLabel && rec.HasLabel {
-			c := r.compareLabels(it.Label, rec, r.train.fromFP[pos], testDigest, testWS)
+			c := r.compareLabels(it.Label, rec, r.train.fromFP[m.Pos], testDigest, testWS)
 			p.LabelCheck, p.LabelMismatch = &c, !c.Same
 		}
-		at[pos] = len(found)
-		found = append(found, candidate{p, rec, r.train.fromFP[pos]})
-		return true
+		found = append(found, candidate{p, rec, r.train.fromFP[m.Pos]})
 	}
-	search := fp.SearchHashes()
-	r.mih.SearchAny(search, r.job.MaxDistance, func(pos, d int) {
-		if seen != nil {
-			seen[pos] = true
-		}
-		consider(pos, d, byPHash, 0)
-	})
-	nearest := func(pos int) int {
-		d := 64
-		for _, h := range search {
-			d = min(d, bits.OnesCount64(h^r.train.hashes[pos]))
-		}
-		return d
-	}
-	if r.edge != nil {
-		r.edge.SearchAny(fp.EdgeKeys(), imagehash.EdgeRadius, func(i, _ int) {
-			pos := r.edgePos[i]
-			// An edge candidate VerifyEdge refuses may still be a cut
-			// copy or a small ink's (below).
-			if !seen[pos] && consider(pos, nearest(pos), byEdge, 0) {
-				seen[pos] = true
-			}
-		})
-	}
-	if r.cut != nil {
-		// A candidate within the radius that Verify did not verify may
-		// still be a cut copy: a pair listed unverified (Job.Unverified)
-		// becomes verified.
-		r.cut.SearchAny(fp.CutKeys(), imagehash.CutRadius, func(i, _ int) {
-			c := r.cutPos[i]
-			pos := int(c.pos)
-			k, ok := at[pos]
-			switch {
-			case !ok:
-				consider(pos, nearest(pos), byCut, int(c.side))
-			case !found[k].pair.Verified:
-				if _, v := imagehash.VerifyCut(fp, found[k].rec.Print, int(c.side)); v {
-					found[k].pair.Verified, found[k].pair.Cut = true, true
-				}
-			}
-		})
-	}
-	r.small.search(fp, func(pos int) {
-		if _, ok := at[pos]; !ok && !seen[pos] {
-			consider(pos, nearest(pos), bySmall, 0)
-		}
-	})
 	for i := range found {
 		p := &found[i].pair
 		p.LoneSymbol = p.Verified && !p.Identical && fp.Parts == 1
