@@ -32,11 +32,9 @@ func TestHostileCutCopiesRealData(t *testing.T) {
 	// TestHostileCutVariantRealData (cut variants, beyond the radius and
 	// within it).
 	ids := []string{"20_em_29", "23_em_65", "28_em_147", "20_em_44", "31_em_177", "504_em_37", "RIT_2014_125", "28_em_137", "RIT_2014_1", "RIT_2014_98"}
-	var r inkraster.Rasterizer
-	for _, c := range inkraster.Corners() {
-		if c.Name == "stretch-256" {
-			r = c
-		}
+	r, ok := inkraster.Corner("stretch-256")
+	if !ok {
+		t.Fatal("no stretch-256 corner rasterizer")
 	}
 	tmp := t.TempDir()
 	bench, rel, both := filepath.Join(tmp, "bench"), filepath.Join(tmp, "rel"), filepath.Join(tmp, "both")
@@ -46,17 +44,9 @@ func TestHostileCutCopiesRealData(t *testing.T) {
 		if err != nil {
 			t.Skipf("shared data: %v", err)
 		}
-		ink, err := os.ReadFile(filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
+		img, ext, err := r.EncodeFile(filepath.Join(data, "crohme-inkml", "2014", id+".inkml"))
 		if err != nil {
 			t.Skipf("shared data: %v", err)
-		}
-		st, err := dataset.ParseInkTraces(ink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, ext, err := r.Encode(st)
-		if err != nil {
-			t.Fatal(err)
 		}
 		write(t, filepath.Join(bench, id+".png"), bmp)
 		write(t, filepath.Join(rel, id+ext), img)

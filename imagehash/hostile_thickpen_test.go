@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/imagehash"
 	"github.com/leakaudit/leakaudit/internal/inkraster"
 	"github.com/leakaudit/leakaudit/internal/shareddata"
@@ -150,17 +149,9 @@ func verifiedBy(query, train imagehash.Hashes, by imagehash.Drawing) bool {
 // inkQuery draws the InkML file at path with r and hashes it as a query.
 func inkQuery(t *testing.T, r inkraster.Rasterizer, path string) imagehash.Hashes {
 	t.Helper()
-	b, err := os.ReadFile(path)
+	enc, _, err := r.EncodeFile(path)
 	if err != nil {
 		t.Fatal(err)
-	}
-	st, err := dataset.ParseInkTraces(b)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	enc, _, err := r.Encode(st)
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
 	}
 	img, _, err := image.Decode(bytes.NewReader(enc))
 	if err != nil {

@@ -55,11 +55,9 @@ func cutCopies(t *testing.T, rasterizer string, ids []string, unverified bool) n
 	t.Helper()
 	data := shareddata.Dir(t)
 	c14, ink14 := filepath.Join(data, "crohme", "2014", "img"), filepath.Join(data, "crohme-inkml", "2014")
-	var r inkraster.Rasterizer
-	for _, c := range inkraster.Corners() {
-		if c.Name == rasterizer {
-			r = c
-		}
+	r, ok := inkraster.Corner(rasterizer)
+	if !ok {
+		t.Fatalf("no corner rasterizer %s", rasterizer)
 	}
 	tmp := t.TempDir()
 	train, test := filepath.Join(tmp, "train"), filepath.Join(tmp, "test")
@@ -76,17 +74,9 @@ func cutCopies(t *testing.T, rasterizer string, ids []string, unverified bool) n
 		if err := os.WriteFile(filepath.Join(train, id+".png"), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		ink, err := os.ReadFile(filepath.Join(ink14, id+".inkml"))
+		img, ext, err := r.EncodeFile(filepath.Join(ink14, id+".inkml"))
 		if err != nil {
 			t.Skipf("shared data: %v", err)
-		}
-		st, err := dataset.ParseInkTraces(ink)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, ext, err := r.Encode(st)
-		if err != nil {
-			t.Fatal(err)
 		}
 		if err := os.WriteFile(filepath.Join(test, id+ext), img, 0o644); err != nil {
 			t.Fatal(err)

@@ -85,6 +85,17 @@ func Corners() []Rasterizer {
 	}
 }
 
+// Corner returns the corner rasterizer of that name (Corners), and
+// whether there is one.
+func Corner(name string) (Rasterizer, bool) {
+	for _, c := range Corners() {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return Rasterizer{}, false
+}
+
 // Random draws a rasterizer from seed, within the same ranges. The pen is
 // at most a 24th of the canvas height (1.7 px at 40 px), so that small
 // canvases are not drawn with a pen that fills the symbols, and the
@@ -219,6 +230,24 @@ func (r Rasterizer) Encode(strokes []dataset.Stroke) ([]byte, string, error) {
 	return buf.Bytes(), ".png", err
 }
 
+// EncodeFile rasterizes one InkML file's strokes (as leakaudit reads
+// them) and encodes the image as Encode does; a file that cannot be read
+// or has no ink is an error.
+func (r Rasterizer) EncodeFile(path string) ([]byte, string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, "", err
+	}
+	strokes, err := dataset.ParseInkTraces(data)
+	if err != nil {
+		return nil, "", fmt.Errorf("%s: %w", path, err)
+	}
+	if len(strokes) == 0 {
+		return nil, "", fmt.Errorf("%s: no ink", path)
+	}
+	return r.Encode(strokes)
+}
+
 // WriteSet rasterizes every InkML file under inkDir (as leakaudit reads
 // them, in lexical order) into dir, one image per file named by the file's
 // stem, and returns how many were written. Files without ink or that
@@ -242,17 +271,7 @@ func (r Rasterizer) WriteSet(inkDir, dir string) (int, []string, error) {
 	var left []string
 	for _, p := range files {
 		stem := strings.TrimSuffix(filepath.Base(p), filepath.Ext(p))
-		data, err := os.ReadFile(p)
-		if err != nil {
-			left = append(left, stem)
-			continue
-		}
-		strokes, err := dataset.ParseInkTraces(data)
-		if err != nil || len(strokes) == 0 {
-			left = append(left, stem)
-			continue
-		}
-		b, ext, err := r.Encode(strokes)
+		b, ext, err := r.EncodeFile(p)
 		if err != nil {
 			left = append(left, stem)
 			continue
