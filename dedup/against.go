@@ -11,6 +11,7 @@ import (
 	"github.com/leakaudit/leakaudit/dataset"
 	"github.com/leakaudit/leakaudit/fingerprint"
 	"github.com/leakaudit/leakaudit/imagehash"
+	"github.com/leakaudit/leakaudit/index"
 	"github.com/leakaudit/leakaudit/internal/setting"
 	"github.com/leakaudit/leakaudit/neardup"
 )
@@ -76,6 +77,13 @@ func loadAgainst(ctx context.Context, job *Job, logf func(string, ...any)) (*aga
 				return nil, fmt.Errorf("against %s: %w", in.Name, err)
 			}
 			kinds = append(kinds, "fingerprint")
+			if job.Images {
+				if err := ag.addImageFingerprint(int32(ai), in, &sum); err != nil {
+					sum.Note = joinNote(sum.Note, "images not compared: "+err.Error())
+				} else {
+					kinds = append(kinds, "images")
+				}
+			}
 		} else if _, err := dataset.Detect(in.Source.Path); !isArchive(in.Source.Path) && (err == nil || in.Source.Format != "" || errors.Is(err, dataset.ErrEmptyInput)) {
 			if err := ag.addLabels(ctx, int32(ai), in, job, &sum); err != nil {
 				return nil, fmt.Errorf("against %s: %w", in.Name, err)
@@ -160,6 +168,39 @@ func (ag *againstSet) addFingerprint(ai int32, in Input, job *Job, sum *AgainstS
 	})
 	sum.Stats = st
 	return err
+}
+
+// addImageFingerprint takes the image hashes of an image fingerprint
+// (fingerprint --images) made with the settings and the imagehash version
+// dedup hashes with; the rows without image hashes are counted in
+// sum.ImageStats as skipped.
+func (ag *againstSet) addImageFingerprint(ai int32, in Input, sum *AgainstSummary) error {
+	set, err := index.LoadImageFingerprint(in.Source.Path, hashOptions)
+	if err != nil {
+		return err
+	}
+	for _, rec := range set.Records {
+		if rec.Print.Blank {
+			continue
+		}
+		name := in.Name + ":" + rec.ID
+		if rec.Corpus != "" && rec.Corpus != in.Name {
+			name = in.Name + "/" + rec.Corpus + ":" + rec.ID
+		}
+		ag.prints = append(ag.prints, rec.Print)
+		ag.owners = append(ag.owners, entry{src: ai, name: name})
+		sum.Images++
+	}
+	sum.ImageStats = &set.Stats
+	return nil
+}
+
+// joinNote adds a note to an against input's notes.
+func joinNote(note, more string) string {
+	if note == "" {
+		return more
+	}
+	return note + "; " + more
 }
 
 // addImages hashes an image source.

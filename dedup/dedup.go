@@ -161,7 +161,7 @@ type ReleaseSummary struct {
 type AgainstSummary struct {
 	Name   string        `json:"name"`
 	Path   string        `json:"path"`
-	Kind   string        `json:"kind"` // labels, images, labels+images, fingerprint
+	Kind   string        `json:"kind"` // labels, images, labels+images, fingerprint, fingerprint+images
 	Labels int64         `json:"labels"`
 	Images int64         `json:"images"`
 	Note   string        `json:"note,omitempty"`

@@ -389,6 +389,52 @@ func TestFingerprintAgainstEqualsLabels(t *testing.T) {
 	}
 }
 
+// TestImageFingerprintAgainstEqualsImages: an image fingerprint made with
+// its ink (fingerprint --images --with-ink) stands in for the test set's
+// images and labels: the release loses the same items, for the same
+// reasons, as against the test set itself; without --images, or against a
+// fingerprint without image hashes, no item goes by image, and the
+// against input's note says why.
+func TestImageFingerprintAgainstEqualsImages(t *testing.T) {
+	f := newFixture(t)
+	fp := filepath.Join(f.dir, "test.fp.parquet")
+	if _, err := fingerprint.Write(fp, []fingerprint.Input{{Name: "test", Source: dataset.Source{Path: f.test}}}, fingerprint.Options{Levels: ws(t), Images: true, WithInk: true, Tool: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	labelsOnly := filepath.Join(f.dir, "test-labels.fp.parquet")
+	if _, err := fingerprint.Write(labelsOnly, []fingerprint.Input{{Name: "test", Source: dataset.Source{Path: f.test}}}, fingerprint.Options{Levels: ws(t), Tool: "t"}); err != nil {
+		t.Fatal(err)
+	}
+	run := func(out, against string, images bool) *Result {
+		t.Helper()
+		job := f.job(t, filepath.Join(f.dir, out))
+		job.Against, job.Within, job.Images = []Input{{Name: "test", Source: dataset.Source{Path: against}}}, false, images
+		res, err := Run(context.Background(), job)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	folder, byFP := run("a", f.test, true), run("b", fp, true)
+	if !reflect.DeepEqual(folder.Removed, byFP.Removed) {
+		t.Errorf("against the test set: %+v\nagainst its image fingerprint: %+v", folder.Removed, byFP.Removed)
+	}
+	if folder.Releases[0].ByReason[ReasonImage] == 0 {
+		t.Errorf("the fixture's image leaks are not found: %v", folder.Releases[0].ByReason)
+	}
+	if a := byFP.Against[0]; a.Kind != "fingerprint+images" || a.Images == 0 {
+		t.Errorf("against the image fingerprint: kind %q, %d images", a.Kind, a.Images)
+	}
+	for _, res := range []*Result{run("c", fp, false), run("d", labelsOnly, true)} {
+		if n := res.Releases[0].ByReason[ReasonImage]; n != 0 {
+			t.Errorf("%s (kind %s): %d items removed by image", res.Against[0].Path, res.Against[0].Kind, n)
+		}
+	}
+	if note := run("e", labelsOnly, true).Against[0].Note; !strings.Contains(note, "images not compared") {
+		t.Errorf("a fingerprint without image hashes, with --images: note %q", note)
+	}
+}
+
 func TestNearMatches(t *testing.T) {
 	dir := t.TempDir()
 	rel := filepath.Join(dir, "rel.json")
