@@ -105,7 +105,7 @@ func Markdown(res *Result) string {
 	var how []string
 	how = append(how, "labels at "+strings.Join(res.Levels, ", "))
 	if res.Images {
-		how = append(how, fmt.Sprintf("images (pHash within %d bits, verified copies only)", res.MaxDistance))
+		how = append(how, fmt.Sprintf("images (verified copies only, found as neardup finds them: the pHash within %d bits, the edge keys, the cut variants, the small-ink keys)", res.MaxDistance))
 	}
 	if res.Near > 0 {
 		how = append(how, fmt.Sprintf("near labels (≤ %d token edits, sequences of ≥ %d tokens)", res.Near, res.NearMin))

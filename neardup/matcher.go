@@ -18,7 +18,6 @@ import (
 // release must not copy, so that a copy is one thing to both. It is safe
 // for concurrent searches once made.
 type Matcher struct {
-	n     int
 	print func(i int) *imagehash.Hashes
 	mih   *index.Hamming // over the images' pHashes
 	// edge is over the edge keys of the images with ink (edgePos[i] is
@@ -44,7 +43,7 @@ type cutPos struct {
 // on all cores under ctx. Without probes only the pHash is searched (the
 // queries were hashed without imagehash.Options.Probe).
 func NewMatcher(ctx context.Context, n int, print func(i int) *imagehash.Hashes, probes bool) (*Matcher, error) {
-	m := &Matcher{n: n, print: print}
+	m := &Matcher{print: print}
 	hashes := make([]uint64, n)
 	for i := range hashes {
 		hashes[i] = print(i).Hash
