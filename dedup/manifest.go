@@ -36,6 +36,23 @@ func writeManifest(dir string, res *Result) error {
 	return os.WriteFile(filepath.Join(dir, "summary.md"), []byte(Markdown(res)), 0o644)
 }
 
+// WithinNote says how the split's duplicates inside the release were
+// decided (WithinRule), as summary.md and the report page say it; "" without
+// Within.
+func (s *ReleaseSummary) WithinNote() string {
+	switch s.WithinRule {
+	case withinImages:
+		return fmt.Sprintf("duplicates inside the release decided by image: an item goes when its image is a verified copy of an earlier item's; %d item(s) repeat an earlier item's label with another image (other samples of the same formula), kept and listed in repeats.jsonl (--within-labels removes them)", s.LabelRepeats)
+	case withinBoth:
+		return "duplicates inside the release decided by image and, with --within-labels, by repeated label"
+	case withinLabels:
+		return "duplicates inside the release decided by repeated label: the split has no images"
+	case withinImageOnly:
+		return "duplicates inside the release decided by image: an item goes when its image is a verified copy of an earlier item's (the split has no labels)"
+	}
+	return ""
+}
+
 // LoneSymbolNote is the split's note on its removals marked
 // Removed.LoneSymbol, as summary.md and the report page give it; "" when
 // it has none.
@@ -149,13 +166,8 @@ func Markdown(res *Result) string {
 		if s.ImagesNote != "" {
 			notes = append(notes, "images not compared: "+s.ImagesNote)
 		}
-		switch {
-		case s.WithinRule == withinImages:
-			notes = append(notes, fmt.Sprintf("duplicates inside the release decided by image: an item goes when its image is a verified copy of an earlier item's; %d item(s) repeat an earlier item's label with another image (other samples of the same formula), kept and listed in repeats.jsonl (--within-labels removes them)", s.LabelRepeats))
-		case s.WithinRule == withinBoth:
-			notes = append(notes, "duplicates inside the release decided by image and, with --within-labels, by repeated label")
-		case s.WithinRule == withinLabels:
-			notes = append(notes, "duplicates inside the release decided by repeated label: the split has no images")
+		if n := s.WithinNote(); n != "" {
+			notes = append(notes, n)
 		}
 		if n := s.LoneSymbolNote(); n != "" {
 			notes = append(notes, n)

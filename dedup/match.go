@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"sort"
 	"strings"
 	"sync"
 
@@ -91,8 +92,7 @@ var queryBufs = sync.Pool{New: func() any { b := make([]string, 0, 256); return 
 
 // withinSet remembers the first release item with each key.
 type withinSet struct {
-	first  []map[canon.Digest]string // per level: key → "release:id"
-	pixels map[[16]byte]string       // image-only releases: normalized pixels → "release:id"
+	first []map[canon.Digest]string // per level: key → "release:id"
 	// labels removes repeated labels in splits with images too
 	// (Job.WithinLabels).
 	labels bool
@@ -114,13 +114,14 @@ type keptImage struct {
 
 // The within rules a split can be decided by (ReleaseSummary.WithinRule).
 const (
-	withinImages = "image copies (label repeats kept and listed)"
-	withinBoth   = "image copies and label repeats"
-	withinLabels = "label repeats (no images)"
+	withinImages    = "image copies (label repeats kept and listed)"
+	withinBoth      = "image copies and label repeats"
+	withinLabels    = "label repeats (no images)"
+	withinImageOnly = "image copies (no labels)"
 )
 
 func newWithinSet(levels int) *withinSet {
-	w := &withinSet{first: make([]map[canon.Digest]string, levels), pixels: map[[16]byte]string{}, repeatCount: map[string]int64{}}
+	w := &withinSet{first: make([]map[canon.Digest]string, levels), repeatCount: map[string]int64{}}
 	for i := range w.first {
 		w.first[i] = map[canon.Digest]string{}
 	}
@@ -298,7 +299,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	if err == nil {
 		removeSharedImages(rm, byID)
 		if withinImg {
-			if err := seen.checkImages(ctx, rm, in.Name, pending, prints, format == dataset.Caption, job.MaxDistance, ag.levels); err != nil {
+			if err := seen.checkImages(ctx, rm, in.Name, pending, prints, format == dataset.Caption, true, job.MaxDistance, ag.levels); err != nil {
 				return nil, wrote, err
 			}
 		} else {
@@ -317,7 +318,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 // kept item's (of this split or an earlier one, found as neardup finds a
 // copy: neardup.Matcher) goes; a kept item whose label repeats a kept
 // item's is listed as a repeat, and goes only with WithinLabels.
-func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Hashes, byID bool, radius int, levels []canon.Level) error {
+func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, release string, pending []pendingItem, prints map[imageKey]imagehash.Hashes, byID, labelled bool, radius int, levels []canon.Level) error {
 	keyOf := func(p pendingItem) imageKey {
 		if byID {
 			return imageKey{id: p.id, byID: true}
@@ -383,7 +384,9 @@ func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, rele
 				if best.print.Digest == fp.Digest {
 					detail = fmt.Sprintf("its image is %s's (identical normalized pixels)", best.name)
 				}
-				detail += "; labels: " + labelcheck.Compare(p.label, best.label).Reason()
+				if labelled {
+					detail += "; labels: " + labelcheck.Compare(p.label, best.label).Reason()
+				}
 				lone := fp.Parts == 1 && best.print.Digest != fp.Digest
 				mark(rm, &Removed{Release: release, ID: p.id, Seq: p.seq, Reason: ReasonWithin, Level: "image", Matches: []string{best.name}, Detail: detail, LoneSymbol: lone})
 				continue
@@ -577,8 +580,9 @@ func isArchive(p string) bool {
 }
 
 // matchImageRelease matches an image-only release: by verified image copy
-// against the against images and, with Within, by identical normalized
-// pixels inside the release.
+// against the against images and, with Within, by verified image copy
+// inside the release (checkImages, after the scan; the first copy in input
+// order stays).
 func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, ag *againstSet, seen *withinSet) (map[int64]*Removed, error) {
 	sum.Format = formatImages
 	if !job.Images {
@@ -594,6 +598,12 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 		}
 	}
 	rm := map[int64]*Removed{}
+	var pending []pendingItem
+	var prints map[imageKey]imagehash.Hashes
+	if seen != nil {
+		sum.WithinRule = withinImageOnly
+		prints = map[imageKey]imagehash.Hashes{}
+	}
 	src := dataset.ImageSource{Path: in.Source.Path, Limits: job.ImageLimits}
 	src.OnSkip = func(k dataset.Skip) {
 		mark(rm, &Removed{Release: in.Name, ID: k.ID, Seq: k.Seq, Reason: ReasonUnreadable, Matches: []string{}, Detail: k.Reason + " (" + k.Where + ")"})
@@ -617,16 +627,17 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 			}
 		}
 		if seen != nil {
-			if first, ok := seen.pixels[fp.Digest]; ok {
-				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonWithin, Level: "pixels", Matches: []string{first}})
-			} else {
-				seen.pixels[fp.Digest] = in.Name + ":" + it.ID
-			}
+			pending = append(pending, pendingItem{seq: it.Seq, id: it.ID})
+			prints[imageKey{seq: it.Seq}] = fp
 		}
 		return nil
 	})
 	sum.Stats = st
 	sum.Items = st.Items + st.Skipped
+	if err == nil && seen != nil {
+		sort.Slice(pending, func(a, b int) bool { return pending[a].seq < pending[b].seq })
+		err = seen.checkImages(ctx, rm, in.Name, pending, prints, false, false, job.MaxDistance, nil)
+	}
 	return rm, err
 }
 

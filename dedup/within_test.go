@@ -83,3 +83,35 @@ func TestWithinImageRule(t *testing.T) {
 		}
 	}
 }
+
+// TestWithinImageOnlyRelease: inside a release of images without labels,
+// an image goes when it is a verified copy of an earlier one, by the
+// matcher's rule, not only when its pixels are identical: the same
+// formula drawn at twice the size goes, as its identical copy does; another
+// formula stays. The rule is named in the summary.
+func TestWithinImageOnlyRelease(t *testing.T) {
+	dir := t.TempDir()
+	rel := filepath.Join(dir, "rel")
+	a := formulaPNG(t, 31)
+	for name, img := range map[string][]byte{"a.png": a, "b.png": twicePNG(t, a), "c.png": a, "d.png": formulaPNG(t, 32)} {
+		write(t, filepath.Join(rel, name), img)
+	}
+	res, err := Run(context.Background(), Job{Releases: []Input{{Name: "r", Source: dataset.Source{Path: rel}}},
+		Out: filepath.Join(dir, "out"), Levels: ws(t), Images: true, Within: true, Tool: "leakaudit test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]Reason{"b": ReasonWithin, "c": ReasonWithin}
+	if got := removedBy(res); !reflect.DeepEqual(got, want) {
+		t.Errorf("removed %v, want %v", got, want)
+	}
+	for _, r := range res.Removed {
+		if r.Level != "image" || len(r.Matches) != 1 || r.Matches[0] != "r:a" || strings.Contains(r.Detail, "labels:") {
+			t.Errorf("%s: level %q, matches %v, detail %q; want an image copy of r:a, no label check", r.ID, r.Level, r.Matches, r.Detail)
+		}
+	}
+	s := res.Releases[0]
+	if s.WithinRule != withinImageOnly || !strings.Contains(Markdown(res), "the split has no labels") {
+		t.Errorf("rule %q; summary.md:\n%s", s.WithinRule, Markdown(res))
+	}
+}

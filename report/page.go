@@ -193,14 +193,8 @@ func DedupPage(res *dedup.Result) Page {
 	p.Answer = fmt.Sprintf("%d of %d items removed; the release without them is rewritten in its own format in the output folder.", removed, items)
 	text := []string{"Every removed item is listed in removed.jsonl and removed.parquet with its reason and the items it matched."}
 	for _, s := range res.Releases {
-		switch {
-		case s.WithinRule == "":
-		case strings.HasPrefix(s.WithinRule, "label"):
-			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by repeated label (the split has no images).", s.Name))
-		case res.WithinLabels:
-			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by copied image and, with --within-labels, by repeated label.", s.Name))
-		default:
-			text = append(text, fmt.Sprintf("%s: duplicates inside the release were decided by copied image (a verified copy of an earlier item's image); %d item(s) repeat an earlier item's label with another image, other samples of the same formula: they are kept and listed in repeats.jsonl (--within-labels removes them).", s.Name, s.LabelRepeats))
+		if n := s.WithinNote(); n != "" {
+			text = append(text, s.Name+": "+n+".")
 		}
 		if n := s.LoneSymbolNote(); n != "" {
 			text = append(text, s.Name+": "+n+".")

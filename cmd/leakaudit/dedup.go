@@ -42,11 +42,12 @@ what was removed and why.
 
 An item is removed when its label's canonical key at a --level equals an against
 item's ("label"), when --images finds a verified copy of its image among the
-against images ("image"), when --near K finds an against label within K token
+against images ("image", found and verified as neardup does), when --near K finds an against label within K token
 edits ("near", sequences of at least --near-min tokens), or when --within finds
 an earlier copy inside the release ("within": the first surviving copy in input
 order stays). In a split with images (a caption folder with img/, Parquet
-images, InkML) a copy is a verified copy of an image; an item that only repeats
+images, InkML, an image folder or archive) a copy is a verified copy of an
+image; an item that only repeats
 another's label is another writer's sample of the same formula: it is kept and
 listed in DIR/repeats.jsonl, unless --within-labels removes label repeats too.
 A split without images is deduplicated by label; the summary says which rule
