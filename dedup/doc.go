@@ -26,7 +26,8 @@
 //     (ReleaseSummary.LoneSymbol): another writer's sample of one symbol
 //     can lie as close as a copy, so such a removal asks for a look.
 //     Memory grows with the removed items (and with Within, with the
-//     release's distinct keys), not with the release.
+//     release's distinct keys and, in a split with images, with its
+//     images' hashes, probes included), not otherwise with the release.
 //  3. Each split is rewritten by [dataset.WriteSubset] from the removal
 //     set, in its own format, every kept record's bytes as they were. A
 //     stream file (JSON, JSONL, CSV, lines) whose removals are all decided

@@ -106,10 +106,11 @@ type withinSet struct {
 
 // keptImage is a kept release item's image, as the within rule compares it.
 type keptImage struct {
-	print imagehash.Hashes
-	name  string // "release:id"
-	label string
-	seq   int64 // in its split
+	print    imagehash.Hashes
+	name     string // "release:id"
+	label    string
+	labelled bool  // label is the item's (not an image-only release's)
+	seq      int64 // in its split
 }
 
 // The within rules a split can be decided by (ReleaseSummary.WithinRule).
@@ -384,7 +385,7 @@ func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, rele
 				if best.print.Digest == fp.Digest {
 					detail = fmt.Sprintf("its image is %s's (identical normalized pixels)", best.name)
 				}
-				if labelled {
+				if labelled && best.labelled {
 					detail += "; labels: " + labelcheck.Compare(p.label, best.label).Reason()
 				}
 				lone := fp.Parts == 1 && best.print.Digest != fp.Digest
@@ -416,7 +417,7 @@ func (w *withinSet) checkImages(ctx context.Context, rm map[int64]*Removed, rele
 			}
 		}
 		if hasImage && !fp.Blank && kept[k] == nil {
-			keptHere = append(keptHere, keptImage{print: fp, name: name, label: p.label, seq: p.seq})
+			keptHere = append(keptHere, keptImage{print: fp, name: name, label: p.label, labelled: labelled, seq: p.seq})
 			kept[k] = &keptHere[len(keptHere)-1]
 		}
 	}
