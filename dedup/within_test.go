@@ -114,4 +114,22 @@ func TestWithinImageOnlyRelease(t *testing.T) {
 	if s.WithinRule != withinImageOnly || !strings.Contains(Markdown(res), "the split has no labels") {
 		t.Errorf("rule %q; summary.md:\n%s", s.WithinRule, Markdown(res))
 	}
+	// A labelled split after it: its copy of a.png goes, and no label is
+	// compared with the image-only split's, which has none.
+	labelled := filepath.Join(dir, "cap")
+	write(t, filepath.Join(labelled, "caption.txt"), []byte("e\tx^2\n"))
+	write(t, filepath.Join(labelled, "img", "e.png"), a)
+	res, err = Run(context.Background(), Job{Releases: []Input{{Name: "r", Source: dataset.Source{Path: rel}}, {Name: "c", Source: dataset.Source{Path: labelled, Format: dataset.Caption}}},
+		Out: filepath.Join(dir, "out2"), Levels: ws(t), Images: true, Within: true, Tool: "leakaudit test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res.Removed {
+		if r.Release == "c" && (r.ID != "e" || r.Matches[0] != "r:a" || strings.Contains(r.Detail, "labels:")) {
+			t.Errorf("c: %s removed matching %v, detail %q; want e, a copy of r:a, no label check", r.ID, r.Matches, r.Detail)
+		}
+	}
+	if res.Releases[1].Removed != 1 {
+		t.Errorf("c: %d removed, want 1", res.Releases[1].Removed)
+	}
 }
