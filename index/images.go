@@ -104,9 +104,10 @@ type ImageSet struct {
 }
 
 // LoadImageFingerprint reads an image fingerprint file, or a folder of its
-// partitions, as the training ("against") side of a Hamming: build the
-// index over the non-blank records' Print.Hash and verify candidates with
-// imagehash.FineDistance and Print.Digest as for hashed images. It refuses
+// partitions, as the training ("against") side of a search: its non-blank
+// records' Print stand in for hashed images (neardup.Matcher searches and
+// verifies them as it does images; without the ink column, by the fine
+// hash and Print.Digest alone). It refuses
 // a file that is not a fingerprint, holds no image hashes, or whose images
 // were hashed with other settings than o or by another imagehash.Version.
 // A label's ws digest is carried as WSKey; compare it with a test label's
