@@ -531,14 +531,10 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		if fp.Blank || !against {
 			return nil
 		}
-		names, best, identical := ag.imageMatches(fp, job.MaxDistance, selfSrc)
-		if len(names) == 0 {
-			return nil
+		if r := ag.imageRemoval(fp, job.MaxDistance, selfSrc); r != nil {
+			r.Release = release
+			put(keyOf(it.Seq, it.ID), r)
 		}
-		m, more := matchList(names)
-		d := int32(best)
-		lone := fp.Parts == 1 && !identical
-		put(keyOf(it.Seq, it.ID), &Removed{Release: release, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: lone})
 		return nil
 	})
 	sum.ImageStats = &st
@@ -619,11 +615,9 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 			return nil
 		}
 		if ag.match != nil {
-			if names, best, identical := ag.imageMatches(fp, job.MaxDistance, selfSrc); len(names) > 0 {
-				m, more := matchList(names)
-				d := int32(best)
-				lone := fp.Parts == 1 && !identical
-				mark(rm, &Removed{Release: in.Name, ID: it.ID, Seq: it.Seq, Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: lone})
+			if r := ag.imageRemoval(fp, job.MaxDistance, selfSrc); r != nil {
+				r.Release, r.ID, r.Seq = in.Name, it.ID, it.Seq
+				mark(rm, r)
 				return nil
 			}
 		}
@@ -642,12 +636,14 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	return rm, err
 }
 
-// imageMatches returns the against images that are verified copies of fp
-// (not from source skip), as neardup finds them (neardup.Matcher), sorted,
-// the smallest pHash distance, and whether one of them has fp's
-// normalized pixels.
-func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) (names []string, best int, identical bool) {
-	best = -1
+// imageRemoval is fp's removal as an image copy (ReasonImage; its
+// release, id and seq left to the caller), or nil: the against images that
+// are verified copies of fp (not from source skip), as neardup finds them
+// (neardup.Matcher), sorted, at the smallest pHash distance, marked a lone
+// symbol when fp is one piece of ink and none of them has its pixels.
+func (ag *againstSet) imageRemoval(fp imagehash.Hashes, radius int, skip int32) *Removed {
+	var names []string
+	best, identical := -1, false
 	for _, m := range ag.match.Search(fp, radius, false, func(pos int) bool { return ag.owners[pos].src == skip }) {
 		names = append(names, ag.owners[m.Pos].name)
 		identical = identical || ag.prints[m.Pos].Digest == fp.Digest
@@ -655,6 +651,11 @@ func (ag *againstSet) imageMatches(fp imagehash.Hashes, radius int, skip int32) 
 			best = m.Distance
 		}
 	}
+	if len(names) == 0 {
+		return nil
+	}
 	sortNames(names)
-	return names, best, identical
+	m, more := matchList(names)
+	d := int32(best)
+	return &Removed{Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: fp.Parts == 1 && !identical}
 }
