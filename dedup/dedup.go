@@ -144,6 +144,12 @@ type ReleaseSummary struct {
 	LabelRepeats int64 `json:"label_repeats,omitempty"`
 	// LoneSymbol counts the removed items marked Removed.LoneSymbol.
 	LoneSymbol int64 `json:"lone_symbol,omitempty"`
+	// LoneUnverified counts the kept items whose image is a lone symbol
+	// (one piece of ink, not too small to verify) with against images
+	// within the radius, none verified as a copy: they may hide copies
+	// (imagehash.LoneUnverifiedNote). neardup --unverified lists the
+	// candidates.
+	LoneUnverified int64 `json:"lone_unverified,omitempty"`
 	// Images is how many of the split's images were compared ("" when
 	// the split has none or Images is off); ImagesNote says why not.
 	Images     int64  `json:"images_compared,omitempty"`

@@ -24,7 +24,11 @@
 //     An image removal whose image is one piece of ink, its pixels not
 //     those of what it matched, is marked (Removed.LoneSymbol) and counted
 //     (ReleaseSummary.LoneSymbol): another writer's sample of one symbol
-//     can lie as close as a copy, so such a removal asks for a look.
+//     can lie as close as a copy, so such a removal asks for a look. A
+//     kept item whose image is a lone symbol with against images within
+//     the radius, none verified (a copy drawn by another pipeline can lie
+//     as far as another writer's sample), is counted
+//     (ReleaseSummary.LoneUnverified).
 //     Memory grows with the removed items (and with Within, with the
 //     release's distinct keys and, in a split with images, with its
 //     images' hashes, probes included), not otherwise with the release.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -139,6 +140,71 @@ func TestLoneSymbolRemovals(t *testing.T) {
 		}
 		if err != nil || n != lone {
 			t.Errorf("%s: removed.parquet marks %d lone symbols (%v), want %d", c.name, n, err, lone)
+		}
+	}
+}
+
+// eggPNG draws a ring deformed into an egg, wider at the bottom: a lone
+// symbol within the radius of ringPNG's but not verified as its copy.
+func eggPNG(t *testing.T) []byte {
+	t.Helper()
+	g := image.NewGray(image.Rect(0, 0, 60, 60))
+	for y := range 60 {
+		for x := range 60 {
+			dx, dy := float64(x-30), float64(y-30)
+			r := math.Hypot(dx*(1+0.2*dy/20), dy)
+			g.Pix[y*g.Stride+x] = 255
+			if r <= 20 && r >= 14 {
+				g.Pix[y*g.Stride+x] = 0
+			}
+		}
+	}
+	var b bytes.Buffer
+	if err := png.Encode(&b, g); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestLoneUnverifiedKept: a kept item whose image is a lone symbol with an
+// against image within the radius, not verified as a copy, is counted
+// (ReleaseSummary.LoneUnverified) and noted in summary.md, in a release
+// with labels and in an image-only one; an item removed (here by its
+// label) is not, nor is one removed as a verified copy.
+func TestLoneUnverifiedKept(t *testing.T) {
+	dir := t.TempDir()
+	bench := filepath.Join(dir, "bench")
+	write(t, filepath.Join(bench, "caption.txt"), []byte("o\t0\n"))
+	write(t, filepath.Join(bench, "img", "o.png"), ringPNG(t, 1))
+	rel := filepath.Join(dir, "rel")
+	write(t, filepath.Join(rel, "caption.txt"), []byte("egg\te\no2\to\negg2\t0\n"))
+	write(t, filepath.Join(rel, "img", "egg.png"), eggPNG(t))    // kept, counted
+	write(t, filepath.Join(rel, "img", "o2.png"), ringPNG(t, 2)) // removed as a copy
+	write(t, filepath.Join(rel, "img", "egg2.png"), eggPNG(t))   // removed by its label
+	imgs := filepath.Join(dir, "imgs")
+	write(t, filepath.Join(imgs, "egg.png"), eggPNG(t))
+	write(t, filepath.Join(imgs, "o2.png"), ringPNG(t, 2))
+	for _, c := range []struct {
+		name    string
+		src     dataset.Source
+		removed int64
+	}{
+		{"labels", dataset.Source{Path: rel, Format: dataset.Caption}, 2},
+		{"images", dataset.Source{Path: imgs}, 1},
+	} {
+		out := filepath.Join(dir, "out-"+c.name)
+		res, err := Run(context.Background(), Job{Releases: []Input{{Name: "r", Source: c.src}},
+			Against: []Input{{Name: "bench", Source: dataset.Source{Path: bench}}}, Out: out, Levels: ws(t), Images: true, Tool: "leakaudit test"})
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		s := res.Releases[0]
+		if s.Removed != c.removed || s.LoneUnverified != 1 {
+			t.Errorf("%s: %d removed, %d kept lone symbols with unverified candidates; want %d and 1 (removed %+v)", c.name, s.Removed, s.LoneUnverified, c.removed, res.Removed)
+		}
+		md, err := os.ReadFile(filepath.Join(out, "summary.md"))
+		if err != nil || !strings.Contains(string(md), "1 kept item(s) are lone symbols") {
+			t.Errorf("%s: summary.md has no note of it (%v):\n%s", c.name, err, md)
 		}
 	}
 }

@@ -63,6 +63,16 @@ func (s *ReleaseSummary) LoneSymbolNote() string {
 	return fmt.Sprintf("%d item(s) removed as image copies are lone symbols without identical pixels (lone_symbol in removed.jsonl): %s; look at their images and what they matched before publishing the release", s.LoneSymbol, imagehash.LoneSymbolNote)
 }
 
+// LoneUnverifiedNote is the split's note on its kept lone symbols with
+// unverified candidates (LoneUnverified), as summary.md and the report
+// page give it; "" when it has none.
+func (s *ReleaseSummary) LoneUnverifiedNote() string {
+	if s.LoneUnverified == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d kept item(s) are lone symbols with against images within the radius, none verified as a copy (neardup --unverified lists them): %s", s.LoneUnverified, imagehash.LoneUnverifiedNote)
+}
+
 // imageWithin says whether some split's duplicates were decided by image.
 func (res *Result) imageWithin() bool {
 	for _, s := range res.Releases {
@@ -170,6 +180,9 @@ func Markdown(res *Result) string {
 			notes = append(notes, n)
 		}
 		if n := s.LoneSymbolNote(); n != "" {
+			notes = append(notes, n)
+		}
+		if n := s.LoneUnverifiedNote(); n != "" {
 			notes = append(notes, n)
 		}
 		if len(s.ByLevel) > 0 {

@@ -185,14 +185,16 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	// records by id, the others by position.
 	var imgRm map[imageKey]*Removed
 	var prints map[imageKey]imagehash.Hashes
+	var lone map[imageKey]bool
 	if (useImages || withinImg) && withImages {
 		imgSrc.Limits = job.ImageLimits
-		var err error
-		imgRm, prints, err = matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc, useImages, withinImg)
+		ri, err := matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc, useImages, withinImg)
 		if err != nil {
 			return nil, nil, err
 		}
+		imgRm, prints, lone = ri.removed, ri.prints, ri.lone
 	}
+	var loneSeqs []int64 // the records of lone's images, counted if kept
 	if job.Progress != nil {
 		job.Progress.Start("release "+in.Name, -1)
 		defer job.Progress.Done()
@@ -240,6 +242,9 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				c.ID, c.Seq = it.ID, it.Seq
 				mark(rm, &c)
 				gone = true
+			}
+			if lone[key] {
+				loneSeqs = append(loneSeqs, it.Seq)
 			}
 		}
 		for li, d := range k.digests {
@@ -311,7 +316,19 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			}
 		}
 	}
+	sum.LoneUnverified = keptCount(rm, loneSeqs)
 	return rm, wrote, err
+}
+
+// keptCount is how many of seqs rm does not remove.
+func keptCount(rm map[int64]*Removed, seqs []int64) int64 {
+	var n int64
+	for _, s := range seqs {
+		if rm[s] == nil {
+			n++
+		}
+	}
+	return n
 }
 
 // checkImages is the within rule of a split with images, after its scan:
@@ -497,8 +514,9 @@ type imageKey struct {
 // With against, the split's images are compared with the against images;
 // with keep, every image's fingerprint is returned too, for the within
 // rule.
-func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (map[imageKey]*Removed, map[imageKey]imagehash.Hashes, error) {
+func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (*releaseImages, error) {
 	out := map[imageKey]*Removed{}
+	lone := map[imageKey]bool{}
 	var prints map[imageKey]imagehash.Hashes
 	if keep {
 		prints = map[imageKey]imagehash.Hashes{}
@@ -534,11 +552,23 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		if r := ag.imageRemoval(fp, job.MaxDistance, selfSrc); r != nil {
 			r.Release = release
 			put(keyOf(it.Seq, it.ID), r)
+		} else if ag.loneUnverified(fp, job.MaxDistance, selfSrc) {
+			lone[keyOf(it.Seq, it.ID)] = true
 		}
 		return nil
 	})
 	sum.ImageStats = &st
-	return out, prints, err
+	return &releaseImages{out, prints, lone}, err
+}
+
+// releaseImages is what matchImages found in a split's images, by
+// imageKey: the removals they decide, every image's fingerprint (for the
+// within rule; nil without it), and the images that are lone symbols with
+// unverified candidates only (againstSet.loneUnverified).
+type releaseImages struct {
+	removed map[imageKey]*Removed
+	prints  map[imageKey]imagehash.Hashes
+	lone    map[imageKey]bool
 }
 
 // formatImages is the format reported for an image-only release.
@@ -596,6 +626,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	}
 	rm := map[int64]*Removed{}
 	var pending []pendingItem
+	var loneSeqs []int64 // lone symbols with unverified candidates only, counted if kept
 	var prints map[imageKey]imagehash.Hashes
 	if seen != nil {
 		sum.WithinRule = withinImageOnly
@@ -620,6 +651,9 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 				mark(rm, r)
 				return nil
 			}
+			if ag.loneUnverified(fp, job.MaxDistance, selfSrc) {
+				loneSeqs = append(loneSeqs, it.Seq)
+			}
 		}
 		if seen != nil {
 			pending = append(pending, pendingItem{seq: it.Seq, id: it.ID})
@@ -633,7 +667,19 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 		sort.Slice(pending, func(a, b int) bool { return pending[a].seq < pending[b].seq })
 		err = seen.checkImages(ctx, rm, in.Name, pending, prints, false, false, job.MaxDistance, nil)
 	}
+	sum.LoneUnverified = keptCount(rm, loneSeqs)
 	return rm, err
+}
+
+// loneUnverified says whether fp is a lone symbol (one piece of ink, not
+// too small to verify) with against images within the radius (not from
+// source skip), none of them verified: called when imageRemoval found no
+// copy.
+func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32) bool {
+	if fp.Parts != 1 || fp.TooSmall() {
+		return false
+	}
+	return len(ag.match.Search(fp, radius, true, func(pos int) bool { return ag.owners[pos].src == skip })) > 0
 }
 
 // imageRemoval is fp's removal as an image copy (ReasonImage; its

@@ -172,6 +172,14 @@ type Hashes struct {
 // no sample is another's copy.
 const LoneSymbolNote = "another sample of one symbol can lie as close as a copy (CROHME train against itself verifies three pairs of two samples of one symbol, at 0.50–0.69 px)"
 
+// LoneUnverifiedNote says why a lone symbol (an image of one piece of ink)
+// whose candidates within the radius are not verified may still be a copy,
+// as neardup and dedup report such items: a copy of a small symbol drawn by
+// another pipeline, its pen thick against its size, can lie as far from its
+// source as other writers' samples of the symbol lie from each other, and
+// the verification stops short of those (see the README, "Lone symbols").
+const LoneUnverifiedNote = "a lone symbol's copy drawn by another pipeline can lie as far from its source as another writer's sample of the symbol, and such pairs are not verified: these may hide copies"
+
 // wideOnePiece is the width-to-height ratio from which one piece of ink is
 // taken for a joined formula rather than a lone symbol.
 const wideOnePiece = 3

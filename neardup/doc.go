@@ -32,7 +32,11 @@
 // both. A verified pair of a lone symbol (a test image of
 // one piece of ink) whose pixels differ is marked (Pair.LoneSymbol) and
 // counted (Summary.LoneSymbol): another sample of one symbol can lie as
-// close as a copy. Within a split that is itself a training corpus,
+// close as a copy. The other way round, a copy of a lone symbol drawn by
+// another pipeline can lie as far from its source as another writer's
+// sample, and is then not verified: a lone symbol with training images
+// within the radius, none verified, is counted (Summary.LoneUnverified),
+// so that a split of symbols does not look clean for lack of proof. Within a split that is itself a training corpus,
 // a pair is listed once, from whichever of its items found it first. Each pair's labels are compared (package
 // labelcheck), so that a copy carrying another formula (a relabelled copy
 // or a label error) stands out; a fingerprint's labels are compared by

@@ -158,6 +158,14 @@ type Summary struct {
 	// pairs of a lone symbol (Pair.LoneSymbol): none of their pairs is
 	// pixel-identical, and their images are one piece of ink.
 	LoneSymbol int64 `json:"lone_symbol,omitempty"`
+	// LoneUnverified counts the items that are lone symbols (one piece of
+	// ink, imagehash.Hashes.Parts; ink not too small) with no verified
+	// pair but with training images within the radius all the same: a
+	// lone symbol's copy drawn by another pipeline can lie as far from its
+	// source as other writers' samples of the symbol lie from each other
+	// (imagehash.LoneUnverifiedNote), so such an item may hide a copy that
+	// no rule verifies. Job.Unverified lists their candidates.
+	LoneUnverified int64 `json:"lone_unverified,omitempty"`
 }
 
 // ImageInput records an image input in a report.
@@ -406,7 +414,7 @@ func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
 	}
 	query := r.job.Hash
 	query.Probe = !r.job.NoProbes
-	items := &splitItems{flags: map[int64]*itemFlags{}, listed: map[selfPair]bool{}}
+	items := &splitItems{flags: map[int64]*itemFlags{}, listed: map[selfPair]bool{}, lone: map[int64]bool{}}
 	st, _, err := imagehash.Scan(ctx, sp.Source, query, r.job.Workers, nil, func(it dataset.ImageItem, fp imagehash.Hashes) error {
 		sum.Items++
 		if fp.Blank {
@@ -416,8 +424,12 @@ func (r *run) searchSplit(ctx context.Context, sp ImageSplit) error {
 		if fp.TooSmall() {
 			sum.InkTooSmall++
 		}
-		if found := r.candidates(sp.Name, it, fp, self); len(found) > 0 {
+		found := r.candidates(sp.Name, it, fp, self)
+		if len(found) > 0 {
 			r.record(items, it, found, self)
+		}
+		if r.loneUnverified(it, fp, found, self) {
+			items.lone[it.Seq] = true
 		}
 		return nil
 	})
@@ -451,10 +463,7 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		testDigest = r.train.fpLevel.Digest(it.Label, r.job.Salt)
 		testWS = canon.DigestOf(canon.WSKey(it.Label), r.job.Salt)
 	}
-	matches := r.match.Search(fp, r.job.MaxDistance, r.job.Unverified, func(pos int) bool {
-		rec := &r.train.records[pos]
-		return self[rec.Corpus] && rec.Seq == it.Seq // the image itself
-	})
+	matches := r.match.Search(fp, r.job.MaxDistance, r.job.Unverified, r.itself(it, self))
 	found := make([]candidate, 0, len(matches))
 	for _, m := range matches {
 		rec := r.train.records[m.Pos]
@@ -489,6 +498,35 @@ func (r *run) candidates(split string, it dataset.ImageItem, fp imagehash.Hashes
 		return found[a].rec.Seq < found[b].rec.Seq
 	})
 	return found
+}
+
+// itself returns the Matcher's skip function for a test image: the
+// training position of the image itself, when its split is a training
+// corpus.
+func (r *run) itself(it dataset.ImageItem, self map[string]bool) func(pos int) bool {
+	return func(pos int) bool {
+		rec := &r.train.records[pos]
+		return self[rec.Corpus] && rec.Seq == it.Seq
+	}
+}
+
+// loneUnverified reports whether a test image is a lone symbol (one piece
+// of ink, not too small to verify) none of whose pairs found is verified
+// but which has training images within the radius (found, with
+// Job.Unverified; otherwise searched again for them): Summary.LoneUnverified.
+func (r *run) loneUnverified(it dataset.ImageItem, fp imagehash.Hashes, found []candidate, self map[string]bool) bool {
+	if fp.Parts != 1 || fp.TooSmall() {
+		return false
+	}
+	for _, c := range found {
+		if c.pair.Verified {
+			return false
+		}
+	}
+	if r.job.Unverified {
+		return len(found) > 0
+	}
+	return len(r.match.Search(fp, r.job.MaxDistance, true, r.itself(it, self))) > 0
 }
 
 // compareLabels compares a test label with a training record's: by the
@@ -536,6 +574,10 @@ func (r *run) record(items *splitItems, it dataset.ImageItem, found []candidate,
 type splitItems struct {
 	flags  map[int64]*itemFlags // by the item's seq
 	listed map[selfPair]bool
+	// lone holds the seqs of the lone symbols with unverified candidates
+	// only (run.loneUnverified), counted unless a pair found from the
+	// other side verifies them.
+	lone map[int64]bool
 }
 
 // itemFlags is what an item's pairs are.
@@ -586,6 +628,11 @@ func (s *splitItems) count(sum *Summary) {
 			sum.LabelMismatch++
 		} else if f.notation {
 			sum.LabelNotation++
+		}
+	}
+	for seq := range s.lone {
+		if f := s.flags[seq]; f == nil || !f.verified {
+			sum.LoneUnverified++
 		}
 	}
 }

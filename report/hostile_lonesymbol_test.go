@@ -32,17 +32,18 @@ func TestHostileLoneSymbolReason(t *testing.T) {
 		}
 	}
 	for _, n := range []int64{0, 3} {
-		rep := neardup.Report{Summary: []neardup.Summary{{TestSplit: "ink", Items: 10, Verified: 5, LoneSymbol: n}}}
-		const note = "ink: 3 of the 5 verified item(s) are lone symbols"
-		if got := strings.Contains(nearDupPageText(t, rep), note); got != (n > 0) {
-			t.Errorf("lone symbols %d: page note shown %v", n, got)
-		}
-		var buf bytes.Buffer
-		if err := NearDupText(&buf, rep); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(buf.String(), note); got != (n > 0) {
-			t.Errorf("lone symbols %d: text note shown %v", n, got)
+		rep := neardup.Report{Summary: []neardup.Summary{{TestSplit: "ink", Items: 10, Verified: 5, LoneSymbol: n, LoneUnverified: n}}}
+		for _, note := range []string{"ink: 3 of the 5 verified item(s) are lone symbols", "ink: 3 item(s) are lone symbols with training images within the radius, none verified"} {
+			if got := strings.Contains(nearDupPageText(t, rep), note); got != (n > 0) {
+				t.Errorf("lone symbols %d: page note %q shown %v", n, note, got)
+			}
+			var buf bytes.Buffer
+			if err := NearDupText(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(buf.String(), note); got != (n > 0) {
+				t.Errorf("lone symbols %d: text note %q shown %v", n, note, got)
+			}
 		}
 	}
 }
@@ -53,6 +54,7 @@ func TestHostileLoneSymbolReason(t *testing.T) {
 // of it when there are none.
 func TestDedupLoneSymbolNotes(t *testing.T) {
 	const note = "r: 2 item(s) removed as image copies are lone symbols"
+	const kept = "r: 2 kept item(s) are lone symbols with against images within the radius"
 	const caution = "the removed image is a lone symbol"
 	d := int32(3)
 	for _, lone := range []bool{false, true} {
@@ -62,7 +64,7 @@ func TestDedupLoneSymbolNotes(t *testing.T) {
 		}
 		removed := dedup.Removed{Release: "r", ID: "o2", Reason: dedup.ReasonImage, Distance: &d, Matches: []string{"bench:o"}, LoneSymbol: lone}
 		res := &dedup.Result{
-			Releases: []dedup.ReleaseSummary{{Name: "r", Items: 5, Removed: 2, LoneSymbol: n, ByReason: map[dedup.Reason]int64{dedup.ReasonImage: 2}}},
+			Releases: []dedup.ReleaseSummary{{Name: "r", Items: 5, Removed: 2, LoneSymbol: n, LoneUnverified: n, ByReason: map[dedup.Reason]int64{dedup.ReasonImage: 2}}},
 			Removed:  []dedup.Removed{removed},
 			Evidence: []dedup.Evidence{{Removed: removed, Item: dedup.EvidenceSide{Name: "r:o2"}, Match: dedup.EvidenceSide{Name: "bench:o"}}},
 		}
@@ -70,8 +72,10 @@ func TestDedupLoneSymbolNotes(t *testing.T) {
 		for _, sec := range DedupPage(res).Sections {
 			text = append(text, sec.Text...)
 		}
-		if got := strings.Contains(strings.Join(text, "\n"), note); got != lone {
-			t.Errorf("lone %v: page note shown %v", lone, got)
+		for _, note := range []string{note, kept} {
+			if got := strings.Contains(strings.Join(text, "\n"), note); got != lone {
+				t.Errorf("lone %v: page note %q shown %v", lone, note, got)
+			}
 		}
 		c := removedCaption(res.Evidence[0])
 		if !strings.Contains(c, "pHash distance 3") || strings.Contains(c, caution) != lone {

@@ -129,8 +129,9 @@ func OverlapPage(rep overlap.Report) Page {
 }
 
 // inkNotes says, for each split, how many of its items had ink too small
-// to verify a copy on the image alone, and how many of its verified items
-// are lone symbols verified without identical pixels.
+// to verify a copy on the image alone, how many of its verified items are
+// lone symbols verified without identical pixels, and how many lone
+// symbols have candidates none of which is verified.
 func inkNotes(sums []neardup.Summary) []string {
 	var notes []string
 	for _, s := range sums {
@@ -139,6 +140,9 @@ func inkNotes(sums []neardup.Summary) []string {
 		}
 		if s.LoneSymbol > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d of the %d verified item(s) are lone symbols verified without identical pixels (lone_symbol): %s; look at their pairs' images", s.TestSplit, s.LoneSymbol, s.Verified, imagehash.LoneSymbolNote))
+		}
+		if s.LoneUnverified > 0 {
+			notes = append(notes, fmt.Sprintf("%s: %d item(s) are lone symbols with training images within the radius, none verified (lone_unverified; --unverified lists them): %s", s.TestSplit, s.LoneUnverified, imagehash.LoneUnverifiedNote))
 		}
 	}
 	return notes
@@ -197,6 +201,9 @@ func DedupPage(res *dedup.Result) Page {
 			text = append(text, s.Name+": "+n+".")
 		}
 		if n := s.LoneSymbolNote(); n != "" {
+			text = append(text, s.Name+": "+n+".")
+		}
+		if n := s.LoneUnverifiedNote(); n != "" {
 			text = append(text, s.Name+": "+n+".")
 		}
 	}
