@@ -18,20 +18,32 @@ import (
 // ringPNG draws a lone symbol, one ring of ink dark on white, k pixels
 // for each of a 60×60 drawing's: with k > 1 the same ink in other pixels.
 func ringPNG(t *testing.T, k int) []byte {
+	return ringShapePNG(t, k, 0)
+}
+
+// ringShapePNG is ringPNG with the ring deformed by egg (0: none; more: an
+// egg, wider at the bottom).
+func ringShapePNG(t *testing.T, k int, egg float64) []byte {
 	t.Helper()
 	g := image.NewGray(image.Rect(0, 0, 60*k, 60*k))
 	for y := range 60 * k {
 		for x := range 60 * k {
-			dx, dy := x/k-30, y/k-30
-			r2 := dx*dx + dy*dy
+			dx, dy := float64(x/k-30), float64(y/k-30)
+			r := math.Hypot(dx*(1+egg*dy/20), dy)
 			g.Pix[y*g.Stride+x] = 255
-			if r2 <= 20*20 && r2 >= 14*14 {
+			if r <= 20 && r >= 14 {
 				g.Pix[y*g.Stride+x] = 0
 			}
 		}
 	}
+	return pngOf(t, g)
+}
+
+// pngOf encodes an image as PNG.
+func pngOf(t *testing.T, img image.Image) []byte {
+	t.Helper()
 	var b bytes.Buffer
-	if err := png.Encode(&b, g); err != nil {
+	if err := png.Encode(&b, img); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()
@@ -51,11 +63,7 @@ func twicePNG(t *testing.T, data []byte) []byte {
 			m.Set(x, y, src.At(b.Min.X+x/2, b.Min.Y+y/2))
 		}
 	}
-	var out bytes.Buffer
-	if err := png.Encode(&out, m); err != nil {
-		t.Fatal(err)
-	}
-	return out.Bytes()
+	return pngOf(t, m)
 }
 
 // TestLoneSymbolRemovals: an item removed as an image copy whose image is
@@ -147,23 +155,7 @@ func TestLoneSymbolRemovals(t *testing.T) {
 // eggPNG draws a ring deformed into an egg, wider at the bottom: a lone
 // symbol within the radius of ringPNG's but not verified as its copy.
 func eggPNG(t *testing.T) []byte {
-	t.Helper()
-	g := image.NewGray(image.Rect(0, 0, 60, 60))
-	for y := range 60 {
-		for x := range 60 {
-			dx, dy := float64(x-30), float64(y-30)
-			r := math.Hypot(dx*(1+0.2*dy/20), dy)
-			g.Pix[y*g.Stride+x] = 255
-			if r <= 20 && r >= 14 {
-				g.Pix[y*g.Stride+x] = 0
-			}
-		}
-	}
-	var b bytes.Buffer
-	if err := png.Encode(&b, g); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
+	return ringShapePNG(t, 1, 0.2)
 }
 
 // TestLoneUnverifiedKept: a kept item whose image is a lone symbol with an
