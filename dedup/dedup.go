@@ -147,9 +147,11 @@ type ReleaseSummary struct {
 	// LoneUnverified counts the kept items whose image is a lone symbol
 	// (one piece of ink, not too small to verify) with against images
 	// within the radius, none verified as a copy: they may hide copies
-	// (imagehash.LoneUnverifiedNote). neardup --unverified lists the
-	// candidates.
+	// (imagehash.LoneUnverifiedNote). They are listed, with their
+	// candidates, in unverified.jsonl (Result.Unverified).
 	LoneUnverified int64 `json:"lone_unverified,omitempty"`
+	// unverified lists them, in input order.
+	unverified []Unverified
 	// Images is how many of the split's images were compared ("" when
 	// the split has none or Images is off); ImagesNote says why not.
 	Images     int64  `json:"images_compared,omitempty"`
@@ -200,9 +202,28 @@ type Result struct {
 	// Repeats lists the kept items whose label repeats an earlier kept
 	// item's (With Within, in splits with images): repeats.jsonl.
 	Repeats []Repeat `json:"-"`
+	// Unverified lists the kept lone symbols with unverified candidates
+	// only (ReleaseSummary.LoneUnverified), in release and input order:
+	// unverified.jsonl.
+	Unverified []Unverified `json:"-"`
 	// Evidence shows the first Job.Evidence removed items beside what
 	// they matched, for the report page.
 	Evidence []Evidence `json:"-"`
+}
+
+// Unverified is a kept item whose image is a lone symbol with against
+// images within the radius (Candidates, the first MaxMatches as
+// "source:id", sorted; MoreCandidates the rest; Distance the smallest
+// pHash distance), none of them verified as a copy: another writer's
+// sample of the symbol, or a copy drawn by another pipeline that the image
+// cannot tell from one (imagehash.LoneUnverifiedNote).
+type Unverified struct {
+	Release        string   `json:"release"`
+	ID             string   `json:"id"`
+	Seq            int64    `json:"seq"`
+	Distance       int32    `json:"distance"`
+	Candidates     []string `json:"candidates"`
+	MoreCandidates int32    `json:"more_candidates,omitempty"`
 }
 
 // Repeat is a kept item whose label, at Level, is the label of an
@@ -219,7 +240,7 @@ type Repeat struct {
 var safeName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$`)
 
 // reserved are the names of Out's own files.
-var reserved = map[string]bool{"removed.jsonl": true, "removed.parquet": true, "repeats.jsonl": true, "summary.json": true, "summary.md": true}
+var reserved = map[string]bool{"removed.jsonl": true, "removed.parquet": true, "repeats.jsonl": true, "unverified.jsonl": true, "summary.json": true, "summary.md": true}
 
 // checkName refuses a release name that could not be a folder of Out.
 func checkName(role, name string) error {
@@ -415,6 +436,9 @@ func Run(ctx context.Context, job Job) (*Result, error) {
 		for i := range res.Releases {
 			res.Releases[i].LabelRepeats = seen.repeatCount[res.Releases[i].Name]
 		}
+	}
+	for _, s := range res.Releases {
+		res.Unverified = append(res.Unverified, s.unverified...)
 	}
 	for i, in := range job.Releases {
 		sum := &res.Releases[i]

@@ -28,7 +28,8 @@
 //     kept item whose image is a lone symbol with against images within
 //     the radius, none verified (a copy drawn by another pipeline can lie
 //     as far as another writer's sample), is counted
-//     (ReleaseSummary.LoneUnverified).
+//     (ReleaseSummary.LoneUnverified) and listed with those images
+//     (Result.Unverified, unverified.jsonl).
 //     Memory grows with the removed items (and with Within, with the
 //     release's distinct keys and, in a split with images, with its
 //     images' hashes, probes included), not otherwise with the release.

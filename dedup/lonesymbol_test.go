@@ -160,9 +160,10 @@ func eggPNG(t *testing.T) []byte {
 
 // TestLoneUnverifiedKept: a kept item whose image is a lone symbol with an
 // against image within the radius, not verified as a copy, is counted
-// (ReleaseSummary.LoneUnverified) and noted in summary.md, in a release
-// with labels and in an image-only one; an item removed (here by its
-// label) is not, nor is one removed as a verified copy.
+// (ReleaseSummary.LoneUnverified), noted in summary.md and listed with its
+// candidate in unverified.jsonl, in a release with labels and in an
+// image-only one; an item removed (here by its label) is not, nor is one
+// removed as a verified copy. Without images compared, no list is written.
 func TestLoneUnverifiedKept(t *testing.T) {
 	dir := t.TempDir()
 	bench := filepath.Join(dir, "bench")
@@ -198,5 +199,19 @@ func TestLoneUnverifiedKept(t *testing.T) {
 		if err != nil || !strings.Contains(string(md), "1 kept item(s) are lone symbols") {
 			t.Errorf("%s: summary.md has no note of it (%v):\n%s", c.name, err, md)
 		}
+		jl, err := os.ReadFile(filepath.Join(out, "unverified.jsonl"))
+		want := `{"release":"r","id":"egg","seq":0,"distance":`
+		if err != nil || strings.Count(string(jl), "\n") != 1 || !strings.HasPrefix(string(jl), want) || !strings.Contains(string(jl), `"candidates":["bench:o"]`) {
+			t.Errorf("%s: unverified.jsonl (%v):\n%s\nwant one line, %s…, candidates [bench:o]", c.name, err, jl, want)
+		}
+	}
+	// Without --images nothing is compared by image, and no list is written.
+	out := filepath.Join(dir, "out-labels-only")
+	if _, err := Run(context.Background(), Job{Releases: []Input{{Name: "r", Source: dataset.Source{Path: rel, Format: dataset.Caption}}},
+		Against: []Input{{Name: "bench", Source: dataset.Source{Path: bench}}}, Out: out, Levels: ws(t), Tool: "leakaudit test"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "unverified.jsonl")); !os.IsNotExist(err) {
+		t.Errorf("without images: unverified.jsonl written (%v)", err)
 	}
 }

@@ -13,7 +13,9 @@ import (
 )
 
 // writeManifest writes removed.jsonl, removed.parquet, summary.json and
-// summary.md into dir.
+// summary.md into dir, repeats.jsonl when a split had the image rule
+// within it, and unverified.jsonl when images were compared with against
+// images.
 func writeManifest(dir string, res *Result) error {
 	if err := writeJSONL(filepath.Join(dir, "removed.jsonl"), res.Removed); err != nil {
 		return err
@@ -23,6 +25,11 @@ func writeManifest(dir string, res *Result) error {
 	}
 	if res.imageWithin() {
 		if err := writeJSONL(filepath.Join(dir, "repeats.jsonl"), res.Repeats); err != nil {
+			return err
+		}
+	}
+	if res.imagesAgainst() {
+		if err := writeJSONL(filepath.Join(dir, "unverified.jsonl"), res.Unverified); err != nil {
 			return err
 		}
 	}
@@ -70,7 +77,21 @@ func (s *ReleaseSummary) LoneUnverifiedNote() string {
 	if s.LoneUnverified == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d kept item(s) are lone symbols with against images within the radius, none verified as a copy (neardup --unverified lists them): %s", s.LoneUnverified, imagehash.LoneUnverifiedNote)
+	return fmt.Sprintf("%d kept item(s) are lone symbols with against images within the radius, none verified as a copy (listed with those images in unverified.jsonl): %s", s.LoneUnverified, imagehash.LoneUnverifiedNote)
+}
+
+// imagesAgainst says whether images were compared with against images:
+// some against input gave images, and Images was set.
+func (res *Result) imagesAgainst() bool {
+	if !res.Images {
+		return false
+	}
+	for _, a := range res.Against {
+		if a.Images > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // imageWithin says whether some split's duplicates were decided by image.

@@ -185,7 +185,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 	// records by id, the others by position.
 	var imgRm map[imageKey]*Removed
 	var prints map[imageKey]imagehash.Hashes
-	var lone map[imageKey]bool
+	var lone map[imageKey]*Unverified
 	if (useImages || withinImg) && withImages {
 		imgSrc.Limits = job.ImageLimits
 		ri, err := matchImages(ctx, job, in.Name, imgSrc, format == dataset.Caption, sum, ag, selfSrc, useImages, withinImg)
@@ -194,7 +194,7 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 		}
 		imgRm, prints, lone = ri.removed, ri.prints, ri.lone
 	}
-	var loneSeqs []int64 // the records of lone's images, counted if kept
+	var loneItems []Unverified // the records of lone's images, listed if kept
 	if job.Progress != nil {
 		job.Progress.Start("release "+in.Name, -1)
 		defer job.Progress.Done()
@@ -243,8 +243,10 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 				mark(rm, &c)
 				gone = true
 			}
-			if lone[key] {
-				loneSeqs = append(loneSeqs, it.Seq)
+			if u := lone[key]; u != nil {
+				c := *u
+				c.ID, c.Seq = it.ID, it.Seq
+				loneItems = append(loneItems, c)
 			}
 		}
 		for li, d := range k.digests {
@@ -316,19 +318,21 @@ func matchRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSummary, 
 			}
 		}
 	}
-	sum.LoneUnverified = keptCount(rm, loneSeqs)
+	sum.setUnverified(rm, loneItems)
 	return rm, wrote, err
 }
 
-// keptCount is how many of seqs rm does not remove.
-func keptCount(rm map[int64]*Removed, seqs []int64) int64 {
-	var n int64
-	for _, s := range seqs {
-		if rm[s] == nil {
-			n++
+// setUnverified keeps, of the lone symbols with unverified candidates
+// only, those rm does not remove, in input order, and counts them.
+func (s *ReleaseSummary) setUnverified(rm map[int64]*Removed, items []Unverified) {
+	s.unverified = nil
+	for _, u := range items {
+		if rm[u.Seq] == nil {
+			s.unverified = append(s.unverified, u)
 		}
 	}
-	return n
+	sort.SliceStable(s.unverified, func(a, b int) bool { return s.unverified[a].Seq < s.unverified[b].Seq })
+	s.LoneUnverified = int64(len(s.unverified))
 }
 
 // checkImages is the within rule of a split with images, after its scan:
@@ -516,7 +520,7 @@ type imageKey struct {
 // rule.
 func matchImages(ctx context.Context, job *Job, release string, src dataset.ImageSource, byID bool, sum *ReleaseSummary, ag *againstSet, selfSrc int32, against, keep bool) (*releaseImages, error) {
 	out := map[imageKey]*Removed{}
-	lone := map[imageKey]bool{}
+	lone := map[imageKey]*Unverified{}
 	var prints map[imageKey]imagehash.Hashes
 	if keep {
 		prints = map[imageKey]imagehash.Hashes{}
@@ -552,8 +556,9 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 		if r := ag.imageRemoval(fp, job.MaxDistance, selfSrc); r != nil {
 			r.Release = release
 			put(keyOf(it.Seq, it.ID), r)
-		} else if ag.loneUnverified(fp, job.MaxDistance, selfSrc) {
-			lone[keyOf(it.Seq, it.ID)] = true
+		} else if u := ag.loneUnverified(fp, job.MaxDistance, selfSrc); u != nil {
+			u.Release = release
+			lone[keyOf(it.Seq, it.ID)] = u
 		}
 		return nil
 	})
@@ -564,11 +569,12 @@ func matchImages(ctx context.Context, job *Job, release string, src dataset.Imag
 // releaseImages is what matchImages found in a split's images, by
 // imageKey: the removals they decide, every image's fingerprint (for the
 // within rule; nil without it), and the images that are lone symbols with
-// unverified candidates only (againstSet.loneUnverified).
+// unverified candidates only (againstSet.loneUnverified; their records'
+// ids and seqs not set).
 type releaseImages struct {
 	removed map[imageKey]*Removed
 	prints  map[imageKey]imagehash.Hashes
-	lone    map[imageKey]bool
+	lone    map[imageKey]*Unverified
 }
 
 // formatImages is the format reported for an image-only release.
@@ -626,7 +632,7 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	}
 	rm := map[int64]*Removed{}
 	var pending []pendingItem
-	var loneSeqs []int64 // lone symbols with unverified candidates only, counted if kept
+	var loneItems []Unverified // lone symbols with unverified candidates only, listed if kept
 	var prints map[imageKey]imagehash.Hashes
 	if seen != nil {
 		sum.WithinRule = withinImageOnly
@@ -651,8 +657,9 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 				mark(rm, r)
 				return nil
 			}
-			if ag.loneUnverified(fp, job.MaxDistance, selfSrc) {
-				loneSeqs = append(loneSeqs, it.Seq)
+			if u := ag.loneUnverified(fp, job.MaxDistance, selfSrc); u != nil {
+				u.Release, u.ID, u.Seq = in.Name, it.ID, it.Seq
+				loneItems = append(loneItems, *u)
 			}
 		}
 		if seen != nil {
@@ -667,19 +674,42 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 		sort.Slice(pending, func(a, b int) bool { return pending[a].seq < pending[b].seq })
 		err = seen.checkImages(ctx, rm, in.Name, pending, prints, false, false, job.MaxDistance, nil)
 	}
-	sum.LoneUnverified = keptCount(rm, loneSeqs)
+	sum.setUnverified(rm, loneItems)
 	return rm, err
 }
 
-// loneUnverified says whether fp is a lone symbol (one piece of ink, not
+// loneUnverified returns, when fp is a lone symbol (one piece of ink, not
 // too small to verify) with against images within the radius (not from
-// source skip), none of them verified: called when imageRemoval found no
-// copy.
-func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32) bool {
+// source skip), its candidates (release, id and seq left to the caller),
+// or nil: called when imageRemoval found no verified copy, so that none
+// of them is one.
+func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32) *Unverified {
 	if fp.Parts != 1 || fp.TooSmall() {
-		return false
+		return nil
 	}
-	return len(ag.match.Search(fp, radius, true, func(pos int) bool { return ag.owners[pos].src == skip })) > 0
+	names, best, _ := ag.search(fp, radius, true, skip)
+	if len(names) == 0 {
+		return nil
+	}
+	c, more := matchList(names)
+	return &Unverified{Distance: int32(best), Candidates: c, MoreCandidates: more}
+}
+
+// search returns the names of the against images neardup.Matcher finds
+// for fp (verified copies, or with unverified also the candidates within
+// the radius; not from source skip), sorted, their smallest pHash
+// distance, and whether one has fp's pixels.
+func (ag *againstSet) search(fp imagehash.Hashes, radius int, unverified bool, skip int32) (names []string, best int, identical bool) {
+	best = -1
+	for _, m := range ag.match.Search(fp, radius, unverified, func(pos int) bool { return ag.owners[pos].src == skip }) {
+		names = append(names, ag.owners[m.Pos].name)
+		identical = identical || ag.prints[m.Pos].Digest == fp.Digest
+		if best < 0 || m.Distance < best {
+			best = m.Distance
+		}
+	}
+	sortNames(names)
+	return names, best, identical
 }
 
 // imageRemoval is fp's removal as an image copy (ReasonImage; its
@@ -688,19 +718,10 @@ func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32
 // (neardup.Matcher), sorted, at the smallest pHash distance, marked a lone
 // symbol when fp is one piece of ink and none of them has its pixels.
 func (ag *againstSet) imageRemoval(fp imagehash.Hashes, radius int, skip int32) *Removed {
-	var names []string
-	best, identical := -1, false
-	for _, m := range ag.match.Search(fp, radius, false, func(pos int) bool { return ag.owners[pos].src == skip }) {
-		names = append(names, ag.owners[m.Pos].name)
-		identical = identical || ag.prints[m.Pos].Digest == fp.Digest
-		if best < 0 || m.Distance < best {
-			best = m.Distance
-		}
-	}
+	names, best, identical := ag.search(fp, radius, false, skip)
 	if len(names) == 0 {
 		return nil
 	}
-	sortNames(names)
 	m, more := matchList(names)
 	d := int32(best)
 	return &Removed{Reason: ReasonImage, Distance: &d, Matches: m, MoreMatches: more, LoneSymbol: fp.Parts == 1 && !identical}

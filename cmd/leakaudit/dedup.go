@@ -68,7 +68,9 @@ files. Ids that are positions (JSON string lists, line lists) are renumbered
 by the rewrite; removed.jsonl names the original ones. DIR/removed.jsonl and
 DIR/removed.parquet list every removed item (release, id, seq, reason, level
 or distance, the first 10 matching items); DIR/summary.json and summary.md
-count them. DIR is built beside its place and renamed into it when complete;
+count them. With --images, DIR/unverified.jsonl lists the kept items whose
+image is a lone symbol with against images within the radius, none verified
+as a copy (another writer's sample, or a copy the image cannot tell from one). DIR is built beside its place and renamed into it when complete;
 an existing DIR is replaced only when it is an empty folder, or with --force;
 a DIR that is an input, or lies inside or holds one, is refused. A link out of
 a release (an image, or caption.txt) is refused. Cleaning the cleaned release
