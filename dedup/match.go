@@ -678,16 +678,12 @@ func matchImageRelease(ctx context.Context, job *Job, in Input, sum *ReleaseSumm
 	return rm, err
 }
 
-// loneUnverified returns, when fp is a lone symbol (one piece of ink, not
-// too small to verify) with against images within the radius (not from
-// source skip), its candidates (release, id and seq left to the caller),
-// or nil: called when imageRemoval found no verified copy, so that none
-// of them is one.
+// loneUnverified returns, when fp is a lone symbol whose against images
+// within the radius (not from source skip) are none of them verified
+// (neardup.Matcher.LoneUnverified), those images (release, id and seq
+// left to the caller), or nil.
 func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32) *Unverified {
-	if fp.Parts != 1 || fp.TooSmall() {
-		return nil
-	}
-	names, best, _ := ag.search(fp, radius, true, skip)
+	names, best, _ := ag.matchNames(ag.match.LoneUnverified(fp, radius, ag.skipSource(skip)), fp)
 	if len(names) == 0 {
 		return nil
 	}
@@ -695,13 +691,17 @@ func (ag *againstSet) loneUnverified(fp imagehash.Hashes, radius int, skip int32
 	return &Unverified{Distance: int32(best), Candidates: c, MoreCandidates: more}
 }
 
-// search returns the names of the against images neardup.Matcher finds
-// for fp (verified copies, or with unverified also the candidates within
-// the radius; not from source skip), sorted, their smallest pHash
-// distance, and whether one has fp's pixels.
-func (ag *againstSet) search(fp imagehash.Hashes, radius int, unverified bool, skip int32) (names []string, best int, identical bool) {
+// skipSource is the Matcher's skip function for the against images of
+// source skip.
+func (ag *againstSet) skipSource(skip int32) func(pos int) bool {
+	return func(pos int) bool { return ag.owners[pos].src == skip }
+}
+
+// matchNames returns the names of the against images matched, sorted, their
+// smallest pHash distance, and whether one has fp's pixels.
+func (ag *againstSet) matchNames(found []neardup.Match, fp imagehash.Hashes) (names []string, best int, identical bool) {
 	best = -1
-	for _, m := range ag.match.Search(fp, radius, unverified, func(pos int) bool { return ag.owners[pos].src == skip }) {
+	for _, m := range found {
 		names = append(names, ag.owners[m.Pos].name)
 		identical = identical || ag.prints[m.Pos].Digest == fp.Digest
 		if best < 0 || m.Distance < best {
@@ -718,7 +718,7 @@ func (ag *againstSet) search(fp imagehash.Hashes, radius int, unverified bool, s
 // (neardup.Matcher), sorted, at the smallest pHash distance, marked a lone
 // symbol when fp is one piece of ink and none of them has its pixels.
 func (ag *againstSet) imageRemoval(fp imagehash.Hashes, radius int, skip int32) *Removed {
-	names, best, identical := ag.search(fp, radius, false, skip)
+	names, best, identical := ag.matchNames(ag.match.Search(fp, radius, false, ag.skipSource(skip)), fp)
 	if len(names) == 0 {
 		return nil
 	}

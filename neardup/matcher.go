@@ -209,3 +209,23 @@ func (m *Matcher) Search(fp imagehash.Hashes, radius int, unverified bool, skip 
 	})
 	return found
 }
+
+// LoneUnverified returns, for a query that is a lone symbol (one piece of
+// ink, imagehash.Hashes.Parts, its ink not too small to verify), the
+// images within radius of its pHash (not skipped) when Search verifies
+// none of them: another writer's sample of the symbol, or a copy drawn by
+// another pipeline that lies as far from its source
+// (imagehash.LoneUnverifiedNote). It returns nil for any other query, and
+// when a match is verified.
+func (m *Matcher) LoneUnverified(fp imagehash.Hashes, radius int, skip func(pos int) bool) []Match {
+	if fp.Parts != 1 || fp.TooSmall() {
+		return nil
+	}
+	found := m.Search(fp, radius, true, skip)
+	for _, mt := range found {
+		if mt.Verified {
+			return nil
+		}
+	}
+	return found
+}

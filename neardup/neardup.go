@@ -510,23 +510,17 @@ func (r *run) itself(it dataset.ImageItem, self map[string]bool) func(pos int) b
 	}
 }
 
-// loneUnverified reports whether a test image is a lone symbol (one piece
-// of ink, not too small to verify) none of whose pairs found is verified
-// but which has training images within the radius (found, with
-// Job.Unverified; otherwise searched again for them): Summary.LoneUnverified.
+// loneUnverified reports whether a test image is a lone symbol whose
+// candidates within the radius are none of them verified
+// (Matcher.LoneUnverified): Summary.LoneUnverified. A query with a
+// verified pair among found is not searched again.
 func (r *run) loneUnverified(it dataset.ImageItem, fp imagehash.Hashes, found []candidate, self map[string]bool) bool {
-	if fp.Parts != 1 || fp.TooSmall() {
-		return false
-	}
 	for _, c := range found {
 		if c.pair.Verified {
 			return false
 		}
 	}
-	if r.job.Unverified {
-		return len(found) > 0
-	}
-	return len(r.match.Search(fp, r.job.MaxDistance, true, r.itself(it, self))) > 0
+	return len(r.match.LoneUnverified(fp, r.job.MaxDistance, r.itself(it, self))) > 0
 }
 
 // compareLabels compares a test label with a training record's: by the
