@@ -237,7 +237,8 @@ type Gray struct {
 }
 
 // ToGray converts any decoded image to grayscale, with fast paths for the
-// types the standard decoders return.
+// types the standard decoders return. Its pixels are always a new buffer,
+// never img's.
 func ToGray(img image.Image) Gray {
 	b := img.Bounds()
 	g := Gray{W: b.Dx(), H: b.Dy(), Pix: make([]uint8, b.Dx()*b.Dy())}
@@ -329,11 +330,20 @@ func crop(g Gray) (Gray, uint8, bool) {
 // cropAt is crop, and also returns the ink box's margins in the image:
 // left, top, right, bottom (0 where it reaches the edge).
 func cropAt(g Gray) (c Gray, t uint8, margins [4]int, ok bool) {
+	return cropOwned(g, false)
+}
+
+// cropOwned is cropAt; when owned, g's pixels are the caller's to
+// overwrite, and light ink on a dark ground is inverted in place.
+func cropOwned(g Gray, owned bool) (c Gray, t uint8, margins [4]int, ok bool) {
 	if g.W == 0 || g.H == 0 {
 		return g, 0, margins, false
 	}
 	if borderMedian(g) < 128 {
-		inv := make([]uint8, len(g.Pix))
+		inv := g.Pix
+		if !owned {
+			inv = make([]uint8, len(g.Pix))
+		}
 		for i, p := range g.Pix {
 			inv[i] = 255 - p
 		}
@@ -366,6 +376,9 @@ func cropAt(g Gray) (c Gray, t uint8, margins [4]int, ok bool) {
 // at least minNeighbours ink pixels among their 8 neighbours, and the number
 // of ink pixels with none.
 func inkBox(g Gray, t uint8, minNeighbours int) (x0, y0, x1, y1, isolated int) {
+	if minNeighbours == 0 {
+		return inkBoxAll(g, t)
+	}
 	x0, y0, x1, y1 = g.W, g.H, -1, -1
 	enough := max(1, minNeighbours)
 	w, h, pix := g.W, g.H, g.Pix
@@ -405,6 +418,53 @@ func inkBox(g Gray, t uint8, minNeighbours int) (x0, y0, x1, y1, isolated int) {
 	return
 }
 
+// inkBoxAll is inkBox with minNeighbours 0: the box of every ink pixel,
+// and the number of ink pixels with no ink among their 8 neighbours,
+// found 64 pixels at a time on rows of bits.
+func inkBoxAll(g Gray, t uint8) (x0, y0, x1, y1, isolated int) {
+	x0, y0, x1, y1 = g.W, g.H, -1, -1
+	W := (g.W + 63) / 64
+	isInk := inkTable(t)
+	ink := make([]uint64, (g.H+2)*W) // a row of ground above and below
+	for y := 0; y < g.H; y++ {
+		r := ink[(y+1)*W : (y+2)*W]
+		row := g.Pix[y*g.W : (y+1)*g.W]
+		for i := range r {
+			var word uint64
+			for x, p := range row[64*i : min(64*i+64, g.W)] {
+				word |= uint64(isInk[p]) << x
+			}
+			r[i] = word
+		}
+	}
+	// sides is the ink left or right of each pixel of word i of r.
+	sides := func(r []uint64, i int) uint64 {
+		v := r[i] << 1
+		if i > 0 {
+			v |= r[i-1] >> 63
+		}
+		v |= r[i] >> 1
+		if i+1 < W {
+			v |= r[i+1] << 63
+		}
+		return v
+	}
+	for y := 0; y < g.H; y++ {
+		up, r, down := ink[y*W:(y+1)*W], ink[(y+1)*W:(y+2)*W], ink[(y+2)*W:(y+3)*W]
+		for i, v := range r {
+			if v == 0 {
+				continue
+			}
+			y0, y1 = min(y0, y), y
+			x0 = min(x0, 64*i+bits.TrailingZeros64(v))
+			x1 = max(x1, 64*i+63-bits.LeadingZeros64(v))
+			near := up[i] | sides(up, i) | down[i] | sides(down, i) | sides(r, i)
+			isolated += bits.OnesCount64(v &^ near)
+		}
+	}
+	return
+}
+
 func borderMedian(g Gray) uint8 {
 	var hist [256]int
 	n := 0
@@ -429,9 +489,22 @@ func borderMedian(g Gray) uint8 {
 // otsu returns the threshold that best separates ink from ground, and false
 // when the image is (nearly) uniform.
 func otsu(pix []uint8) (uint8, bool) {
+	// Four histograms, summed, so that runs of one value do not wait on
+	// one counter.
+	var h4 [4][256]int
+	i := 0
+	for ; i+4 <= len(pix); i += 4 {
+		h4[0][pix[i]]++
+		h4[1][pix[i+1]]++
+		h4[2][pix[i+2]]++
+		h4[3][pix[i+3]]++
+	}
+	for ; i < len(pix); i++ {
+		h4[0][pix[i]]++
+	}
 	var hist [256]int
-	for _, p := range pix {
-		hist[p]++
+	for v := range hist {
+		hist[v] = h4[0][v] + h4[1][v] + h4[2][v] + h4[3][v]
 	}
 	lo, hi := 0, 255
 	for lo < 255 && hist[lo] == 0 {
@@ -531,19 +604,22 @@ type span struct {
 	w     []float32
 }
 
-// spans maps n source pixels onto m target pixels by area.
+// spans maps n source pixels onto m target pixels by area. The weights
+// share one backing array: a target pixel covers at most n/m+2 source
+// pixels.
 func spans(n, m int) []span {
 	out := make([]span, m)
 	step := float64(n) / float64(m)
+	ws := make([]float32, 0, n+2*m)
 	for t := range out {
 		a, b := float64(t)*step, float64(t+1)*step
 		first := int(a)
-		sp := span{first: first}
+		start := len(ws)
 		for x := first; x < n && float64(x) < b; x++ {
 			w := (math.Min(float64(x+1), b) - math.Max(float64(x), a)) / step
-			sp.w = append(sp.w, float32(w))
+			ws = append(ws, float32(w))
 		}
-		out[t] = sp
+		out[t] = span{first: first, w: ws[start:len(ws):len(ws)]}
 	}
 	return out
 }
@@ -553,7 +629,7 @@ func spans(n, m int) []span {
 func Compute(img image.Image, o Options) (Hashes, error) {
 	g := ToGray(img)
 	fp := Hashes{Width: g.W, Height: g.H}
-	c, t, margins, ok := cropAt(g)
+	c, t, margins, ok := cropOwned(g, true) // g is a copy of img's pixels
 	if !ok {
 		fp.Blank = true
 		return fp, nil

@@ -143,3 +143,12 @@ func BenchmarkCompute(b *testing.B) {
 		Compute(img, Options{})
 	}
 }
+
+// BenchmarkComputeQuery hashes the formula as a query: its own canvas,
+// the probes and the drawings a query keeps for verification.
+func BenchmarkComputeQuery(b *testing.B) {
+	img := formula()
+	for i := 0; i < b.N; i++ {
+		Compute(img, Options{Probe: true})
+	}
+}

@@ -3,6 +3,8 @@ package imagehash
 import (
 	"image"
 	"math"
+	"math/bits"
+	"sync"
 )
 
 // Pen normalization. The same strokes drawn by two pipelines differ most
@@ -45,22 +47,30 @@ func penOfRuns(area, rows, cols int) float64 {
 // inkRuns returns the number of ink pixels of c (ink ≤ t), of its runs
 // along rows and of its runs along columns.
 func inkRuns(c Gray, t uint8) (area, rows, cols int) {
-	w, h := c.W, c.H
-	for y := 0; y < h; y++ {
-		for x := 0; x < w; x++ {
-			if c.Pix[y*w+x] > t {
-				continue
-			}
-			area++
-			if x == 0 || c.Pix[y*w+x-1] > t {
-				rows++
-			}
-			if y == 0 || c.Pix[(y-1)*w+x] > t {
-				cols++
-			}
+	w := c.W
+	isInk := inkTable(t)
+	above := make([]uint8, w) // the row above: 1 where ink
+	for y := 0; y < c.H; y++ {
+		var left uint8
+		for x, p := range c.Pix[y*w : (y+1)*w] {
+			k := isInk[p]
+			area += int(k)
+			rows += int(k &^ left)     // a run starts where the pixel left of it is ground
+			cols += int(k &^ above[x]) // and where the pixel above it is
+			above[x], left = k, k
 		}
 	}
 	return area, rows, cols
+}
+
+// inkTable is 1 for the pixel values that are ink (at most t), 0 for the
+// others: a lookup in place of a branch per pixel.
+func inkTable(t uint8) *[256]uint8 {
+	var k [256]uint8
+	for v := 0; v <= int(t); v++ {
+		k[v] = 1
+	}
+	return &k
 }
 
 // penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white
@@ -80,19 +90,30 @@ func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *i
 	S := 2 * size
 	dw, dh, ox, oy := penBox(c.W, c.H, p, S, canvas)
 	kx, ky := float64(c.W)/float64(dw), float64(c.H)/float64(dh) // source pixels per cell
+	wk := penWorkPool.Get().(*penWork)
+	defer penWorkPool.Put(wk)
 	// Ink coverage of each cell, by area, separably: each source row's ink
-	// averaged into the cells' columns once, then the rows into cells.
-	cov := make([]float32, S*S)
+	// averaged into the cells' columns once, then the rows into cells. A
+	// row without ink adds nothing, and is skipped.
+	cov := resize(&wk.cov, S*S)
+	clear(cov)
 	xs, ys := spans(c.W, dw), spans(c.H, dh)
-	rows := make([]float32, c.H*dw)
-	ink := make([]float32, c.W)
+	rows := resize(&wk.rows, c.H*dw)
+	ink := resize(&wk.ink, c.W)
+	empty := resize(&wk.empty, c.H)
+	var isInk [256]float32 // 1 for an ink value, without a branch per pixel
+	for v := 0; v <= int(t); v++ {
+		isInk[v] = 1
+	}
 	for y := 0; y < c.H; y++ {
+		var n float32
 		for x, p := range c.Pix[y*c.W : (y+1)*c.W] {
-			if p <= t {
-				ink[x] = 1
-			} else {
-				ink[x] = 0
-			}
+			ink[x] = isInk[p]
+			n += ink[x]
+		}
+		empty[y] = n == 0
+		if n == 0 {
+			continue
 		}
 		dst := rows[y*dw : (y+1)*dw]
 		for tx, sx := range xs {
@@ -112,6 +133,9 @@ func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *i
 		}
 		line := cov[(oy+ty)*S+ox+x0 : (oy+ty)*S+ox+x1]
 		for k, wy := range sy.w {
+			if empty[sy.first+k] {
+				continue
+			}
 			src := rows[(sy.first+k)*dw+x0 : (sy.first+k)*dw+x1]
 			for tx, v := range src {
 				line[tx] += wy * v
@@ -119,29 +143,57 @@ func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *i
 		}
 	}
 	thr := float32(0.4 / max(1, kx, ky))
-	bin := make([]uint8, S*S)
+	g := &wk.cells
+	g.reset(S)
 	for i, v := range cov {
 		if v >= thr {
-			bin[i] = 1
+			g.set(i%S, i/S)
 		}
 	}
 	if parts != nil {
+		bin := resize(&wk.bin, S*S)
+		for i, v := range cov {
+			bin[i] = 0
+			if v >= thr {
+				bin[i] = 1
+			}
+		}
 		*parts = components(bin, S)
 	}
 	px, py := max(1, p/kx), max(1, p/ky)
 	ex, ey := int((penTarget-px)/2+0.5), int((penTarget-py)/2+0.5)
-	dilate(bin, S, max(ex, 0), max(ey, 0))
-	erode(bin, S, max(-ex, 0), max(-ey, 0))
+	g.dilate(max(ex, 0), max(ey, 0))
+	g.erode(max(-ex, 0), max(-ey, 0))
 	// Average 2×2 cells down to the canvas.
 	out := image.NewGray(image.Rect(0, 0, size, size))
 	for y := 0; y < size; y++ {
 		for x := 0; x < size; x++ {
-			i := 2*y*S + 2*x
-			n := int(bin[i]) + int(bin[i+1]) + int(bin[i+S]) + int(bin[i+S+1])
-			out.Pix[y*size+x] = uint8(255 - n*255/4)
+			out.Pix[y*size+x] = uint8(255 - g.ink2x2(x, y)*255/4)
 		}
 	}
 	return out
+}
+
+// penWork holds penCanvasWith's work buffers, reused across calls (a
+// training image is drawn once, a query a few dozen times) so that
+// hashing does not keep the garbage collector busy.
+type penWork struct {
+	cov, rows, ink []float32
+	empty          []bool
+	bin            []uint8
+	cells          cells
+}
+
+var penWorkPool = sync.Pool{New: func() any { return new(penWork) }}
+
+// resize returns *b with length n, reallocated when too small; its
+// contents are not cleared.
+func resize[T any](b *[]T, n int) []T {
+	if cap(*b) < n {
+		*b = make([]T, n)
+	}
+	*b = (*b)[:n]
+	return *b
 }
 
 // penBox is the box a w×h ink box drawn with a pen p pixels wide takes on
@@ -166,85 +218,122 @@ func penBox(w, h int, p float64, S int, canvas Canvas) (dw, dh, ox, oy int) {
 	return dw, dh, (S - dw) / 2, (S - dh) / 2
 }
 
-// dilate grows the ink (1 cells) of an S×S grid by ex cells left and
-// right and ey cells up and down (a rectangular pen), separably: a cell
-// becomes ink when the nearest ink along the axis is within reach.
-func dilate(g []uint8, S, ex, ey int) {
-	line := make([]uint8, S)
-	grow := func(get func(i int) uint8, set func(i int), e int) {
-		for i := 0; i < S; i++ {
-			line[i] = get(i)
-		}
-		last := -S - e - 1
-		for i := 0; i < S; i++ {
-			if line[i] != 0 {
-				last = i
-			} else if i-last <= e {
-				set(i)
-			}
-		}
-		last = 2*S + e + 1
-		for i := S - 1; i >= 0; i-- {
-			if line[i] != 0 {
-				last = i
-			} else if last-i <= e {
-				set(i)
-			}
-		}
+// cells is an S×S grid of cells, ink or ground, one bit each: row y is
+// words y·W to (y+1)·W, cell x bit x%64 of word x/64. The pen is
+// normalized on it a word at a time.
+type cells struct {
+	S, W int
+	w    []uint64
+	tmp  []uint64 // a copy of w for the vertical passes
+}
+
+// reset makes c an empty S×S grid, reusing its storage.
+func (c *cells) reset(S int) {
+	c.S, c.W = S, (S+63)/64
+	c.w = resize(&c.w, S*c.W)
+	clear(c.w)
+	c.tmp = resize(&c.tmp, S*c.W)
+}
+
+// set makes cell (x, y) ink.
+func (c *cells) set(x, y int) { c.w[y*c.W+x/64] |= 1 << (x % 64) }
+
+// pad sets (v) or clears the bits beyond column S-1 of each row's last
+// word.
+func (c *cells) pad(v bool) {
+	r := c.S % 64
+	if r == 0 {
+		return
 	}
-	if ex > 0 {
-		for y := 0; y < S; y++ {
-			r := g[y*S : (y+1)*S]
-			grow(func(i int) uint8 { return r[i] }, func(i int) { r[i] = 1 }, ex)
-		}
-	}
-	if ey > 0 {
-		for x := 0; x < S; x++ {
-			grow(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 1 }, ey)
+	hi := ^uint64(0) << r
+	for y := 0; y < c.S; y++ {
+		i := y*c.W + c.W - 1
+		if v {
+			c.w[i] |= hi
+		} else {
+			c.w[i] &^= hi
 		}
 	}
 }
 
-// erode thins the ink (1 cells) of an S×S grid by ex cells left and
-// right and ey cells up and down, separably: a cell stays ink when every
-// cell within reach along the axis is ink (outside the grid counts as
-// ink, so that strokes touching the ink box's edge keep touching it).
-// Eroding a pen of width p by (p−T)/2 leaves at least a pen of width T
-// along the strokes, as dilate grows a thinner pen to T.
-func erode(g []uint8, S, ex, ey int) {
-	line := make([]uint8, S)
-	shrink := func(get func(i int) uint8, clear func(i int), e int) {
-		for i := 0; i < S; i++ {
-			line[i] = get(i)
-		}
-		last := -e - 1 // the nearest ground before i (outside the grid is ink)
-		for i := 0; i < S; i++ {
-			if line[i] == 0 {
-				last = i
-			} else if i-last <= e {
-				clear(i)
+// dilate grows the ink by ex cells left and right and ey cells up and
+// down (a rectangular pen), separably: a cell becomes ink when the
+// nearest ink along the axis is within reach. Cells outside the grid are
+// ground.
+func (c *cells) dilate(ex, ey int) {
+	c.morph(ex, ey, false)
+}
+
+// erode thins the ink by ex cells left and right and ey cells up and
+// down, separably: a cell stays ink when every cell within reach along
+// the axis is ink (outside the grid counts as ink, so that strokes
+// touching the ink box's edge keep touching it). Eroding a pen of width
+// p by (p−T)/2 leaves at least a pen of width T along the strokes, as
+// dilate grows a thinner pen to T.
+func (c *cells) erode(ex, ey int) {
+	c.morph(ex, ey, true)
+}
+
+// morph dilates (erode false) or erodes the grid by ex cells along rows
+// and ey along columns, one cell at a time: reach e is e steps of reach 1.
+func (c *cells) morph(ex, ey int, erode bool) {
+	W := c.W
+	var out uint64 // what lies beyond the grid: ground, or ink for erode
+	if erode {
+		out = ^uint64(0)
+	}
+	for range ex {
+		c.pad(erode)
+		for y := 0; y < c.S; y++ {
+			r := c.w[y*W : (y+1)*W]
+			prev := out // the word left of r[i], as it was
+			for i, v := range r {
+				next := out
+				if i+1 < W {
+					next = r[i+1]
+				}
+				left := v<<1 | prev>>63  // cell x holds cell x-1
+				right := v>>1 | next<<63 // cell x holds cell x+1
+				if erode {
+					r[i] = v & left & right
+				} else {
+					r[i] = v | left | right
+				}
+				prev = v
 			}
 		}
-		last = S + e // the nearest ground after i
-		for i := S - 1; i >= 0; i-- {
-			if line[i] == 0 {
-				last = i
-			} else if last-i <= e {
-				clear(i)
+	}
+	c.pad(false)
+	for range ey {
+		copy(c.tmp, c.w)
+		for y := 0; y < c.S; y++ {
+			r := c.w[y*W : (y+1)*W]
+			for i := range r {
+				up, down := out, out
+				if y > 0 {
+					up = c.tmp[(y-1)*W+i]
+				}
+				if y+1 < c.S {
+					down = c.tmp[(y+1)*W+i]
+				}
+				if erode {
+					r[i] &= up & down
+				} else {
+					r[i] |= up | down
+				}
 			}
 		}
 	}
-	if ex > 0 {
-		for y := 0; y < S; y++ {
-			r := g[y*S : (y+1)*S]
-			shrink(func(i int) uint8 { return r[i] }, func(i int) { r[i] = 0 }, ex)
-		}
-	}
-	if ey > 0 {
-		for x := 0; x < S; x++ {
-			shrink(func(i int) uint8 { return g[i*S+x] }, func(i int) { g[i*S+x] = 0 }, ey)
-		}
-	}
+	c.pad(false)
+}
+
+// ink2x2 is the number of ink cells among (2x, 2y), (2x+1, 2y),
+// (2x, 2y+1) and (2x+1, 2y+1).
+func (c *cells) ink2x2(x, y int) int {
+	i, s := x/32, uint(2*x%64)
+	top := c.w[2*y*c.W+i] >> s & 3
+	bottom := c.w[(2*y+1)*c.W+i] >> s & 3
+	return bits.OnesCount64(top) + bits.OnesCount64(bottom)
 }
 
 // reframe returns c with a share e of its width or height added as ground
