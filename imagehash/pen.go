@@ -101,18 +101,14 @@ func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *i
 	rows := resize(&wk.rows, c.H*dw)
 	ink := resize(&wk.ink, c.W)
 	empty := resize(&wk.empty, c.H)
-	var isInk [256]float32 // 1 for an ink value, without a branch per pixel
-	for v := 0; v <= int(t); v++ {
-		isInk[v] = 1
-	}
+	isInk := inkTable(t)
 	for y := 0; y < c.H; y++ {
-		var n float32
+		n := 0
 		for x, p := range c.Pix[y*c.W : (y+1)*c.W] {
-			ink[x] = isInk[p]
-			n += ink[x]
+			ink[x] = float32(isInk[p])
+			n += int(isInk[p])
 		}
-		empty[y] = n == 0
-		if n == 0 {
+		if empty[y] = n == 0; empty[y] {
 			continue
 		}
 		dst := rows[y*dw : (y+1)*dw]
@@ -145,9 +141,11 @@ func penCanvasWith(c Gray, t uint8, p float64, size int, canvas Canvas, parts *i
 	thr := float32(0.4 / max(1, kx, ky))
 	g := &wk.cells
 	g.reset(S)
-	for i, v := range cov {
-		if v >= thr {
-			g.set(i%S, i/S)
+	for y := 0; y < S; y++ {
+		for x, v := range cov[y*S : (y+1)*S] {
+			if v >= thr {
+				g.set(x, y)
+			}
 		}
 	}
 	if parts != nil {
@@ -230,9 +228,8 @@ type cells struct {
 // reset makes c an empty S×S grid, reusing its storage.
 func (c *cells) reset(S int) {
 	c.S, c.W = S, (S+63)/64
-	c.w = resize(&c.w, S*c.W)
-	clear(c.w)
-	c.tmp = resize(&c.tmp, S*c.W)
+	clear(resize(&c.w, S*c.W))
+	resize(&c.tmp, S*c.W)
 }
 
 // set makes cell (x, y) ink.
