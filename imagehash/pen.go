@@ -65,12 +65,11 @@ func inkRuns(c Gray, t uint8) (area, rows, cols int) {
 
 // inkTable is 1 for the pixel values that are ink (at most t), 0 for the
 // others: a lookup in place of a branch per pixel.
-func inkTable(t uint8) *[256]uint8 {
-	var k [256]uint8
+func inkTable(t uint8) (k [256]uint8) {
 	for v := 0; v <= int(t); v++ {
 		k[v] = 1
 	}
-	return &k
+	return k
 }
 
 // penCanvas draws the ink of c (ink ≤ t) on a size×size canvas (white
